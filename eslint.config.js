@@ -1,0 +1,66 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+const ADAPTERS = ['**/http/*', '**/msw/*', '**/cli/*', '**/index.js'];
+const NODE_AND_TRANSPORT = ['node:*', 'express', 'msw', 'msw/*', 'ioredis'];
+
+/** The core reads time, randomness and the process only through what it is given. */
+const deterministicCore = {
+  'no-restricted-properties': [
+    'error',
+    { object: 'Date', property: 'now', message: 'Read time from the injected Clock.' },
+    { object: 'Math', property: 'random', message: 'Use a seeded stream from random.ts.' },
+    { object: 'performance', property: 'now', message: 'Read time from the injected Clock.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: 'new Date() reads the wall clock; pass an instant from the injected Clock.',
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'queueMicrotask'].map((name) => ({
+      name,
+      message: 'The core never waits: return delayMs in the response and let the adapter wait.',
+    })),
+    { name: 'process', message: 'The core does not read the process; inject what it needs.' },
+  ],
+};
+
+const restrictImports = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/contract/**/*.ts'],
+    rules: restrictImports(['**/sim/*', '**/fixtures/*', '**/scenarios/*', ...ADAPTERS, ...NODE_AND_TRANSPORT], 'contract imports only zod.'),
+  },
+  {
+    files: ['src/sim/**/*.ts'],
+    rules: {
+      ...deterministicCore,
+      ...restrictImports(['**/fixtures/*', '**/scenarios/*', ...ADAPTERS, ...NODE_AND_TRANSPORT], 'The core imports only contract and its own modules; the world is injected.'),
+    },
+  },
+  {
+    files: ['src/fixtures/**/*.ts', 'src/scenarios/**/*.ts'],
+    rules: {
+      ...deterministicCore,
+      ...restrictImports([...ADAPTERS, ...NODE_AND_TRANSPORT], 'fixtures and scenarios import only contract and sim.'),
+    },
+  },
+  {
+    files: ['src/http/**/*.ts', 'src/msw/**/*.ts'],
+    rules: restrictImports(['**/cli/*'], 'Nothing imports the CLI.'),
+  },
+);

@@ -1,0 +1,135 @@
+/**
+ * `npm run bench`: measures the simulator server against a bare node:http server in the same
+ * run, with autocannon. Prints requests/s, latency p50/p99, the ratio to the bare server,
+ * start-up time, first-request latency and RSS. Not a test: it asserts nothing.
+ *
+ *   npm run bench -- [--duration 5] [--connections 32]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write('Usage: npm run bench -- [--duration seconds] [--connections n]\n');
+  process.exit(0);
+}
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  startupMs: number;
+}
+
+function start(command: string, args: string[]): Promise<Started> {
+  const began = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1], startupMs: performance.now() - began });
+    });
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}`)));
+  });
+}
+
+function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+  const result = await autocannon({ duration, connections, ...options });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+async function timed(url: string, init: RequestInit): Promise<number> {
+  const began = performance.now();
+  const res = await fetch(url, init);
+  await res.text();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - began;
+}
+
+const bare = await start(process.execPath, ['--import', 'tsx', 'load/bench/bare-server.ts']);
+const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42']);
+
+try {
+  const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as {
+    apiKeys: { id: string; secret: string }[];
+    websites: { id: string; baseDailySessions: number }[];
+  };
+  const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '';
+  const largest = [...fixtures.websites].sort((a, b) => b.baseDailySessions - a.baseDailySessions)[0]?.id ?? '';
+  const headers = { 'content-type': 'application/json', 'x-api-key': key };
+  const summary = JSON.stringify({ parameters: ['summary_metrics'], preset: 'last_30d' });
+  const batch = JSON.stringify({
+    parameters: ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'],
+    preset: 'last_90d',
+  });
+  const queryUrl = `${sim.url}/v1/query?website_id=${largest}`;
+
+  const firstRequestMs = await timed(queryUrl, { method: 'POST', headers, body: summary });
+  const coldBatchMs = await timed(queryUrl, { method: 'POST', headers, body: batch });
+  const warm: number[] = [];
+  for (let i = 0; i < 50; i++) warm.push(await timed(queryUrl, { method: 'POST', headers, body: batch }));
+  warm.sort((a, b) => a - b);
+
+  const rows: Measured[] = [];
+  rows.push(await measure('bare node:http, fixed JSON', { url: bare.url }));
+  rows.push(await measure('GET /v1/query/types', { url: `${sim.url}/v1/query/types` }));
+  rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));
+  rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }));
+  const baseline = rows[0]?.rps ?? 1;
+
+  const pad = (s: string, n: number): string => s.padEnd(n);
+  const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
+  process.stdout.write(`\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}\n\n`);
+  process.stdout.write(`${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
+  for (const r of rows) {
+    process.stdout.write(`${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)}\n`);
+  }
+  process.stdout.write(
+    [
+      '',
+      `start-up to listening:              ${sim.startupMs.toFixed(0)} ms (bare server: ${bare.startupMs.toFixed(0)} ms, via tsx)`,
+      `first request (summary, cold):      ${firstRequestMs.toFixed(1)} ms`,
+      `5-parameter 90-day batch, cold:     ${coldBatchMs.toFixed(1)} ms`,
+      `5-parameter 90-day batch, warm p50: ${(warm[25] ?? 0).toFixed(1)} ms (p99 ${(warm[49] ?? 0).toFixed(1)} ms, 50 sequential)`,
+      `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  bare.child.kill('SIGTERM');
+  sim.child.kill('SIGTERM');
+}

@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+
+/** Options of `analytics-sim serve`. */
+export interface ServeOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly seed: string;
+  readonly clock: 'real' | 'virtual';
+  /** Start of the virtual clock, epoch ms. */
+  readonly startMs: number | undefined;
+  readonly log: boolean;
+}
+
+/** What the command line asks for. */
+export type Command =
+  | { readonly kind: 'serve'; readonly options: ServeOptions }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'error'; readonly message: string };
+
+export const HELP = `analytics-sim: a deterministic simulator of the analytics Query API
+
+Usage:
+  analytics-sim serve [options]
+  analytics-sim --help | --version
+
+Options (serve):
+  --port <n>            Port to listen on; 0 picks a free one (default 8787)
+  --host <addr>         Address to bind (default 127.0.0.1)
+  --seed <s>            Seed of the world, secrets, ids and data (default 42)
+  --clock real|virtual  real follows the wall clock; virtual moves only through
+                        POST /__sim/clock (default real)
+  --now <instant>       Start of the virtual clock: ISO 8601 or epoch ms
+                        (default 2025-06-02T12:00:00Z; implies nothing for --clock real)
+  --log                 Print one line per request (method, path, status, time, request id)
+  -h, --help            Show this help
+  -v, --version         Print the version
+
+The control plane is served at /__sim (health, fixtures with API key secrets, reset, clock).
+It is meant for local use: do not expose the simulator to a network you do not trust.
+`;
+
+function parsePort(text: string): number | null {
+  if (!/^\d+$/.test(text)) return null;
+  const port = Number(text);
+  return port <= 65535 ? port : null;
+}
+
+function parseInstant(text: string): number | null {
+  if (/^\d+$/.test(text)) return Number(text);
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && /^\d{4}-\d{2}-\d{2}/.test(text) ? ms : null;
+}
+
+/** Parses argv (without node and the script). Never throws: bad input becomes an `error` command. */
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        clock: { type: 'string' },
+        now: { type: 'string' },
+        log: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const [command = 'serve', ...rest] = positionals;
+  if (command !== 'serve') return { kind: 'error', message: `Unknown command '${command}'. Try 'analytics-sim --help'.` };
+  if (rest.length > 0) return { kind: 'error', message: `Unexpected argument '${rest[0]}'.` };
+  const port = parsePort(values.port ?? '8787');
+  if (port === null) return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
+  const clock = values.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'virtual') return { kind: 'error', message: `--clock must be real or virtual (got '${clock}').` };
+  let startMs: number | undefined;
+  if (values.now !== undefined) {
+    const at = parseInstant(values.now);
+    if (at === null) return { kind: 'error', message: `--now must be an ISO 8601 instant or epoch milliseconds (got '${values.now}').` };
+    startMs = at;
+  }
+  const seed = values.seed ?? '42';
+  if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
+  return {
+    kind: 'serve',
+    options: { port, host: values.host ?? '127.0.0.1', seed, clock, startMs, log: values.log ?? false },
+  };
+}

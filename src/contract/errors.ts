@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Every error code the simulator sends, with its HTTP status. */
+export const ERROR_STATUS = {
+  AUTH_REQUIRED: 401,
+  ACCESS_DENIED: 403,
+  FORBIDDEN: 403,
+  VALIDATION_ERROR: 400,
+  VALIDATION: 422,
+  PARSE: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  MISSING_PROJECT_ID: 400,
+  COMPILATION_ERROR: 400,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_SERVER_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** One problem found in a request: where, what, and (when there is one) a likely fix. */
+export const errorDetailSchema = z.object({
+  field: z.string(),
+  message: z.string(),
+  suggestion: z.string().optional(),
+});
+
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+/** The error body of SPEC 7.1, with the optional `details` and `hint` the service adds. */
+export const errorBodySchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  code: z.string(),
+  requestId: z.string(),
+  details: z.array(errorDetailSchema).optional(),
+  hint: z.string().optional(),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The 429 body of SPEC 8.4: the error body plus the window's numbers. */
+export const rateLimitBodySchema = errorBodySchema.extend({
+  code: z.literal('RATE_LIMITED'),
+  limit: z.number().int(),
+  remaining: z.number().int(),
+  /** Unix epoch milliseconds when the next slot frees. */
+  reset: z.number().int(),
+  /** Seconds to wait. */
+  retryAfter: z.number().int(),
+});
+
+export type RateLimitBody = z.infer<typeof rateLimitBodySchema>;

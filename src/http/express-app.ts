@@ -1,0 +1,36 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Simulator } from '../sim/simulator.js';
+import { writeResponse } from './node-server.js';
+import { readBody, toSimRequest, type ReadBody } from './translate.js';
+
+function alreadyRead(body: unknown): ReadBody {
+  if (body === undefined || body === null) return { tooLarge: false };
+  if (typeof body === 'string') return { body, tooLarge: false };
+  if (Buffer.isBuffer(body)) return { body: body.toString('utf8'), tooLarge: false };
+  if (typeof body === 'object' && Object.keys(body).length === 0) return { tooLarge: false };
+  return { body: JSON.stringify(body), tooLarge: false };
+}
+
+/**
+ * Express middleware that answers every request with the simulator. Mount it anywhere:
+ * paths are taken relative to the mount point. When a body parser ran first, its result is
+ * used; otherwise the raw body is read (up to 1 MB).
+ */
+export function simulatorMiddleware(simulator: Simulator): RequestHandler {
+  return (req, res, next) => {
+    const read = req.readableEnded ? Promise.resolve(alreadyRead(req.body)) : readBody(req);
+    read
+      .then((body) => simulator.handle(toSimRequest(req, body, req.url)))
+      .then((response) => writeResponse(res, response, req.method === 'HEAD'))
+      .catch(next);
+  };
+}
+
+/** An express app that is the simulator: for users who want to add their own middleware around it. */
+export function createExpressApp(simulator: Simulator): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(simulatorMiddleware(simulator));
+  return app;
+}

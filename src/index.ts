@@ -1,0 +1,30 @@
+/**
+ * analytics-sim as a library: a deterministic simulator of the analytics Query API.
+ *
+ * ```ts
+ * import { createSimulator } from 'analytics-sim';
+ * const sim = createSimulator({ seed: 42 });
+ * const res = await sim.handle({ method: 'GET', path: '/v1/query/types', query: {}, headers: {} });
+ * ```
+ */
+import { createSeededWorld } from './fixtures/world.js';
+import {
+  createSimulator as createSimulatorWithWorld,
+  type Simulator,
+  type SimulatorOptions,
+} from './sim/simulator.js';
+
+/**
+ * Creates a simulator over the seeded fixture world. Defaults: seed 42, virtual clock at
+ * 2025-06-02T12:00:00Z. Pass `createWorld` to use a world of your own.
+ */
+export function createSimulator(options: Partial<SimulatorOptions> = {}): Simulator {
+  return createSimulatorWithWorld({ createWorld: createSeededWorld, ...options });
+}
+
+export { createSeededWorld } from './fixtures/world.js';
+export type { Simulator, SimulatorOptions } from './sim/simulator.js';
+export type { SimRequest, SimResponse } from './sim/exchange.js';
+export type { SimClock, ClockMode, ClockSnapshot } from './sim/clock.js';
+export type { World, WorldFactory } from './sim/model/world.js';
+export { DEFAULT_VIRTUAL_START } from './sim/clock.js';

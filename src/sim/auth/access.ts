@@ -1,0 +1,118 @@
+import type { Scope } from '../../contract/scopes.js';
+import { accessDenied, authRequired, forbidden, missingProjectId, type SimError } from '../errors.js';
+import type { Website } from '../model/entities.js';
+import type { QueryScope, QueryTypeDefinition } from '../query/definition.js';
+import type { SimState } from '../state.js';
+import type { Principal } from './principal.js';
+
+/** What a 401 says when no credential was presented at all. */
+export const NO_CREDENTIAL_HINT =
+  'Send an API key in the x-api-key header or as Authorization: Bearer <key>, or sign in for a session cookie.';
+
+/** 401 for an anonymous principal, with the reason its credential was refused. */
+export function unauthenticated(principal: Principal): SimError {
+  return authRequired(principal.kind === 'anonymous' && principal.problem ? principal.problem : NO_CREDENTIAL_HINT);
+}
+
+/** Whether the principal holds `scope`. Dashboard users act with every scope of their organizations. */
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  if (principal.kind === 'apikey') return principal.key.scopes.includes(scope);
+  return principal.kind === 'user';
+}
+
+/** The organization a request acts for when it names none: a global key's, or a session's active one. */
+export function defaultOrganization(principal: Principal): string | null {
+  if (principal.kind === 'apikey') return principal.key.websiteIds === null ? principal.key.organizationId : null;
+  if (principal.kind === 'user') return principal.user.activeOrganizationId;
+  return null;
+}
+
+/** Whether the principal belongs to (a global key of, a member of) `organizationId`. */
+export function inOrganization(principal: Principal, organizationId: string): boolean {
+  if (principal.kind === 'apikey') return principal.key.websiteIds === null && principal.key.organizationId === organizationId;
+  if (principal.kind === 'user') return principal.user.organizationIds.includes(organizationId);
+  return false;
+}
+
+/** Whether the principal reaches a website: global keys and members by organization, restricted keys by list. */
+export function canReachWebsite(principal: Principal, website: Website): boolean {
+  if (principal.kind === 'apikey') {
+    const { key } = principal;
+    return key.websiteIds === null ? key.organizationId === website.organizationId : key.websiteIds.includes(website.id);
+  }
+  if (principal.kind === 'user') return principal.user.organizationIds.includes(website.organizationId);
+  return false;
+}
+
+/** The websites a principal can list, in creation order. */
+export function reachableWebsites(principal: Principal, state: SimState): Website[] {
+  if (principal.kind === 'user') {
+    const org = principal.user.activeOrganizationId;
+    return [...state.websites.values()].filter((w) => w.organizationId === org);
+  }
+  return [...state.websites.values()].filter((w) => canReachWebsite(principal, w));
+}
+
+/** The resource ids a query may name, in the query string. */
+export interface QueryIds {
+  readonly website_id?: string | undefined;
+  readonly link_id?: string | undefined;
+  readonly schedule_id?: string | undefined;
+  readonly organization_id?: string | undefined;
+}
+
+function websitesOf(state: SimState, organizationId: string): Website[] {
+  return [...state.websites.values()].filter((w) => w.organizationId === organizationId);
+}
+
+/**
+ * Decides what a query runs against, or why it may not run. The named id wins in the order
+ * link, schedule, website, organization; without one, a global key or a session supplies its
+ * organization. Public websites answer public types to anyone. Missing scope → 403 FORBIDDEN,
+ * resource out of reach (or unknown) → 403 ACCESS_DENIED, anonymous → 401.
+ */
+export function resolveQueryScope(
+  principal: Principal,
+  ids: QueryIds,
+  types: readonly QueryTypeDefinition[],
+  state: SimState,
+): QueryScope | SimError {
+  const website = ids.website_id === undefined ? undefined : state.websites.get(ids.website_id);
+  const publicRead =
+    ids.link_id === undefined &&
+    ids.schedule_id === undefined &&
+    website?.isPublic === true &&
+    types.length > 0 &&
+    types.every((t) => t.publicAccess);
+  if (publicRead && website) return { kind: 'websites', websites: [website] };
+  if (principal.kind === 'anonymous') return unauthenticated(principal);
+
+  const needed = new Set<Scope>(types.map((t) => t.scope));
+  if (needed.size === 0) needed.add('read:data');
+  for (const scope of needed) if (!hasScope(principal, scope)) return forbidden(scope);
+
+  if (ids.link_id !== undefined) {
+    const link = state.links.get(ids.link_id);
+    return link && inOrganization(principal, link.organizationId) ? { kind: 'link', link } : accessDenied('link');
+  }
+  if (ids.schedule_id !== undefined) {
+    const monitor = state.monitors.get(ids.schedule_id);
+    const reach =
+      monitor !== undefined &&
+      (inOrganization(principal, monitor.organizationId) ||
+        (principal.kind === 'apikey' &&
+          principal.key.organizationId === monitor.organizationId &&
+          monitor.websiteId !== null &&
+          (principal.key.websiteIds ?? []).includes(monitor.websiteId)));
+    return reach && monitor ? { kind: 'monitor', monitor } : accessDenied('monitor');
+  }
+  if (ids.website_id !== undefined) {
+    return website && canReachWebsite(principal, website) ? { kind: 'websites', websites: [website] } : accessDenied('website');
+  }
+  const organizationId = ids.organization_id ?? defaultOrganization(principal);
+  if (organizationId === null) return missingProjectId();
+  if (!state.organizations.has(organizationId) || !inOrganization(principal, organizationId)) {
+    return accessDenied('organization');
+  }
+  return { kind: 'websites', websites: websitesOf(state, organizationId) };
+}

@@ -1,0 +1,103 @@
+/** A source of the current time in epoch milliseconds. The core reads time only through this. */
+export interface Clock {
+  now(): number;
+}
+
+export type ClockMode = 'real' | 'virtual';
+
+/** What the control plane reports about the clock. */
+export interface ClockSnapshot {
+  readonly mode: ClockMode;
+  readonly now: number;
+  readonly iso: string;
+}
+
+/**
+ * The simulator's clock: virtual (moves only when told) or real (follows an injected time
+ * source), switchable at run time. Invariant: virtual time never moves backwards.
+ */
+export interface SimClock extends Clock {
+  mode(): ClockMode;
+  /** Freezes time at `atMs` (default: the current instant) and switches to virtual. */
+  useVirtual(atMs?: number): ClockChange;
+  /** Follows the real time source again. */
+  useReal(): ClockChange;
+  /** Moves virtual time forward by `ms` (≥ 0). */
+  advance(ms: number): ClockChange;
+  /** Sets virtual time to `atMs`, which must not be earlier than now. */
+  set(atMs: number): ClockChange;
+  snapshot(): ClockSnapshot;
+  /** Back to the mode and instant the clock was created with (used by reset). */
+  restart(): void;
+}
+
+/** The outcome of a clock change: applied, or refused with a reason. */
+export type ClockChange = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** The default start of a virtual clock: Monday 2 June 2025, 12:00 UTC. */
+export const DEFAULT_VIRTUAL_START = Date.UTC(2025, 5, 2, 12, 0, 0);
+
+export interface SimClockOptions {
+  readonly mode: ClockMode;
+  /** Start of virtual time, epoch ms. */
+  readonly startMs?: number;
+  /** The real time source, injected by the adapter or CLI (e.g. `Date.now`). */
+  readonly realNow?: () => number;
+}
+
+/** Creates a switchable clock. Without `realNow`, real mode is unavailable. */
+export function createSimClock(options: SimClockOptions): SimClock {
+  const realNow = options.realNow;
+  const startMs = options.startMs ?? DEFAULT_VIRTUAL_START;
+  let mode: ClockMode = options.mode;
+  let virtualNow = startMs;
+  if (mode === 'real' && !realNow) throw new Error('a real clock needs a realNow time source');
+
+  const now = (): number => (mode === 'real' && realNow ? realNow() : virtualNow);
+  const refuse = (reason: string): ClockChange => ({ ok: false, reason });
+  const ok: ClockChange = { ok: true };
+
+  return {
+    now,
+    mode: () => mode,
+    useVirtual(atMs) {
+      const current = now();
+      const target = atMs ?? current;
+      if (!Number.isFinite(target)) return refuse('The instant is not a finite number of milliseconds');
+      if (mode === 'virtual' && target < current) {
+        return refuse('The virtual clock only moves forward; reset the simulator to start over');
+      }
+      mode = 'virtual';
+      virtualNow = Math.floor(target);
+      return ok;
+    },
+    useReal() {
+      if (!realNow) return refuse('This simulator was created without a real time source');
+      mode = 'real';
+      return ok;
+    },
+    advance(ms) {
+      if (mode !== 'virtual') return refuse('Only the virtual clock can be advanced');
+      if (!Number.isFinite(ms) || ms < 0) return refuse('advanceMs must be a number ≥ 0');
+      virtualNow += Math.floor(ms);
+      return ok;
+    },
+    set(atMs) {
+      if (mode !== 'virtual') return refuse('Only the virtual clock can be set; switch to virtual first');
+      if (!Number.isFinite(atMs)) return refuse('The instant is not a finite number of milliseconds');
+      if (atMs < virtualNow) {
+        return refuse('The virtual clock only moves forward; reset the simulator to start over');
+      }
+      virtualNow = Math.floor(atMs);
+      return ok;
+    },
+    snapshot() {
+      const at = now();
+      return { mode, now: at, iso: new Date(at).toISOString() };
+    },
+    restart() {
+      mode = options.mode;
+      virtualNow = startMs;
+    },
+  };
+}

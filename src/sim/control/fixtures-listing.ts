@@ -1,0 +1,38 @@
+import type { SimState } from '../state.js';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * The seeded world as the harness reveals it, secrets included: organizations, websites, users
+ * with their session tokens, API keys with their secrets and purposes, links and monitors.
+ * Keys created at run time appear without a secret (it is shown only at creation).
+ */
+export function listFixtures(state: SimState): Record<string, unknown> {
+  const { world } = state;
+  const secrets = new Map(world.fixtureKeys.map((k) => [k.id, k]));
+  const tokens = new Map(world.fixtureSessions.map((s) => [s.userId, s.token]));
+  return {
+    seed: world.seed,
+    organizations: [...state.organizations.values()].map((o) => ({ ...o, createdAt: iso(o.createdAt) })),
+    websites: [...state.websites.values()].map((w) => ({ ...w, createdAt: iso(w.createdAt) })),
+    users: [...state.users.values()].map((u) => ({ ...u, sessionToken: tokens.get(u.id) ?? null })),
+    apiKeys: [...state.keysById.values()].map((k) => ({
+      id: k.id,
+      name: k.name,
+      purpose: secrets.get(k.id)?.purpose ?? null,
+      secret: secrets.get(k.id)?.secret ?? null,
+      start: k.start,
+      organizationId: k.organizationId,
+      scopes: k.scopes,
+      websiteIds: k.websiteIds,
+      enabled: k.enabled,
+      expiresAt: iso(k.expiresAt),
+      revokedAt: iso(k.revokedAt),
+      rateLimitEnabled: k.rateLimitEnabled,
+      rateLimitMax: k.rateLimitMax,
+      rateLimitTimeWindow: k.rateLimitTimeWindow,
+    })),
+    links: [...state.links.values()].map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
+    monitors: [...state.monitors.values()].map((m) => ({ ...m, createdAt: iso(m.createdAt) })),
+  };
+}

@@ -1,0 +1,124 @@
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../contract/errors.js';
+
+/**
+ * A refusal as a value: what went wrong, never a thrown exception. The pipeline turns it into
+ * the SPEC 7.1 body with the request id; `extra` fields join the body (the 429 numbers).
+ */
+export interface SimError {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: readonly ErrorDetail[];
+  readonly hint?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly extra?: Readonly<Record<string, number>>;
+}
+
+function simError(code: ErrorCode, message: string, more: Partial<SimError> = {}): SimError {
+  return { status: ERROR_STATUS[code], code, message, ...more };
+}
+
+/** The challenge sent with every 401. */
+export const AUTH_CHALLENGE = 'Bearer realm="analytics-sim", charset="UTF-8"';
+
+/** 401: no credential was accepted. `hint` says why (missing, malformed, unknown, expired…). */
+export function authRequired(hint: string): SimError {
+  return simError('AUTH_REQUIRED', 'Authentication required', {
+    hint,
+    headers: { 'WWW-Authenticate': AUTH_CHALLENGE },
+  });
+}
+
+/** 403: authenticated, but the resource is outside what the credential reaches. */
+export function accessDenied(resource: 'website' | 'link' | 'monitor' | 'organization'): SimError {
+  return simError('ACCESS_DENIED', `Access denied to this ${resource}`);
+}
+
+/** 403: authenticated, but the credential lacks the scope the operation needs. */
+export function forbidden(requiredScope: string): SimError {
+  return simError('FORBIDDEN', 'Insufficient permissions', {
+    hint: `This operation needs the ${requiredScope} scope.`,
+  });
+}
+
+/** 400: the request is well-formed but its values are wrong. The first problem is the message. */
+export function validationError(details: readonly ErrorDetail[]): SimError {
+  const first = details[0];
+  const message = first
+    ? first.suggestion
+      ? `${first.message}. ${first.suggestion}`
+      : first.message
+    : 'Invalid request';
+  return simError('VALIDATION_ERROR', message, { details });
+}
+
+/** 422: the body does not have the schema's shape (wrong types, unknown enum values). */
+export function schemaValidation(details: readonly ErrorDetail[]): SimError {
+  return simError('VALIDATION', 'Some of the details are invalid. Check them and try again.', {
+    details: details.slice(0, 20),
+  });
+}
+
+/** 400: the body is not valid JSON. */
+export function parseError(): SimError {
+  return simError(
+    'PARSE',
+    'The request could not be read. Check that it is valid JSON and try again.',
+  );
+}
+
+/** 413: the body is over the size limit. */
+export function payloadTooLarge(limitBytes: number): SimError {
+  return simError('PAYLOAD_TOO_LARGE', 'Payload too large', {
+    hint: `Bodies are limited to ${limitBytes} bytes.`,
+  });
+}
+
+/** 415: a body was sent with a content type other than JSON. */
+export function unsupportedMediaType(contentType: string): SimError {
+  return simError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type', {
+    hint: `Send Content-Type: application/json (got ${truncate(contentType, 100)}).`,
+  });
+}
+
+/** 404: no route has this path. */
+export function routeNotFound(method: string, path: string): SimError {
+  return simError('NOT_FOUND', 'Route not found', {
+    hint: `No route matches ${truncate(method, 16)} ${truncate(path, 200)}.`,
+  });
+}
+
+/** 404: the route exists but the named resource does not. */
+export function resourceNotFound(kind: string, id: string): SimError {
+  return simError('NOT_FOUND', `${kind} not found`, { hint: `No ${kind.toLowerCase()} has id ${truncate(id, 100)}.` });
+}
+
+/** 405: the path exists with other methods. */
+export function methodNotAllowed(allowed: readonly string[]): SimError {
+  return simError('METHOD_NOT_ALLOWED', 'Method not allowed', {
+    headers: { Allow: allowed.join(', ') },
+  });
+}
+
+/** 400: a query named no resource and the credential supplies no organization. */
+export function missingProjectId(): SimError {
+  return simError(
+    'MISSING_PROJECT_ID',
+    'Missing resource identifier (website_id, schedule_id, link_id, or organization_id)',
+  );
+}
+
+/** 400: `/v1/query/compile` could not build the query. */
+export function compilationError(message: string): SimError {
+  return simError('COMPILATION_ERROR', message);
+}
+
+/** 500: a bug in the simulator. The body never carries the cause or a stack. */
+export function internalError(): SimError {
+  return simError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side. Try again in a moment.');
+}
+
+/** Shortens untrusted text before it is echoed in an error. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,32 @@
+/**
+ * The plain-data request and response the core works on. Adapters (node:http, express, MSW)
+ * translate to and from these and do nothing else.
+ */
+
+/** An incoming request, already read from the wire. */
+export interface SimRequest {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The path without the query string, e.g. `/v1/query`. */
+  readonly path: string;
+  /** Query-string parameters; the first value of a repeated name wins. */
+  readonly query: Readonly<Record<string, string>>;
+  /** Header values by lower-case name; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The body as text, when there is one. */
+  readonly body?: string;
+  /** Set by the adapter when the body exceeded {@link MAX_BODY_BYTES} and was not read whole. */
+  readonly bodyTooLarge?: boolean;
+  /** The peer address, used for anonymous limit identities when no proxy header names one. */
+  readonly remoteAddress?: string;
+}
+
+/** What to send back. `body` is the exact bytes' text: the core serializes, adapters copy. */
+export interface SimResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Largest body the simulator reads: 1 MB, as the service's ingestion limit. */
+export const MAX_BODY_BYTES = 1_000_000;

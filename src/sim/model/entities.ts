@@ -1,0 +1,94 @@
+import type { Scope } from '../../contract/scopes.js';
+
+/** An organization: owner of websites, links, monitors and API keys. */
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  readonly slug: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+/** How much traffic a website gets; drives the generator, not the API. */
+export type TrafficSize = 'tiny' | 'small' | 'medium' | 'large' | 'huge';
+
+/** A tracked website (SPEC 2.1), plus what the traffic generator needs to know about it. */
+export interface Website {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly name: string;
+  readonly domain: string;
+  readonly isPublic: boolean;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly size: TrafficSize;
+  /** Mean sessions on an ordinary weekday before trend and seasonality. */
+  readonly baseDailySessions: number;
+}
+
+/** A dashboard user; signs in with a session cookie. */
+export interface User {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly organizationIds: readonly string[];
+  /** The organization a signed-in session acts for when a request names none. */
+  readonly activeOrganizationId: string;
+}
+
+/** A short link; its clicks are queried with `link_id`. */
+export interface ShortLink {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly slug: string;
+  readonly targetUrl: string;
+  /** Mean clicks a day. */
+  readonly baseDailyClicks: number;
+  readonly createdAt: number;
+}
+
+/** An uptime monitor; its checks are queried with `schedule_id` (the monitor id). */
+export interface UptimeMonitor {
+  readonly id: string;
+  readonly organizationId: string;
+  /** The website the monitor watches, when it watches one of ours. */
+  readonly websiteId: string | null;
+  readonly name: string;
+  readonly url: string;
+  /** Seconds between two checks. */
+  readonly intervalSeconds: number;
+  readonly createdAt: number;
+}
+
+/**
+ * An API key as the simulator stores it: never the secret, only its SHA-256 hex hash and the
+ * first 8 characters (`start`) for identification (SPEC 2.2).
+ */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly organizationId: string;
+  readonly userId: string;
+  /** The part of the secret before the underscore: `dbdy`. */
+  readonly prefix: string;
+  /** The first 8 characters of the secret. */
+  readonly start: string;
+  /** SHA-256 hex of the full secret. */
+  readonly keyHash: string;
+  readonly scopes: readonly Scope[];
+  /** Website-specific access: the websites the key reaches. `null` means global access. */
+  readonly websiteIds: readonly string[] | null;
+  readonly enabled: boolean;
+  /** Epoch ms, or null while the key is not revoked. */
+  readonly revokedAt: number | null;
+  /** Epoch ms, or null for a key that never expires. */
+  readonly expiresAt: number | null;
+  /** Whether the rolling per-key quota (SPEC 8.2.1) applies. */
+  readonly rateLimitEnabled: boolean;
+  /** Custom quota; null means the default of 300. */
+  readonly rateLimitMax: number | null;
+  /** Custom quota window in seconds; null means the default of 60. */
+  readonly rateLimitTimeWindow: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}

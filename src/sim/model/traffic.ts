@@ -1,0 +1,128 @@
+/**
+ * The columnar shape of generated traffic. A day of a website is a bounded set of weighted
+ * session samples: each sample stands for `weight` real sessions by `weight` real visitors, so
+ * totals stay consistent across breakdowns and filters while cost stays independent of volume.
+ * String values are dictionary codes (indexes into {@link Dictionaries.values}).
+ */
+
+/** Session-level dimensions, named as the filter fields that select them. */
+export const SESSION_DIMENSIONS = [
+  'country',
+  'region',
+  'city',
+  'timezone',
+  'language',
+  'device_type',
+  'browser_name',
+  'os_name',
+  'screen_resolution',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+] as const;
+
+export type SessionDimension = (typeof SESSION_DIMENSIONS)[number];
+
+/** Dimensions of a short-link click. */
+export const CLICK_DIMENSIONS = [
+  'country',
+  'region',
+  'city',
+  'device_type',
+  'browser_name',
+  'os_name',
+  'referrer',
+] as const;
+
+export type ClickDimension = (typeof CLICK_DIMENSIONS)[number];
+
+/** Every dictionary the world defines. */
+export type DictionaryName =
+  | SessionDimension
+  | 'path'
+  | 'event_name'
+  | 'probe_region'
+  | 'check_error';
+
+/**
+ * String tables shared by every batch of one world. Code 0 of a dimension that can be empty
+ * (referrer, utm_*) is the empty string.
+ */
+export interface Dictionaries {
+  readonly values: Readonly<Record<DictionaryName, readonly string[]>>;
+  /** Region code → country code. */
+  readonly regionCountry: Uint16Array;
+  /** City code → region code. */
+  readonly cityRegion: Uint16Array;
+  /** Country code (ISO 3166-1 alpha-2 value) → English country name, by country code index. */
+  readonly countryNames: readonly string[];
+  /** Referrer code → index into {@link Dictionaries.sourceTypes}. */
+  readonly referrerSourceType: Uint8Array;
+  /** Traffic source categories: Direct, Search, Social, Email, Referral. */
+  readonly sourceTypes: readonly string[];
+}
+
+/** Sessions of one website on one UTC day. Pure function of (seed, website, day). */
+export interface SessionBatch {
+  readonly websiteId: string;
+  /** Days since 1970-01-01 (UTC). */
+  readonly day: number;
+  /** Number of samples. */
+  readonly count: number;
+  /** Real sessions (and visitors) each sample stands for; constant for a website. */
+  readonly weight: number;
+  /** Session start, epoch ms, within the day, ascending. */
+  readonly startMs: Float64Array;
+  /** Session length in seconds (0 for a bounce). */
+  readonly durationS: Uint32Array;
+  /** Visitor id in the website's visitor pool; the same id on other days is a returning visitor. */
+  readonly visitor: Uint32Array;
+  /** Dictionary codes per session-level dimension. */
+  readonly dims: Readonly<Record<SessionDimension, Uint16Array>>;
+  /** Pageviews of sample i are at indexes [pageOffsets[i], pageOffsets[i+1]). Length count+1. */
+  readonly pageOffsets: Uint32Array;
+  /** Path codes of the pageviews, in visit order (first = entry, last = exit). */
+  readonly pagePaths: Uint16Array;
+  /** Seconds spent on each pageview. */
+  readonly pageTimeS: Uint16Array;
+  /** Custom events of sample i are at indexes [eventOffsets[i], eventOffsets[i+1]). */
+  readonly eventOffsets: Uint32Array;
+  /** Event-name codes. */
+  readonly eventNames: Uint16Array;
+  /** Event time, epoch ms. */
+  readonly eventTimeMs: Float64Array;
+}
+
+/** Clicks on one short link on one UTC day. */
+export interface ClickBatch {
+  readonly linkId: string;
+  readonly day: number;
+  readonly count: number;
+  /** Real clicks each sample stands for. */
+  readonly weight: number;
+  /** Click time, epoch ms, ascending. */
+  readonly timeMs: Float64Array;
+  readonly dims: Readonly<Record<ClickDimension, Uint16Array>>;
+}
+
+/** Checks of one uptime monitor on one UTC day; one entry per real check (no weights). */
+export interface CheckBatch {
+  readonly monitorId: string;
+  readonly day: number;
+  readonly count: number;
+  /** Check time, epoch ms, ascending. */
+  readonly timeMs: Float64Array;
+  /** 1 = up, 0 = down, 2 = pending. */
+  readonly status: Uint8Array;
+  /** HTTP status of the probe; 0 when the connection failed. */
+  readonly httpCode: Uint16Array;
+  readonly totalMs: Float32Array;
+  readonly ttfbMs: Float32Array;
+  /** Code into the `probe_region` dictionary. */
+  readonly region: Uint8Array;
+  /** Code into the `check_error` dictionary; 0 is the empty string (no error). */
+  readonly error: Uint8Array;
+  /** Days until the TLS certificate expires, as seen by each check. */
+  readonly sslDaysLeft: Uint16Array;
+}

@@ -1,0 +1,122 @@
+import { authenticate } from './auth/authenticate.js';
+import type { Principal } from './auth/principal.js';
+import { issueDetails } from './decode-body.js';
+import {
+  methodNotAllowed,
+  parseError,
+  payloadTooLarge,
+  routeNotFound,
+  schemaValidation,
+  unsupportedMediaType,
+  type SimError,
+} from './errors.js';
+import { MAX_BODY_BYTES, type SimRequest } from './exchange.js';
+import { isError, type Reply, type Route, type RouteContext, type SimulatorCore } from './route.js';
+import type { RouteMatch } from './router.js';
+import type { SimState } from './state.js';
+
+/** One request in flight through the pipeline; each stage fills in what it decides. */
+export interface Exchange {
+  readonly request: SimRequest;
+  readonly requestId: string;
+  readonly now: number;
+  readonly sim: SimulatorCore;
+  readonly state: SimState;
+  readonly match: (method: string, path: string) => RouteMatch;
+  principal?: Principal;
+  route?: Route;
+  params?: Record<string, string>;
+  body?: unknown;
+  access?: unknown;
+  input?: unknown;
+}
+
+/** A stage either lets the request go on (undefined) or ends it with a reply or a refusal. */
+export type Stage = (exchange: Exchange) => Reply | SimError | undefined;
+
+const matchRoute: Stage = (x) => {
+  const found = x.match(x.request.method, x.request.path);
+  if (found.kind === 'not-found') return routeNotFound(x.request.method, x.request.path);
+  if (found.kind === 'method-not-allowed') return methodNotAllowed(found.allowed);
+  x.route = found.route;
+  x.params = found.params;
+  return undefined;
+};
+
+const authenticateRequest: Stage = (x) => {
+  x.principal = authenticate(x.request, x.state, x.now);
+  return undefined;
+};
+
+const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
+
+const decodeBody: Stage = (x) => {
+  const route = x.route as Route;
+  if (!route.body) return undefined;
+  if (x.request.bodyTooLarge) return payloadTooLarge(MAX_BODY_BYTES);
+  const contentType = x.request.headers['content-type'];
+  if (contentType && FORM_TYPES.test(contentType)) return unsupportedMediaType(contentType);
+  const raw = x.request.body ?? '';
+  let value: unknown;
+  if (raw.trim().length === 0) {
+    value = route.bodyOptional ? {} : undefined;
+  } else {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return parseError();
+    }
+  }
+  const parsed = route.body.safeParse(value);
+  if (!parsed.success) {
+    return schemaValidation(value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues));
+  }
+  x.body = parsed.data;
+  return undefined;
+};
+
+function routeContext(x: Exchange): RouteContext {
+  return {
+    request: x.request,
+    requestId: x.requestId,
+    principal: x.principal as Principal,
+    params: x.params ?? {},
+    now: x.now,
+    sim: x.sim,
+    state: x.state,
+  };
+}
+
+const authorizeRoute: Stage = (x) => {
+  const route = x.route as Route;
+  if (!route.authorize) return undefined;
+  const access = route.authorize(routeContext(x), x.body);
+  if (isError(access)) return access;
+  x.access = access;
+  return undefined;
+};
+
+const validateRoute: Stage = (x) => {
+  const route = x.route as Route;
+  if (!route.validate) return undefined;
+  const input = route.validate(routeContext(x), x.body, x.access);
+  if (isError(input)) return input;
+  x.input = input;
+  return undefined;
+};
+
+const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body, x.access, x.input);
+
+/**
+ * The request pipeline, in the live service's order. The request id is assigned before it.
+ * TODO(#3): the in-flight gate before authentication, the per-key quota after it, and the
+ * per-endpoint limit between decoding and authorization.
+ */
+export const PIPELINE: readonly Stage[] = [
+  authenticateRequest,
+  matchRoute,
+  decodeBody,
+  authorizeRoute,
+  validateRoute,
+  operate,
+];

@@ -1,0 +1,226 @@
+import type { DatePreset } from '../../contract/query-request.js';
+import { DAY_MS } from '../model/world.js';
+
+/** A calendar date as `YYYY-MM-DD`. */
+export type DateString = string;
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LOCAL_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
+const ZONED_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** A parsed date input: the instant it names, and whether it named a whole day. */
+export interface ParsedDate {
+  /** Epoch ms of the instant (UTC wall clock for local forms, as the service reads them). */
+  readonly ms: number;
+  /** True for `YYYY-MM-DD`: as an end bound it means the end of that day. */
+  readonly dateOnly: boolean;
+}
+
+function utc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number | null {
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(ms);
+  if (
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo - 1 ||
+    check.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
+    return null;
+  }
+  return ms;
+}
+
+/**
+ * Parses a date input the way the service accepts them: `YYYY-MM-DD`, a local
+ * `YYYY-MM-DD[T ]HH:MM[:SS]` (read as UTC wall clock), or an ISO datetime with `Z` or an offset.
+ * Returns null for anything else, including impossible calendar dates such as 2024-13-45.
+ */
+export function parseDateInput(input: string): ParsedDate | null {
+  const text = input.trim();
+  let m = DATE_ONLY.exec(text);
+  if (m) {
+    const ms = utc(Number(m[1]), Number(m[2]), Number(m[3]));
+    return ms === null ? null : { ms, dateOnly: true };
+  }
+  m = LOCAL_DATETIME.exec(text);
+  if (m) {
+    const ms = utc(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+    return ms === null ? null : { ms, dateOnly: false };
+  }
+  if (ZONED_DATETIME.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? { ms, dateOnly: false } : null;
+  }
+  return null;
+}
+
+/** `YYYY-MM-DD` of an epoch-ms instant in UTC. */
+export function formatDate(ms: number): DateString {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of an epoch-ms instant in UTC (ClickHouse's JSON DateTime form). */
+export function formatDateTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}
+
+/** Days since the epoch of an instant (UTC). */
+export function dayIndex(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** True when `tz` is an IANA time zone this runtime knows. */
+export function isValidTimeZone(tz: string): boolean {
+  if (tz.length === 0 || tz.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(tz)) return false;
+  try {
+    formatterFor(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function formatterFor(tz: string): Intl.DateTimeFormat {
+  let f = zoneFormatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    zoneFormatters.set(tz, f);
+  }
+  return f;
+}
+
+const offsetCache = new Map<string, Map<number, number>>();
+const HOUR_MS = 3_600_000;
+
+/**
+ * Offset of `tz` from UTC in ms at the UTC hour containing `ms` (local = utc + offset).
+ * Cached per (zone, hour): zone offsets change only on whole quarter hours at most.
+ */
+export function zoneOffset(tz: string, ms: number): number {
+  if (tz === 'UTC') return 0;
+  let perZone = offsetCache.get(tz);
+  if (!perZone) {
+    perZone = new Map();
+    offsetCache.set(tz, perZone);
+  }
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = perZone.get(hour);
+  if (offset === undefined) {
+    const parts = formatterFor(tz).formatToParts(hour * HOUR_MS);
+    const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+    offset = local - hour * HOUR_MS;
+    if (perZone.size > 100_000) perZone.clear();
+    perZone.set(hour, offset);
+  }
+  return offset;
+}
+
+/** The calendar date in `tz` at instant `ms`. */
+export function localDate(ms: number, tz: string): DateString {
+  return formatDate(ms + zoneOffset(tz, ms));
+}
+
+/** Start of the local day in `tz` containing `ms`, as epoch ms. */
+export function localDayStart(ms: number, tz: string): number {
+  const local = ms + zoneOffset(tz, ms);
+  const localMidnight = Math.floor(local / DAY_MS) * DAY_MS;
+  return localMidnight - zoneOffset(tz, localMidnight - zoneOffset(tz, ms));
+}
+
+function addDays(date: DateString, days: number): DateString {
+  return formatDate(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS);
+}
+
+/**
+ * Resolves a preset to a [start, end] pair of calendar dates, with "today" taken in `tz`.
+ * Weeks start on Sunday, as the service computes them.
+ */
+export function resolvePreset(preset: DatePreset, now: number, tz: string): [DateString, DateString] {
+  const today = localDate(now, tz);
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  const weekday = new Date(todayMs).getUTCDay();
+  const [y, m] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
+  switch (preset) {
+    case 'today':
+      return [today, today];
+    case 'yesterday':
+      return [addDays(today, -1), addDays(today, -1)];
+    case 'last_7d':
+      return [addDays(today, -6), today];
+    case 'last_14d':
+      return [addDays(today, -13), today];
+    case 'last_30d':
+      return [addDays(today, -29), today];
+    case 'last_90d':
+      return [addDays(today, -89), today];
+    case 'this_week':
+      return [addDays(today, -weekday), today];
+    case 'last_week':
+      return [addDays(today, -weekday - 7), addDays(today, -weekday - 1)];
+    case 'this_month':
+      return [`${today.slice(0, 7)}-01`, today];
+    case 'last_month': {
+      const first = formatDate(Date.UTC(y, m - 2, 1));
+      const last = formatDate(Date.UTC(y, m - 1, 0));
+      return [first, last];
+    }
+    case 'this_year':
+      return [`${y}-01-01`, today];
+  }
+}
+
+/** Time bucketing of a series: hourly or daily, in a time zone. */
+export type TimeUnit = 'hour' | 'day';
+
+/**
+ * Returns a function from an instant to its bucket label in `tz`: `YYYY-MM-DD` for days,
+ * `YYYY-MM-DD HH:00:00` for hours. Labels are memoized per UTC hour.
+ */
+export function createBucketer(unit: TimeUnit, tz: string): (ms: number) => string {
+  const labels = new Map<number, string>();
+  let lastHour = Number.NaN;
+  let lastLabel = '';
+  return (ms) => {
+    const hour = Math.floor(ms / HOUR_MS);
+    if (hour === lastHour) return lastLabel;
+    let label = labels.get(hour);
+    if (label === undefined) {
+      const local = hour * HOUR_MS + zoneOffset(tz, hour * HOUR_MS);
+      label = unit === 'day' ? formatDate(local) : `${formatDate(local)} ${String(new Date(local).getUTCHours()).padStart(2, '0')}:00:00`;
+      labels.set(hour, label);
+    }
+    lastHour = hour;
+    lastLabel = label;
+    return label;
+  };
+}
+
+/** Every bucket label from `fromMs` to `toMs` inclusive, in order, for gap-free series. */
+export function bucketLabels(unit: TimeUnit, tz: string, fromMs: number, toMs: number): string[] {
+  const bucket = createBucketer(unit, tz);
+  const out: string[] = [];
+  let last = '';
+  for (let t = Math.floor(fromMs / HOUR_MS) * HOUR_MS; t <= toMs; t += HOUR_MS) {
+    const label = bucket(t);
+    if (label !== last) {
+      out.push(label);
+      last = label;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+import type { Dictionaries } from '../model/traffic.js';
+import type { TrafficReader } from '../traffic-cache.js';
+import type { QueryScope, QueryTarget, Row, RunContext } from './definition.js';
+import { compileFilters } from './filters.js';
+import type { ParameterPlan, QueryPlan } from './plan.js';
+import { allowedFilters } from './registry.js';
+import { resultKey, type ResultCache } from './result-cache.js';
+
+/** The outcome of one parameter, as the response carries it. */
+export interface ParameterResult {
+  readonly parameter: string;
+  readonly success: boolean;
+  readonly error?: string;
+  readonly data: Row[];
+}
+
+/** The result of one query: `data` and `meta` of SPEC 4.4. */
+export interface QueryResult {
+  readonly queryId: string;
+  readonly data: ParameterResult[];
+  readonly meta: {
+    readonly parameters: readonly string[];
+    readonly total_parameters: number;
+    readonly page: number;
+    readonly limit: number;
+    readonly filters_applied: number;
+  };
+}
+
+/** What execution needs from the simulator. */
+export interface ExecutionEnvironment {
+  readonly now: number;
+  readonly timezone: string;
+  readonly traffic: TrafficReader;
+  readonly dictionaries: Dictionaries;
+  readonly cache: ResultCache;
+}
+
+const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
+const ID_OF_TARGET: Record<QueryTarget, string> = { website: 'website_id or organization_id', link: 'link_id', monitor: 'schedule_id' };
+
+function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, env: ExecutionEnvironment): ParameterResult {
+  const { type } = parameter;
+  if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
+    return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, data: [] };
+  }
+  const ctx: RunContext = {
+    scope,
+    fromMs: parameter.fromMs,
+    toMs: parameter.toMs,
+    unit: parameter.unit,
+    timezone: env.timezone,
+    filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries),
+    now: env.now,
+    traffic: env.traffic,
+    dictionaries: env.dictionaries,
+  };
+  const limit = plan.limit ?? type.defaultLimit;
+  const offset = (plan.page - 1) * limit;
+  try {
+    const key = resultKey(type, scope, parameter, env.timezone, plan.filters, env.now);
+    const rows = env.cache.rows(key, () => type.run(ctx));
+    return { parameter: parameter.key, success: true, data: rows.slice(offset, offset + limit) };
+  } catch {
+    return { parameter: parameter.key, success: false, error: 'Query execution failed', data: [] };
+  }
+}
+
+/**
+ * Runs every parameter of a valid plan against its scope and pages the rows. Failed
+ * parameters come after successful ones, each group in request order, as the service sends them.
+ */
+export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment): QueryResult {
+  const results = plan.parameters.map((p) => runParameter(plan, p, scope, env));
+  const first = plan.parameters[0];
+  return {
+    queryId: plan.queryId,
+    data: [...results.filter((r) => r.success), ...results.filter((r) => !r.success)],
+    meta: {
+      parameters: plan.parameterNames,
+      total_parameters: plan.parameterNames.length,
+      page: plan.page,
+      limit: plan.limit ?? first?.type.defaultLimit ?? 100,
+      filters_applied: plan.filters.length,
+    },
+  };
+}

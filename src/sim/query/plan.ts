@@ -1,0 +1,162 @@
+import type { ErrorDetail } from '../../contract/errors.js';
+import type { Filter, Granularity, QueryRequest } from '../../contract/query-request.js';
+import { DAY_MS } from '../model/world.js';
+import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
+import type { QueryTypeDefinition } from './definition.js';
+import { findQueryType, QUERY_TYPE_NAMES } from './registry.js';
+import { suggest } from './suggest.js';
+
+/** Largest page size, as the service accepts. */
+export const MAX_LIMIT = 10_000;
+/** Largest number of queries in one batch. */
+export const MAX_BATCH_QUERIES = 50;
+/** Largest number of parameters in one query. */
+export const MAX_PARAMETERS = 50;
+/** Longest date range, in days (about ten years). */
+export const MAX_RANGE_DAYS = 3660;
+/** Longest range hourly granularity accepts, in days. */
+export const MAX_HOURLY_DAYS = 30;
+
+/** One parameter, resolved: its type, range and bucketing. */
+export interface ParameterPlan {
+  /** What the result calls it: the parameter's `id`, or its name. */
+  readonly key: string;
+  readonly type: QueryTypeDefinition;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly unit: TimeUnit;
+}
+
+/** One query, resolved and valid. */
+export interface QueryPlan {
+  readonly queryId: string;
+  readonly parameters: readonly ParameterPlan[];
+  /** Parameter names as sent, for `meta.parameters`. */
+  readonly parameterNames: readonly string[];
+  readonly page: number;
+  /** The request's limit; when absent each type uses its defaultLimit. */
+  readonly limit: number | undefined;
+  readonly filters: readonly Filter[];
+}
+
+function unitOf(granularity: Granularity | undefined): TimeUnit {
+  return granularity === 'hourly' || granularity === 'hour' ? 'hour' : 'day';
+}
+
+/** The query types a request names that exist (for access decisions before validation). */
+export function namedTypes(queries: readonly QueryRequest[]): QueryTypeDefinition[] {
+  const found = new Map<string, QueryTypeDefinition>();
+  for (const q of queries) {
+    for (const p of q.parameters) {
+      const type = findQueryType(typeof p === 'string' ? p : p.name);
+      if (type) found.set(type.name, type);
+    }
+  }
+  return [...found.values()];
+}
+
+interface Range {
+  fromMs: number;
+  toMs: number;
+}
+
+function parseRange(
+  start: string | undefined,
+  end: string | undefined,
+  fields: [string, string],
+  details: ErrorDetail[],
+): Range | null {
+  const from = start === undefined ? null : parseDateInput(start);
+  const to = end === undefined ? null : parseDateInput(end);
+  if (start !== undefined && !from) details.push({ field: fields[0], message: `Invalid date: ${start.slice(0, 64)}. Could not parse as a valid date` });
+  if (end !== undefined && !to) details.push({ field: fields[1], message: `Invalid date: ${end.slice(0, 64)}. Could not parse as a valid date` });
+  if (!from || !to) return null;
+  const range = { fromMs: from.ms, toMs: to.dateOnly ? to.ms + DAY_MS - 1 : to.ms };
+  if (range.fromMs > range.toMs) {
+    details.push({ field: fields[0], message: `startDate ${start} is after endDate ${end}` });
+    return null;
+  }
+  if (range.toMs - range.fromMs > MAX_RANGE_DAYS * DAY_MS) {
+    details.push({ field: fields[0], message: `Date range cannot exceed ${MAX_RANGE_DAYS} days` });
+    return null;
+  }
+  return range;
+}
+
+/**
+ * Checks one query the way the service's route does (400 VALIDATION_ERROR) and resolves it.
+ * `prefix` is `batch[i].` inside a batch. Problems are appended to `details`; the plan is
+ * returned only when there were none.
+ */
+export function planQuery(
+  query: QueryRequest,
+  prefix: string,
+  now: number,
+  timezone: string,
+  details: ErrorDetail[],
+): QueryPlan | null {
+  const before = details.length;
+  if (query.parameters.length === 0) {
+    details.push({ field: `${prefix}parameters`, message: 'At least one parameter is required' });
+  } else if (query.parameters.length > MAX_PARAMETERS) {
+    details.push({ field: `${prefix}parameters`, message: `At most ${MAX_PARAMETERS} parameters are allowed in one query` });
+  }
+  if (query.limit !== undefined && query.limit < 1) details.push({ field: `${prefix}limit`, message: 'Limit must be at least 1' });
+  if (query.limit !== undefined && query.limit > MAX_LIMIT) details.push({ field: `${prefix}limit`, message: `Limit cannot exceed ${MAX_LIMIT}` });
+  if (query.page !== undefined && query.page < 1) details.push({ field: `${prefix}page`, message: 'Page must be at least 1' });
+
+  let requestRange: Range | null = null;
+  const everyParameterDated = query.parameters.length > 0 && query.parameters.every((p) => typeof p !== 'string' && p.start_date !== undefined && p.end_date !== undefined);
+  if (query.preset !== undefined) {
+    const [start, end] = resolvePreset(query.preset, now, timezone);
+    requestRange = parseRange(start, end, [`${prefix}preset`, `${prefix}preset`], details);
+  } else if (query.startDate !== undefined || query.endDate !== undefined || !everyParameterDated) {
+    if (query.startDate === undefined) details.push({ field: `${prefix}startDate`, message: 'Either startDate or preset is required' });
+    if (query.endDate === undefined) details.push({ field: `${prefix}endDate`, message: 'Either endDate or preset is required' });
+    if (query.startDate !== undefined && query.endDate !== undefined) {
+      requestRange = parseRange(query.startDate, query.endDate, [`${prefix}startDate`, `${prefix}endDate`], details);
+    }
+  }
+
+  const parameters: ParameterPlan[] = [];
+  query.parameters.forEach((parameter, j) => {
+    const field = `${prefix}parameters[${j}]`;
+    const spec = typeof parameter === 'string' ? { name: parameter } : parameter;
+    const type = findQueryType(spec.name);
+    if (!type) {
+      const near = suggest(spec.name, QUERY_TYPE_NAMES);
+      details.push({
+        field,
+        message: `Unknown query type: ${spec.name.slice(0, 64)}`,
+        ...(near ? { suggestion: `Did you mean '${near}'?` } : {}),
+      });
+      return;
+    }
+    let range = requestRange;
+    if ('start_date' in spec && (spec.start_date !== undefined || spec.end_date !== undefined)) {
+      if (spec.start_date === undefined || spec.end_date === undefined) {
+        details.push({ field, message: 'A parameter with its own range needs both start_date and end_date' });
+        return;
+      }
+      range = parseRange(spec.start_date, spec.end_date, [`${field}.start_date`, `${field}.end_date`], details);
+    }
+    if (!range) return;
+    const granularity = ('granularity' in spec ? spec.granularity : undefined) ?? query.granularity;
+    const unit = unitOf(granularity);
+    if (unit === 'hour' && !type.skipDateRange && Math.ceil((range.toMs - range.fromMs) / DAY_MS) > MAX_HOURLY_DAYS) {
+      details.push({ field: 'granularity' in spec && spec.granularity ? `${field}.granularity` : `${prefix}granularity`, message: `Hourly granularity only supports up to ${MAX_HOURLY_DAYS} days` });
+      return;
+    }
+    parameters.push({ key: ('id' in spec ? spec.id : undefined) ?? spec.name, type, fromMs: range.fromMs, toMs: range.toMs, unit });
+  });
+
+  if (details.length > before) return null;
+  return {
+    queryId: query.id ?? '',
+    parameters,
+    parameterNames: query.parameters.map((p) => (typeof p === 'string' ? p : p.name)),
+    page: query.page ?? 1,
+    limit: query.limit,
+    filters: query.filters ?? [],
+  };
+}

@@ -1,0 +1,148 @@
+import { compileRequestSchema, DATE_PRESETS, queryBodySchema, type CompileRequest, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
+import type { ErrorDetail } from '../../contract/errors.js';
+import { canReachWebsite, defaultOrganization, hasScope, reachableWebsites, resolveQueryScope, unauthenticated } from '../auth/access.js';
+import { accessDenied, forbidden, missingProjectId, validationError } from '../errors.js';
+import type { RouteContext } from '../route.js';
+import { defineRoute, ok } from '../route.js';
+import { compileQuery } from './compile-sql.js';
+import { isValidTimeZone } from './dates.js';
+import type { QueryScope } from './definition.js';
+import { executeQuery } from './execute.js';
+import { MAX_BATCH_QUERIES, namedTypes, planQuery, type QueryPlan } from './plan.js';
+import { allowedFilters, QUERY_TYPES, QUERY_TYPE_NAMES } from './registry.js';
+
+/** The request's time zone: the `timezone` query parameter when valid, else UTC (silently, as the service). */
+function timezoneOf(ctx: RouteContext): string {
+  const tz = ctx.request.query.timezone;
+  return tz !== undefined && isValidTimeZone(tz) ? tz : 'UTC';
+}
+
+function queriesOf(body: QueryBody): QueryRequest[] {
+  return Array.isArray(body) ? body : [body];
+}
+
+/** The `/v1/query/types` body after `requestId`, serialized once per `include_meta` value. */
+const typesBodyTail = new Map<boolean, string>();
+function typesTail(includeMeta: boolean): string {
+  let tail = typesBodyTail.get(includeMeta);
+  if (tail === undefined) {
+    const configs: Record<string, unknown> = {};
+    for (const type of QUERY_TYPES) {
+      configs[type.name] = {
+        allowedFilters: allowedFilters(type),
+        customizable: type.customizable,
+        defaultLimit: type.defaultLimit,
+        publicAccess: type.publicAccess,
+        ...(includeMeta ? { meta: type.meta } : {}),
+      };
+    }
+    tail = JSON.stringify({ types: QUERY_TYPE_NAMES, configs, presets: DATE_PRESETS }).slice(1);
+    typesBodyTail.set(includeMeta, tail);
+  }
+  return tail;
+}
+
+/** The Query API of SPEC section 4. */
+export const queryRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/query/websites',
+    family: 'query',
+    summary: 'List the websites the caller can access (read:data).',
+    authorize(ctx) {
+      if (ctx.principal.kind === 'anonymous') return unauthenticated(ctx.principal);
+      if (!hasScope(ctx.principal, 'read:data')) return forbidden('read:data');
+      return undefined;
+    },
+    handle(ctx) {
+      const websites = reachableWebsites(ctx.principal, ctx.state).map((w) => ({
+        id: w.id,
+        name: w.name,
+        domain: w.domain,
+        isPublic: w.isPublic,
+        createdAt: new Date(w.createdAt).toISOString(),
+        organizationId: w.organizationId,
+        organizationName: ctx.state.organizations.get(w.organizationId)?.name ?? '',
+      }));
+      return ok({ success: true, requestId: ctx.requestId, websites, total: websites.length });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/query/types',
+    family: 'query',
+    summary: 'List the query types with their filters, limits and (with include_meta=true) output fields. Public.',
+    handle(ctx) {
+      const tail = typesTail(ctx.request.query.include_meta === 'true');
+      return {
+        reply: true,
+        status: 200,
+        body: undefined,
+        text: `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`,
+        contentType: 'application/json; charset=utf-8',
+      };
+    },
+  }),
+  defineRoute<QueryBody, QueryScope, QueryPlan[]>({
+    method: 'POST',
+    path: '/v1/query',
+    family: 'query',
+    summary: 'Run one query or a batch (read:data; uptime types read:monitors).',
+    body: queryBodySchema,
+    authorize(ctx, body) {
+      const q = ctx.request.query;
+      return resolveQueryScope(
+        ctx.principal,
+        { website_id: q.website_id, link_id: q.link_id, schedule_id: q.schedule_id, organization_id: q.organization_id },
+        namedTypes(queriesOf(body)),
+        ctx.state,
+      );
+    },
+    validate(ctx, body) {
+      const queries = queriesOf(body);
+      const details: ErrorDetail[] = [];
+      if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
+      if (queries.length > MAX_BATCH_QUERIES) details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
+      if (details.length > 0) return validationError(details);
+      const tz = timezoneOf(ctx);
+      const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details));
+      return details.length > 0 ? validationError(details) : (plans as QueryPlan[]);
+    },
+    handle(ctx, body, scope, plans) {
+      const env = {
+        now: ctx.now,
+        timezone: timezoneOf(ctx),
+        traffic: ctx.state.traffic,
+        dictionaries: ctx.state.world.dictionaries,
+        cache: ctx.state.results,
+      };
+      const results = plans.map((plan) => executeQuery(plan, scope, env));
+      if (Array.isArray(body)) return ok({ success: true, requestId: ctx.requestId, batch: true, results });
+      const [result] = results;
+      return ok({ success: true, requestId: ctx.requestId, ...result });
+    },
+  }),
+  defineRoute<CompileRequest>({
+    method: 'POST',
+    path: '/v1/query/compile',
+    family: 'query',
+    summary: 'Compile a query to SQL and parameters without running it (read:data).',
+    body: compileRequestSchema,
+    authorize(ctx) {
+      const { principal } = ctx;
+      if (principal.kind === 'anonymous') return unauthenticated(principal);
+      if (!hasScope(principal, 'read:data')) return forbidden('read:data');
+      const websiteId = ctx.request.query.website_id;
+      if (websiteId !== undefined) {
+        const website = ctx.state.websites.get(websiteId);
+        return website && canReachWebsite(principal, website) ? undefined : accessDenied('website');
+      }
+      return defaultOrganization(principal) === null ? missingProjectId() : undefined;
+    },
+    handle(ctx, body) {
+      const compiled = compileQuery(body, timezoneOf(ctx));
+      if ('code' in compiled) return compiled;
+      return ok({ success: true, requestId: ctx.requestId, sql: compiled.sql, params: compiled.params });
+    },
+  }),
+];

@@ -1,0 +1,120 @@
+import { DAY_MS } from '../model/world.js';
+import type { CheckBatch, ClickBatch, SessionBatch } from '../model/traffic.js';
+import type { RunContext } from './definition.js';
+
+/** Visitor ids of one website fit below this; keys of other websites are offset by it (≤ 1024 websites). */
+const VISITOR_SPACE = 4_194_304;
+
+/**
+ * Called once per session that passes the filters: `matchedPages` is the number of its pageviews
+ * that pass the path filter (≥ 1), `visitorKey` identifies its visitor across the scope.
+ */
+export type SessionVisitor = (
+  batch: SessionBatch,
+  index: number,
+  matchedPages: number,
+  visitorKey: number,
+) => void;
+
+function dayRange(fromMs: number, toMs: number): [number, number] {
+  return [Math.floor(fromMs / DAY_MS), Math.floor(toMs / DAY_MS)];
+}
+
+/**
+ * Visits every session of the scope's websites that starts within [fromMs, toMs] and passes
+ * the session-level filters and, when there is one, the path filter. Sessions are visited in
+ * a fixed order (website, then time), so results are deterministic.
+ */
+export function scanSessions(
+  ctx: RunContext,
+  visit: SessionVisitor,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+): void {
+  if (ctx.scope.kind !== 'websites' || ctx.filters.excludesAll || toMs < fromMs) return;
+  const pathMask = ctx.filters.masks.get('path') ?? null;
+  const [firstDay, lastDay] = dayRange(fromMs, toMs);
+  ctx.scope.websites.forEach((website, siteIndex) => {
+    const visitorBase = siteIndex * VISITOR_SPACE;
+    for (let day = firstDay; day <= lastDay; day++) {
+      const batch = ctx.traffic.sessions(website, day);
+      const codes: Uint16Array[] = [];
+      const masks: Uint8Array[] = [];
+      for (const [field, mask] of ctx.filters.masks) {
+        const column = (batch.dims as Record<string, Uint16Array>)[field];
+        if (column) {
+          codes.push(column);
+          masks.push(mask);
+        }
+      }
+      const checks = codes.length;
+      const { startMs, pageOffsets, pagePaths, visitor } = batch;
+      const whole = day > firstDay && day < lastDay;
+      sessions: for (let i = 0; i < batch.count; i++) {
+        if (!whole) {
+          const t = startMs[i] as number;
+          if (t < fromMs || t > toMs) continue;
+        }
+        for (let c = 0; c < checks; c++) {
+          if ((masks[c] as Uint8Array)[(codes[c] as Uint16Array)[i] as number] === 0) continue sessions;
+        }
+        const first = pageOffsets[i] as number;
+        const end = pageOffsets[i + 1] as number;
+        let matched = end - first;
+        if (pathMask) {
+          matched = 0;
+          for (let p = first; p < end; p++) if (pathMask[pagePaths[p] as number] === 1) matched++;
+          if (matched === 0) continue;
+        }
+        visit(batch, i, matched, visitorBase + (visitor[i] as number));
+      }
+    }
+  });
+}
+
+/** Visits every click of the scope's link within the range that passes the filters. */
+export function scanClicks(ctx: RunContext, visit: (batch: ClickBatch, index: number) => void): void {
+  if (ctx.scope.kind !== 'link' || ctx.filters.excludesAll) return;
+  const [firstDay, lastDay] = dayRange(ctx.fromMs, ctx.toMs);
+  for (let day = firstDay; day <= lastDay; day++) {
+    const batch = ctx.traffic.clicks(ctx.scope.link, day);
+    const codes: Uint16Array[] = [];
+    const masks: Uint8Array[] = [];
+    for (const [field, mask] of ctx.filters.masks) {
+      const column = (batch.dims as Record<string, Uint16Array>)[field];
+      if (column) {
+        codes.push(column);
+        masks.push(mask);
+      }
+    }
+    clicks: for (let i = 0; i < batch.count; i++) {
+      const t = batch.timeMs[i] as number;
+      if (t < ctx.fromMs || t > ctx.toMs) continue;
+      for (let c = 0; c < codes.length; c++) {
+        if ((masks[c] as Uint8Array)[(codes[c] as Uint16Array)[i] as number] === 0) continue clicks;
+      }
+      visit(batch, i);
+    }
+  }
+}
+
+/** Visits every check of the scope's monitor within [fromMs, toMs] that passes the filters. */
+export function scanChecks(
+  ctx: RunContext,
+  visit: (batch: CheckBatch, index: number) => void,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+): void {
+  if (ctx.scope.kind !== 'monitor' || ctx.filters.excludesAll) return;
+  const regionMask = ctx.filters.masks.get('probe_region') ?? null;
+  const [firstDay, lastDay] = dayRange(fromMs, toMs);
+  for (let day = firstDay; day <= lastDay; day++) {
+    const batch = ctx.traffic.checks(ctx.scope.monitor, day);
+    for (let i = 0; i < batch.count; i++) {
+      const t = batch.timeMs[i] as number;
+      if (t < fromMs || t > toMs) continue;
+      if (regionMask && regionMask[batch.region[i] as number] === 0) continue;
+      visit(batch, i);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Finds the candidate closest to a misspelt `input`, for "Did you mean" hints. Scores combine
+ * a shared prefix with edit distance; returns undefined when nothing is close enough.
+ */
+export function suggest(input: string, candidates: readonly string[]): string | undefined {
+  const needle = input.toLowerCase().slice(0, 64);
+  if (needle.length === 0) return undefined;
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const candidate of candidates) {
+    const score = similarity(needle, candidate.toLowerCase());
+    if (score > bestScore) {
+      bestScore = score;
+      best = candidate;
+    }
+  }
+  return bestScore >= 0.5 ? best : undefined;
+}
+
+function similarity(a: string, b: string): number {
+  if (b.startsWith(a) || a.startsWith(b)) return 0.5 + (0.5 * Math.min(a.length, b.length)) / Math.max(a.length, b.length);
+  const distance = editDistance(a, b);
+  return 1 - distance / Math.max(a.length, b.length);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

@@ -1,0 +1,136 @@
+import type { SessionBatch } from '../../model/traffic.js';
+import { createDistinct, percentage } from '../aggregate.js';
+import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
+import type { QueryTypeDefinition, RunContext } from '../definition.js';
+import { scanSessions } from '../scan.js';
+
+const EVENT_FILTERS = ['event_name', 'profile_id', 'anonymous_id', 'session_id'];
+
+/**
+ * Visits each custom event of the filtered sessions that passes the `event_name` filter and
+ * lies inside the range. A path filter selects the sessions that viewed a matching page.
+ */
+function scanEvents(
+  ctx: RunContext,
+  visit: (batch: SessionBatch, session: number, event: number, visitorKey: number, serial: number) => void,
+): void {
+  const nameMask = ctx.filters.masks.get('event_name') ?? null;
+  let serial = 0;
+  scanSessions(ctx, (batch, i, _matched, visitorKey) => {
+    serial++;
+    const end = batch.eventOffsets[i + 1] as number;
+    for (let e = batch.eventOffsets[i] as number; e < end; e++) {
+      if (nameMask && nameMask[batch.eventNames[e] as number] === 0) continue;
+      const t = batch.eventTimeMs[e] as number;
+      if (t < ctx.fromMs || t > ctx.toMs) continue;
+      visit(batch, i, e, visitorKey, serial);
+    }
+  });
+}
+
+interface EventStats {
+  total: number;
+  users: number;
+  sessions: number;
+  first: number;
+  last: number;
+}
+
+export const customEventTypes: QueryTypeDefinition[] = [
+  {
+    name: 'custom_events',
+    target: 'website',
+    scope: 'read:data',
+    publicAccess: true,
+    commonFilters: true,
+    extraFilters: EVENT_FILTERS,
+    customizable: true,
+    defaultLimit: 100,
+    meta: {
+      title: 'Custom Events',
+      description: 'Custom events by name with totals, distinct users and sessions, and first and last occurrence.',
+      category: 'Events',
+      outputFields: ['name', 'total_events', 'unique_users', 'unique_sessions', 'first_occurrence', 'last_occurrence', 'percentage'],
+      defaultVisualization: 'table',
+    },
+    sql: {
+      table: 'analytics.custom_events',
+      select: ['event_name AS name', 'COUNT(*) AS total_events', 'uniq(anonymous_id) AS unique_users', 'uniq(session_id) AS unique_sessions', 'min(timestamp) AS first_occurrence', 'max(timestamp) AS last_occurrence', 'ROUND(COUNT(*) / SUM(COUNT(*)) OVER () * 100, 2) AS percentage'],
+      groupBy: ['event_name'],
+      orderBy: 'total_events DESC',
+    },
+    run(ctx) {
+      const byName = new Map<number, EventStats>();
+      const isNewUser = createDistinct();
+      const isNewSession = createDistinct();
+      scanEvents(ctx, (batch, _i, e, visitorKey, serial) => {
+        const code = batch.eventNames[e] as number;
+        const t = batch.eventTimeMs[e] as number;
+        let s = byName.get(code);
+        if (!s) {
+          s = { total: 0, users: 0, sessions: 0, first: t, last: t };
+          byName.set(code, s);
+        }
+        s.total += batch.weight;
+        if (isNewUser(code, visitorKey)) s.users += batch.weight;
+        if (isNewSession(code, serial)) s.sessions += batch.weight;
+        if (t < s.first) s.first = t;
+        if (t > s.last) s.last = t;
+      });
+      const names = ctx.dictionaries.values.event_name;
+      const rows = [...byName].map(([code, s]) => ({
+        name: names[code] ?? '',
+        total_events: s.total,
+        unique_users: s.users,
+        unique_sessions: s.sessions,
+        first_occurrence: formatDateTime(s.first),
+        last_occurrence: formatDateTime(s.last),
+      }));
+      rows.sort((a, b) => b.total_events - a.total_events || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const total = rows.reduce((sum, r) => sum + r.total_events, 0);
+      return rows.map((r) => ({ ...r, percentage: percentage(r.total_events, total) }));
+    },
+  },
+  {
+    name: 'custom_events_trends',
+    target: 'website',
+    scope: 'read:data',
+    publicAccess: true,
+    extraFilters: EVENT_FILTERS,
+    customizable: true,
+    defaultLimit: 100,
+    meta: {
+      title: 'Custom events over time',
+      description: 'Custom events and the users who sent them, per day or hour in the request time zone.',
+      category: 'Events',
+      outputFields: ['date', 'total_events', 'unique_users'],
+      defaultVisualization: 'timeseries',
+      supportsGranularity: ['hour', 'day'],
+    },
+    sql: {
+      table: 'analytics.custom_events',
+      select: ['toDate(toTimeZone(timestamp, {timezone:String})) AS date', 'COUNT(*) AS total_events', 'uniq(anonymous_id) AS unique_users'],
+      groupBy: ['date'],
+      orderBy: 'date ASC',
+    },
+    run(ctx) {
+      const bucket = createBucketer(ctx.unit, ctx.timezone);
+      const byBucket = new Map<string, { index: number; total: number; users: number }>();
+      const isNewUser = createDistinct();
+      scanEvents(ctx, (batch, _i, e, visitorKey) => {
+        const label = bucket(batch.eventTimeMs[e] as number);
+        let s = byBucket.get(label);
+        if (!s) {
+          s = { index: byBucket.size, total: 0, users: 0 };
+          byBucket.set(label, s);
+        }
+        s.total += batch.weight;
+        if (isNewUser(s.index, visitorKey)) s.users += batch.weight;
+      });
+      return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
+        const s = byBucket.get(date);
+        return { date, total_events: s?.total ?? 0, unique_users: s?.users ?? 0 };
+      });
+    },
+  },
+];

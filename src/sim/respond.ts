@@ -1,0 +1,31 @@
+import type { SimError } from './errors.js';
+import type { SimResponse } from './exchange.js';
+import type { Reply } from './route.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The SPEC 7.1 error body and headers for a refusal. */
+export function errorResponse(error: SimError, requestId: string): SimResponse {
+  const body: Record<string, unknown> = { success: false, error: error.message, code: error.code, requestId };
+  if (error.details) body.details = error.details;
+  if (error.hint) body.hint = error.hint;
+  if (error.extra) Object.assign(body, error.extra);
+  return {
+    status: error.status,
+    headers: { 'Content-Type': JSON_TYPE, 'X-Request-ID': requestId, ...error.headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The response for a route's reply. */
+export function replyResponse(reply: Reply, requestId: string): SimResponse {
+  return {
+    status: reply.status,
+    headers: {
+      'Content-Type': reply.text !== undefined ? (reply.contentType ?? 'text/plain; charset=utf-8') : JSON_TYPE,
+      'X-Request-ID': requestId,
+      ...reply.headers,
+    },
+    body: reply.text ?? JSON.stringify(reply.body),
+  };
+}

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type { Principal } from './auth/principal.js';
+import type { SimError } from './errors.js';
+import type { SimRequest } from './exchange.js';
+import type { SimClock } from './clock.js';
+import type { SimState } from './state.js';
+
+/** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
+export interface Reply {
+  readonly reply: true;
+  readonly status: number;
+  readonly body: unknown;
+  /** A non-JSON body (documents), sent with `contentType`. */
+  readonly text?: string;
+  readonly contentType?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A JSON reply. */
+export function ok(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return headers ? { reply: true, status, body, headers } : { reply: true, status, body };
+}
+
+/** Tells a refusal from a reply. */
+export function isError(value: Reply | SimError | unknown): value is SimError {
+  return typeof value === 'object' && value !== null && 'code' in value && 'status' in value && !('reply' in value);
+}
+
+/** The simulator as routes see it: state plus the harness operations. */
+export interface SimulatorCore {
+  readonly seed: string;
+  readonly clock: SimClock;
+  state(): SimState;
+  reset(seed?: string): void;
+}
+
+/** What a route's steps receive. */
+export interface RouteContext {
+  readonly request: SimRequest;
+  readonly requestId: string;
+  readonly principal: Principal;
+  readonly params: Readonly<Record<string, string>>;
+  /** The clock instant the request was admitted at. */
+  readonly now: number;
+  readonly sim: SimulatorCore;
+  readonly state: SimState;
+}
+
+/**
+ * One route. The pipeline decodes `body` with its schema (400 PARSE, 422 VALIDATION), then runs
+ * `authorize` (401/403), `validate` (400) and `handle` in that order; each may refuse with a
+ * {@link SimError} value. `family` groups routes for documentation and limits.
+ */
+export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  readonly path: string;
+  readonly family: 'query' | 'control';
+  readonly summary: string;
+  readonly body?: z.ZodType<Body>;
+  /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
+  readonly bodyOptional?: boolean;
+  authorize?(ctx: RouteContext, body: Body): Access | SimError;
+  validate?(ctx: RouteContext, body: Body, access: Access): Input | SimError;
+  handle(ctx: RouteContext, body: Body, access: Access, input: Input): Reply | SimError;
+}
+
+/** A route with its types erased, as the table holds it. */
+export type Route = RouteSpec<any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Declares a route; the generic parameters flow from `body` to `authorize`, `validate` and `handle`. */
+export function defineRoute<Body = undefined, Access = undefined, Input = undefined>(
+  spec: RouteSpec<Body, Access, Input>,
+): Route {
+  return spec;
+}

@@ -1,0 +1,9 @@
+import { controlRoutes } from './control/control-routes.js';
+import { queryRoutes } from './query/query-routes.js';
+import type { Route } from './route.js';
+
+/**
+ * The route table: every path the simulator answers, in one list. The OpenAPI document and
+ * the docs are generated from it.
+ */
+export const ROUTES: readonly Route[] = [...queryRoutes, ...controlRoutes];

@@ -1,0 +1,46 @@
+import type { ApiKeyRecord, Organization, ShortLink, UptimeMonitor, User, Website } from './model/entities.js';
+import type { World } from './model/world.js';
+import { hashSecret } from './auth/key-hash.js';
+import { createResultCache, type ResultCache } from './query/result-cache.js';
+import { createTrafficCache, type TrafficReader } from './traffic-cache.js';
+
+/**
+ * The mutable state of one simulator run, rebuilt from the world on reset. Entities are indexed
+ * by id; keys and sessions by the hash of their secret, as the service stores them.
+ */
+export interface SimState {
+  readonly world: World;
+  readonly traffic: TrafficReader;
+  /** Computed rows of recent queries. */
+  readonly results: ResultCache;
+  readonly organizations: Map<string, Organization>;
+  /** In creation order, which is the order the website list uses. */
+  readonly websites: Map<string, Website>;
+  readonly users: Map<string, User>;
+  readonly links: Map<string, ShortLink>;
+  readonly monitors: Map<string, UptimeMonitor>;
+  readonly keysById: Map<string, ApiKeyRecord>;
+  readonly keysByHash: Map<string, ApiKeyRecord>;
+  /** Session-token hash → user id. */
+  readonly sessionsByHash: Map<string, string>;
+}
+
+const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
+
+/** Builds the initial state of a world. */
+export function createState(world: World): SimState {
+  const websites = [...world.websites].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return {
+    world,
+    traffic: createTrafficCache(world),
+    results: createResultCache(),
+    organizations: byId(world.organizations),
+    websites: byId(websites),
+    users: byId(world.users),
+    links: byId(world.links),
+    monitors: byId(world.monitors),
+    keysById: byId(world.apiKeys),
+    keysByHash: new Map(world.apiKeys.map((key) => [key.keyHash, key])),
+    sessionsByHash: new Map(world.fixtureSessions.map((s) => [hashSecret(s.token), s.userId])),
+  };
+}

@@ -28,3 +28,8 @@ export type { SimRequest, SimResponse } from './sim/exchange.js';
 export type { SimClock, ClockMode, ClockSnapshot } from './sim/clock.js';
 export type { World, WorldFactory } from './sim/model/world.js';
 export { DEFAULT_VIRTUAL_START } from './sim/clock.js';
+export { replayJournal, type OracleReport, type Disagreement } from './sim/admission/oracle.js';
+export type { Journal, JournalEntry, JournalInfo, JournalQuery, WindowCheck } from './sim/journal/journal.js';
+export { createMemoryStore, type AdmissionStore } from './sim/admission/store.js';
+export type { WindowDecision } from './sim/admission/sliding-log.js';
+export { CONCURRENCY_CAP, DEFAULT_KEY_QUOTA, ENDPOINT_LIMITS, INGEST_LIMIT, ingestRule } from './sim/admission/rules.js';

@@ -85,13 +85,18 @@ const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port'
 
 try {
   const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as {
-    apiKeys: { id: string; secret: string }[];
-    websites: { id: string; baseDailySessions: number }[];
+    apiKeys: { id: string; secret: string; organizationId: string; scopes: string[]; websiteIds: string[] | null }[];
+    websites: { id: string; organizationId: string; baseDailySessions: number }[];
   };
-  const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '';
-  const largest = [...fixtures.websites].sort((a, b) => b.baseDailySessions - a.baseDailySessions)[0]?.id ?? '';
+  const site = [...fixtures.websites].sort((a, b) => b.baseDailySessions - a.baseDailySessions)[0];
+  const largest = site?.id ?? '';
+  const key =
+    fixtures.apiKeys.find(
+      (k) => k.organizationId === site?.organizationId && k.websiteIds === null && k.scopes.length === 1 && k.scopes[0] === 'read:data' && k.id.endsWith('_read'),
+    )?.secret ?? '';
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   const summary = JSON.stringify({ parameters: ['summary_metrics'], preset: 'last_30d' });
+  const cheap = JSON.stringify({ parameters: ['summary_metrics'], preset: 'today' });
   const batch = JSON.stringify({
     parameters: ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'],
     preset: 'last_90d',
@@ -107,6 +112,7 @@ try {
   const rows: Measured[] = [];
   rows.push(await measure('bare node:http, fixed JSON', { url: bare.url }));
   rows.push(await measure('GET /v1/query/types', { url: `${sim.url}/v1/query/types` }));
+  rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }));
   rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));
   rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }));
   const baseline = rows[0]?.rps ?? 1;
@@ -133,3 +139,8 @@ try {
   bare.child.kill('SIGTERM');
   sim.child.kill('SIGTERM');
 }
+
+await new Promise<void>((resolve) => {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'load/bench/admission.ts'], { stdio: 'inherit' });
+  child.once('exit', () => resolve());
+});

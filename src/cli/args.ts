@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { MAX_INSTANT } from '../sim/clock.js';
+import { parseDateInput } from '../sim/query/dates.js';
 
 /** Options of `analytics-sim serve`. */
 export interface ServeOptions {
@@ -36,7 +38,8 @@ Options (serve):
   -h, --help            Show this help
   -v, --version         Print the version
 
-The control plane is served at /__sim (health, fixtures with API key secrets, reset, clock).
+The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
+and journal (every admission decision; /__sim/journal/oracle replays it against the rules).
 It is meant for local use: do not expose the simulator to a network you do not trust.
 `;
 
@@ -46,10 +49,13 @@ function parsePort(text: string): number | null {
   return port <= 65535 ? port : null;
 }
 
+/** Epoch ms, or an ISO 8601 date or datetime (without a zone it is read as UTC). */
 function parseInstant(text: string): number | null {
-  if (/^\d+$/.test(text)) return Number(text);
-  const ms = Date.parse(text);
-  return Number.isFinite(ms) && /^\d{4}-\d{2}-\d{2}/.test(text) ? ms : null;
+  if (/^\d{1,16}$/.test(text)) {
+    const ms = Number(text);
+    return ms <= MAX_INSTANT ? ms : null;
+  }
+  return parseDateInput(text)?.ms ?? null;
 }
 
 /** Parses argv (without node and the script). Never throws: bad input becomes an `error` command. */

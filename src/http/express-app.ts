@@ -1,13 +1,12 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Simulator } from '../sim/simulator.js';
-import { writeResponse } from './node-server.js';
+import { sendResponse } from './node-server.js';
 import { readBody, toSimRequest, type ReadBody } from './translate.js';
 
 function alreadyRead(body: unknown): ReadBody {
   if (body === undefined || body === null) return { tooLarge: false };
   if (typeof body === 'string') return { body, tooLarge: false };
   if (Buffer.isBuffer(body)) return { body: body.toString('utf8'), tooLarge: false };
-  if (typeof body === 'object' && Object.keys(body).length === 0) return { tooLarge: false };
   return { body: JSON.stringify(body), tooLarge: false };
 }
 
@@ -20,8 +19,8 @@ export function simulatorMiddleware(simulator: Simulator): RequestHandler {
   return (req, res, next) => {
     const read = req.readableEnded ? Promise.resolve(alreadyRead(req.body)) : readBody(req);
     read
-      .then((body) => simulator.handle(toSimRequest(req, body, req.url)))
-      .then((response) => writeResponse(res, response, req.method === 'HEAD'))
+      .then((body) => simulator.handle(toSimRequest(req, body, req.url), { holdSlot: true }))
+      .then((response) => sendResponse(res, response, req.method === 'HEAD'))
       .catch(next);
   };
 }

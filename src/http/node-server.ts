@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { SimResponse } from '../sim/exchange.js';
 import type { Simulator } from '../sim/simulator.js';
 import { readBody, toSimRequest } from './translate.js';
@@ -21,8 +22,31 @@ export function writeResponse(res: ServerResponse, response: SimResponse, head =
 }
 
 /**
+ * Sends a core response on a node response: waits its injected latency, writes it, and gives
+ * the request's in-flight slot back once the last byte is out or the client has gone away.
+ */
+export function sendResponse(res: ServerResponse, response: SimResponse, head: boolean, done?: () => void): void {
+  if (response.release) {
+    const release = response.release;
+    res.once('finish', release);
+    res.once('close', release);
+  }
+  const write = (): void => {
+    if (res.destroyed) {
+      response.release?.();
+      return;
+    }
+    if (response.status === 413) res.setHeader('Connection', 'close');
+    writeResponse(res, response, head);
+    done?.();
+  };
+  if (response.delayMs !== undefined && response.delayMs > 0) setTimeout(write, response.delayMs);
+  else write();
+}
+
+/**
  * A `node:http` request listener over a simulator: reads the body, hands the core a plain
- * request, writes what it answers. It decides nothing itself.
+ * request, sends what it answers. It decides nothing itself.
  */
 export function createRequestListener(
   simulator: Simulator,
@@ -32,11 +56,10 @@ export function createRequestListener(
   return (req, res) => {
     const started = log && now ? now() : 0;
     readBody(req)
-      .then((read) => simulator.handle(toSimRequest(req, read)))
+      .then((read) => simulator.handle(toSimRequest(req, read), { holdSlot: true }))
       .then((response) => {
-        if (read413(response)) res.setHeader('Connection', 'close');
-        writeResponse(res, response, req.method === 'HEAD');
-        if (log && now) {
+        sendResponse(res, response, req.method === 'HEAD', () => {
+          if (!log || !now) return;
           log({
             method: req.method ?? 'GET',
             path: (req.url ?? '/').split('?')[0] ?? '/',
@@ -44,7 +67,7 @@ export function createRequestListener(
             requestId: response.headers['X-Request-ID'] ?? '',
             durationMs: now() - started,
           });
-        }
+        });
       })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -53,8 +76,25 @@ export function createRequestListener(
   };
 }
 
-function read413(response: SimResponse): boolean {
-  return response.status === 413;
+/**
+ * Answers a request node's HTTP parser refused (malformed request line, oversized or invalid
+ * headers) with a JSON error instead of a bare status line, then closes the connection.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    success: false,
+    error: tooLarge ? 'Request headers are too large' : 'The request could not be read',
+    code: tooLarge ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST',
+  });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** A running server and how to reach and stop it. */
@@ -74,6 +114,7 @@ export function startServer(
   const host = options.host ?? '127.0.0.1';
   const server = createServer({ keepAliveTimeout: 65_000 }, createRequestListener(simulator, options));
   server.headersTimeout = 66_000;
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -34,6 +34,9 @@ export interface SimClock extends Clock {
 /** The outcome of a clock change: applied, or refused with a reason. */
 export type ClockChange = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
+/** The largest instant a JavaScript date can hold, epoch ms. */
+export const MAX_INSTANT = 8.64e15;
+
 /** The default start of a virtual clock: Monday 2 June 2025, 12:00 UTC. */
 export const DEFAULT_VIRTUAL_START = Date.UTC(2025, 5, 2, 12, 0, 0);
 
@@ -63,7 +66,7 @@ export function createSimClock(options: SimClockOptions): SimClock {
     useVirtual(atMs) {
       const current = now();
       const target = atMs ?? current;
-      if (!Number.isFinite(target)) return refuse('The instant is not a finite number of milliseconds');
+      if (!Number.isFinite(target) || target < 0 || target > MAX_INSTANT) return refuse(`The instant must be between 0 and ${MAX_INSTANT} ms`);
       if (mode === 'virtual' && target < current) {
         return refuse('The virtual clock only moves forward; reset the simulator to start over');
       }
@@ -79,12 +82,13 @@ export function createSimClock(options: SimClockOptions): SimClock {
     advance(ms) {
       if (mode !== 'virtual') return refuse('Only the virtual clock can be advanced');
       if (!Number.isFinite(ms) || ms < 0) return refuse('advanceMs must be a number ≥ 0');
+      if (virtualNow + ms > MAX_INSTANT) return refuse(`The clock cannot move past ${MAX_INSTANT} ms (the largest date)`);
       virtualNow += Math.floor(ms);
       return ok;
     },
     set(atMs) {
       if (mode !== 'virtual') return refuse('Only the virtual clock can be set; switch to virtual first');
-      if (!Number.isFinite(atMs)) return refuse('The instant is not a finite number of milliseconds');
+      if (!Number.isFinite(atMs) || atMs > MAX_INSTANT) return refuse(`The instant must be between 0 and ${MAX_INSTANT} ms`);
       if (atMs < virtualNow) {
         return refuse('The virtual clock only moves forward; reset the simulator to start over');
       }

@@ -113,6 +113,41 @@ export function compilationError(message: string): SimError {
   return simError('COMPILATION_ERROR', message);
 }
 
+/** What a window said when it refused: for the SPEC 8.4 body and headers. */
+export interface RefusedWindow {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Epoch ms when the next slot frees. */
+  readonly reset: number;
+  /** Seconds to wait. */
+  readonly retryAfter: number;
+}
+
+/**
+ * 429 RATE_LIMITED with the SPEC 8.4 body (`limit`, `remaining`, `reset` in ms, `retryAfter` in s)
+ * and headers (`Retry-After`, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`).
+ * `message` names the rule: "Rate limit exceeded", "API key rate limit exceeded", "Too many
+ * concurrent API key requests".
+ */
+export function rateLimited(message: string, window: RefusedWindow): SimError {
+  return simError('RATE_LIMITED', message, {
+    headers: {
+      'Retry-After': String(window.retryAfter),
+      'X-RateLimit-Limit': String(window.limit),
+      'X-RateLimit-Remaining': String(window.remaining),
+      'X-RateLimit-Reset': String(window.reset),
+    },
+    extra: { limit: window.limit, remaining: window.remaining, reset: window.reset, retryAfter: window.retryAfter },
+  });
+}
+
+/** 503: the admission store failed; the client should come back in 5 s. Leaks no cause. */
+export function serviceUnavailable(): SimError {
+  return simError('SERVICE_UNAVAILABLE', 'This service is temporarily unavailable. Try again in a moment.', {
+    headers: { 'Retry-After': '5' },
+  });
+}
+
 /** 500: a bug in the simulator. The body never carries the cause or a stack. */
 export function internalError(): SimError {
   return simError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side. Try again in a moment.');

@@ -26,6 +26,23 @@ export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Milliseconds the adapter waits before sending (injected latency); absent means none. */
+  readonly delayMs?: number;
+  /**
+   * Present only when `handle` was asked to hold the in-flight slot (`holdSlot`): the adapter
+   * calls it once the response is completely sent or the client went away. Idempotent.
+   */
+  readonly release?: () => void;
+}
+
+/** Options of one `handle` call. */
+export interface HandleOptions {
+  /**
+   * Keep the request's in-flight slot (SPEC 8.2.2) until the returned `release` is called,
+   * as a server does until the last byte is sent. Without it the slot is released when
+   * `handle` resolves.
+   */
+  readonly holdSlot?: boolean;
 }
 
 /** Largest body the simulator reads: 1 MB, as the service's ingestion limit. */

@@ -13,6 +13,9 @@ import {
 import { MAX_BODY_BYTES, type SimRequest } from './exchange.js';
 import { isError, type Reply, type Route, type RouteContext, type SimulatorCore } from './route.js';
 import type { RouteMatch } from './router.js';
+import type { AdmissionRule } from './admission/rules.js';
+import { enforceEndpointLimit, enforceKeyQuota, gateInFlight } from './admission/admission-stages.js';
+import type { WindowCheck } from './journal/journal.js';
 import type { SimState } from './state.js';
 
 /** One request in flight through the pipeline; each stage fills in what it decides. */
@@ -23,6 +26,18 @@ export interface Exchange {
   readonly sim: SimulatorCore;
   readonly state: SimState;
   readonly match: (method: string, path: string) => RouteMatch;
+  /** True for `/__sim` requests: no admission rules, no journal entry. */
+  readonly control: boolean;
+  /** Headers every outcome of this request carries (X-RateLimit-* of an admitted quota). */
+  readonly headers: Record<string, string>;
+  /** Window checks made, for the journal. */
+  readonly checks: WindowCheck[];
+  /** The in-flight slot this request holds (the key's fingerprint), if any. */
+  lease: string | null;
+  inFlight: number | null;
+  inFlightCap: number | null;
+  /** The rule that refused the request, if one did. */
+  refusedBy: AdmissionRule | null;
   principal?: Principal;
   route?: Route;
   params?: Record<string, string>;
@@ -31,8 +46,11 @@ export interface Exchange {
   input?: unknown;
 }
 
-/** A stage either lets the request go on (undefined) or ends it with a reply or a refusal. */
-export type Stage = (exchange: Exchange) => Reply | SimError | undefined;
+/** What a stage decides: go on (undefined), or end with a reply or a refusal. */
+export type StageResult = Reply | SimError | undefined;
+
+/** One step of the pipeline. Stages that touch the admission store may be asynchronous. */
+export type Stage = (exchange: Exchange) => StageResult | Promise<StageResult>;
 
 const matchRoute: Stage = (x) => {
   const found = x.match(x.request.method, x.request.path);
@@ -109,13 +127,14 @@ const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body,
 
 /**
  * The request pipeline, in the live service's order. The request id is assigned before it.
- * TODO(#3): the in-flight gate before authentication, the per-key quota after it, and the
- * per-endpoint limit between decoding and authorization.
  */
 export const PIPELINE: readonly Stage[] = [
+  gateInFlight,
   authenticateRequest,
+  enforceKeyQuota,
   matchRoute,
   decodeBody,
+  enforceEndpointLimit,
   authorizeRoute,
   validateRoute,
   operate,

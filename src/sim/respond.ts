@@ -17,13 +17,14 @@ export function errorResponse(error: SimError, requestId: string): SimResponse {
   };
 }
 
-/** The response for a route's reply. */
-export function replyResponse(reply: Reply, requestId: string): SimResponse {
+/** The response for a route's reply; `extra` headers (rate-limit state) come before the reply's own. */
+export function replyResponse(reply: Reply, requestId: string, extra?: Readonly<Record<string, string>>): SimResponse {
   return {
     status: reply.status,
     headers: {
       'Content-Type': reply.text !== undefined ? (reply.contentType ?? 'text/plain; charset=utf-8') : JSON_TYPE,
       'X-Request-ID': requestId,
+      ...extra,
       ...reply.headers,
     },
     body: reply.text ?? JSON.stringify(reply.body),

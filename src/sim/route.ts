@@ -4,6 +4,8 @@ import type { SimError } from './errors.js';
 import type { SimRequest } from './exchange.js';
 import type { SimClock } from './clock.js';
 import type { SimState } from './state.js';
+import type { Admission } from './admission/admission-stages.js';
+import type { EndpointLimitName } from './admission/rules.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -21,6 +23,11 @@ export function ok(body: unknown, status = 200, headers?: Record<string, string>
   return headers ? { reply: true, status, body, headers } : { reply: true, status, body };
 }
 
+/** A reply whose JSON body is already serialized (hot paths that splice cached text). */
+export function jsonText(text: string, status = 200): Reply {
+  return { reply: true, status, body: undefined, text, contentType: 'application/json; charset=utf-8' };
+}
+
 /** Tells a refusal from a reply. */
 export function isError(value: Reply | SimError | unknown): value is SimError {
   return typeof value === 'object' && value !== null && 'code' in value && 'status' in value && !('reply' in value);
@@ -30,8 +37,9 @@ export function isError(value: Reply | SimError | unknown): value is SimError {
 export interface SimulatorCore {
   readonly seed: string;
   readonly clock: SimClock;
+  readonly admission: Admission;
   state(): SimState;
-  reset(seed?: string): void;
+  reset(seed?: string): Promise<void>;
 }
 
 /** What a route's steps receive. */
@@ -56,12 +64,14 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown> {
   readonly path: string;
   readonly family: 'query' | 'control';
   readonly summary: string;
+  /** The per-endpoint limit (SPEC 8.1) that applies, checked before authorization. */
+  readonly limit?: EndpointLimitName;
   readonly body?: z.ZodType<Body>;
   /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
   readonly bodyOptional?: boolean;
   authorize?(ctx: RouteContext, body: Body): Access | SimError;
   validate?(ctx: RouteContext, body: Body, access: Access): Input | SimError;
-  handle(ctx: RouteContext, body: Body, access: Access, input: Input): Reply | SimError;
+  handle(ctx: RouteContext, body: Body, access: Access, input: Input): Reply | SimError | Promise<Reply | SimError>;
 }
 
 /** A route with its types erased, as the table holds it. */

@@ -1,12 +1,17 @@
+import type { Admission } from './admission/admission-stages.js';
+import { createInFlightGate } from './admission/in-flight-gate.js';
+import { createMemoryStore, type AdmissionStore } from './admission/store.js';
 import { createSimClock, type ClockMode, type SimClock } from './clock.js';
 import { listFixtures } from './control/fixtures-listing.js';
 import { internalError, type SimError } from './errors.js';
-import type { SimRequest, SimResponse } from './exchange.js';
+import type { HandleOptions, SimRequest, SimResponse } from './exchange.js';
+import { identityOf } from './auth/principal.js';
+import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
 import type { WorldFactory } from './model/world.js';
-import { PIPELINE, type Exchange } from './pipeline.js';
+import { PIPELINE, type Exchange, type StageResult } from './pipeline.js';
 import { createRequestIds, type RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
-import { isError, type Reply, type SimulatorCore } from './route.js';
+import { isError, type SimulatorCore } from './route.js';
 import { createRouter } from './router.js';
 import { ROUTES } from './routes.js';
 import { createState, type SimState } from './state.js';
@@ -23,6 +28,15 @@ export interface SimulatorOptions {
   readonly startMs?: number;
   /** The real time source (e.g. `Date.now`); required for the real clock. */
   readonly realNow?: () => number;
+  /** Where rate windows live (default: in memory). A failing store yields 503s, not crashes. */
+  readonly store?: AdmissionStore;
+  /** Journal entries kept (default 100,000; the oldest are dropped first). */
+  readonly journalCapacity?: number;
+  /**
+   * Test seam: milliseconds of latency to inject into an admitted response, which the
+   * adapter waits before sending (it counts toward the concurrency cap).
+   */
+  readonly latency?: (request: SimRequest) => number;
 }
 
 /**
@@ -32,18 +46,27 @@ export interface SimulatorOptions {
 export interface Simulator {
   readonly seed: string;
   readonly clock: SimClock;
+  /** Every admission decision, bounded; see `GET /__sim/journal`. */
+  readonly journal: Journal;
   /** Answers one request. Never rejects: failures are answered with a 500 body. */
-  handle(request: SimRequest): Promise<SimResponse>;
+  handle(request: SimRequest, options?: HandleOptions): Promise<SimResponse>;
   /** The seeded world with its secrets, as `GET /__sim/fixtures` lists it. */
   fixtures(): Record<string, unknown>;
-  /** Back to the seeded state, optionally with a new seed; restarts the clock. */
-  reset(seed?: string | number): void;
+  /** Back to the seeded state, optionally with a new seed; restarts the clock, clears limits and journal. */
+  reset(seed?: string | number): Promise<void>;
 }
+
+const CONTROL_PREFIX = '/__sim';
 
 /** Creates a simulator. */
 export function createSimulator(options: SimulatorOptions): Simulator {
   const clock = createSimClock({ mode: options.clock ?? 'virtual', startMs: options.startMs, realNow: options.realNow });
   const match = createRouter(ROUTES);
+  const admission: Admission = {
+    store: options.store ?? createMemoryStore(),
+    gate: createInFlightGate(),
+    journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
+  };
   let seed = String(options.seed ?? 42);
   let state: SimState = createState(options.createWorld(seed));
   let requestIds: RequestIdSource = createRequestIds(seed);
@@ -53,24 +76,51 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return seed;
     },
     clock,
+    admission,
     state: () => state,
-    reset(next) {
+    async reset(next) {
       if (next !== undefined) seed = String(next);
       state = createState(options.createWorld(seed));
       requestIds = createRequestIds(seed);
       clock.restart();
+      await admission.store.clear();
+      admission.journal.restart(clock.now());
     },
   };
 
-  function run(request: SimRequest, requestId: string): SimResponse {
-    const exchange: Exchange = { request, requestId, now: clock.now(), sim: core, state, match };
-    let outcome: Reply | SimError | undefined;
+  async function run(x: Exchange): Promise<SimResponse> {
+    let outcome: StageResult;
     for (const stage of PIPELINE) {
-      outcome = stage(exchange);
+      const result = stage(x);
+      outcome = result instanceof Promise ? await result : result;
       if (outcome !== undefined) break;
     }
-    if (outcome === undefined) return errorResponse(internalError(), requestId);
-    return isError(outcome) ? errorResponse(outcome, requestId) : replyResponse(outcome, requestId);
+    const response = outcome === undefined
+      ? errorResponse(internalError(), x.requestId)
+      : isError(outcome)
+        ? errorResponse(withHeaders(outcome, x.headers), x.requestId)
+        : replyResponse(outcome, x.requestId, x.headers);
+    if (!x.control) record(x, response);
+    const delayMs = x.refusedBy === null && !x.control && options.latency ? options.latency(x.request) : 0;
+    return delayMs > 0 ? { ...response, delayMs } : response;
+  }
+
+  function record(x: Exchange, response: SimResponse): void {
+    const principal = x.principal;
+    admission.journal.record({
+      at: x.now,
+      requestId: x.requestId,
+      method: x.request.method,
+      path: x.request.path.slice(0, 200),
+      route: x.route?.path ?? null,
+      identity: principal ? identityOf(principal) : 'unknown',
+      keyId: principal?.kind === 'apikey' ? principal.key.id : null,
+      outcome: x.refusedBy ?? 'admitted',
+      status: response.status,
+      checks: x.checks,
+      inFlight: x.inFlight,
+      inFlightCap: x.inFlightCap,
+    });
   }
 
   return {
@@ -78,15 +128,49 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return seed;
     },
     clock,
-    async handle(request) {
+    journal: admission.journal,
+    async handle(request, handleOptions = {}) {
       const requestId = requestIds.next();
+      const x: Exchange = {
+        request,
+        requestId,
+        now: clock.now(),
+        sim: core,
+        state,
+        match,
+        control: request.path === CONTROL_PREFIX || request.path.startsWith(`${CONTROL_PREFIX}/`),
+        headers: {},
+        checks: [],
+        lease: null,
+        inFlight: null,
+        inFlightCap: null,
+        refusedBy: null,
+      };
+      let response: SimResponse;
       try {
-        return run(request, requestId);
+        response = await run(x);
       } catch {
-        return errorResponse(internalError(), requestId);
+        response = errorResponse(internalError(), requestId);
       }
+      const lease = x.lease;
+      if (lease === null) return response;
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        admission.gate.release(lease);
+      };
+      if (!handleOptions.holdSlot) {
+        release();
+        return response;
+      }
+      return { ...response, release };
     },
     fixtures: () => listFixtures(state),
     reset: (next) => core.reset(next === undefined ? undefined : String(next)),
   };
+}
+
+function withHeaders(error: SimError, headers: Record<string, string>): SimError {
+  return Object.keys(headers).length === 0 ? error : { ...error, headers: { ...headers, ...error.headers } };
 }

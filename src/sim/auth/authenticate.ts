@@ -10,7 +10,7 @@ const HASH_MEMO_LIMIT = 1024;
 const hashMemo = new Map<string, string>();
 
 /** Hashes a presented secret, memoized: the same few keys arrive on every request. */
-function hashPresented(secret: string): string {
+export function hashPresented(secret: string): string {
   let hash = hashMemo.get(secret);
   if (hash === undefined) {
     hash = hashSecret(secret);

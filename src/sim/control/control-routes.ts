@@ -1,5 +1,10 @@
 import { clockRequestSchema, resetRequestSchema, type ClockRequest, type ResetRequest } from '../../contract/control.js';
+import type { ErrorDetail } from '../../contract/errors.js';
+import { replayJournal } from '../admission/oracle.js';
+import { ADMISSION_RULES } from '../admission/rules.js';
 import { validationError } from '../errors.js';
+import type { JournalQuery } from '../journal/journal.js';
+import type { RouteContext } from '../route.js';
 import { defineRoute, ok } from '../route.js';
 import { listFixtures } from './fixtures-listing.js';
 
@@ -12,8 +17,8 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/health',
     family: 'control',
-    summary: 'Ready check: seed and clock.',
-    handle: (ctx) => ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot() }),
+    summary: 'Ready check: seed, clock, and API key requests in flight.',
+    handle: (ctx) => ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot(), inFlight: ctx.sim.admission.gate.total() }),
   }),
   defineRoute({
     method: 'GET',
@@ -29,8 +34,8 @@ export const controlRoutes = [
     summary: 'Back to the seeded state (optionally with another seed); restarts the clock.',
     body: resetRequestSchema,
     bodyOptional: true,
-    handle(ctx, body) {
-      ctx.sim.reset(body.seed === undefined ? undefined : String(body.seed));
+    async handle(ctx, body) {
+      await ctx.sim.reset(body.seed === undefined ? undefined : String(body.seed));
       return ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot() });
     },
   }),
@@ -63,7 +68,66 @@ export const controlRoutes = [
       return ok(clock.snapshot());
     },
   }),
+  defineRoute<undefined, undefined, JournalQuery>({
+    method: 'GET',
+    path: '/__sim/journal',
+    family: 'control',
+    summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
+    validate: journalQuery,
+    handle: (ctx, _body, _access, query) =>
+      ok({ info: ctx.sim.admission.journal.info(), entries: ctx.sim.admission.journal.list(query) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/__sim/journal',
+    family: 'control',
+    summary: 'Clear the journal (limits keep their state).',
+    handle(ctx) {
+      ctx.sim.admission.journal.clear(ctx.now);
+      return ok({ ok: true, info: ctx.sim.admission.journal.info() });
+    },
+  }),
+  defineRoute<undefined, undefined, JournalQuery>({
+    method: 'GET',
+    path: '/__sim/journal/oracle',
+    family: 'control',
+    summary: 'Replay the journal against the admission rules: disagreements and accuracy.',
+    validate: journalQuery,
+    handle(ctx, _body, _access, query) {
+      const { journal } = ctx.sim.admission;
+      const info = journal.info();
+      const filtered = Object.keys(query).length > 0;
+      return ok(replayJournal(journal.list(query), { complete: info.complete && !filtered, since: info.since }));
+    },
+  }),
 ];
+
+const OUTCOMES = ['admitted', ...ADMISSION_RULES];
+
+/** Reads the journal filters from the query string; bad values are a 400 naming the parameter. */
+function journalQuery(ctx: RouteContext) {
+  const q = ctx.request.query;
+  const details: ErrorDetail[] = [];
+  const query: { -readonly [K in keyof JournalQuery]: JournalQuery[K] } = {};
+  if (q.identity !== undefined) query.identity = q.identity;
+  if (q.route !== undefined) query.route = q.route;
+  if (q.outcome !== undefined) {
+    if (OUTCOMES.includes(q.outcome)) query.outcome = q.outcome;
+    else details.push({ field: 'outcome', message: `outcome must be one of ${OUTCOMES.join(', ')}` });
+  }
+  for (const name of ['since', 'until'] as const) {
+    const value = q[name];
+    if (value === undefined) continue;
+    const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+    if (Number.isFinite(ms)) query[name] = ms;
+    else details.push({ field: name, message: `${name} must be epoch milliseconds or an ISO 8601 instant` });
+  }
+  if (q.limit !== undefined) {
+    if (/^\d+$/.test(q.limit) && Number(q.limit) > 0) query.limit = Number(q.limit);
+    else details.push({ field: 'limit', message: 'limit must be a positive integer' });
+  }
+  return details.length > 0 ? validationError(details) : query;
+}
 
 function toMs(instant: number | string): number {
   return typeof instant === 'number' ? instant : Date.parse(instant);

@@ -187,24 +187,29 @@ export function resolvePreset(preset: DatePreset, now: number, tz: string): [Dat
 /** Time bucketing of a series: hourly or daily, in a time zone. */
 export type TimeUnit = 'hour' | 'day';
 
+/** Zone offsets are whole quarter hours, so a quarter hour never straddles a local hour. */
+const QUARTER_MS = 900_000;
+
 /**
  * Returns a function from an instant to its bucket label in `tz`: `YYYY-MM-DD` for days,
- * `YYYY-MM-DD HH:00:00` for hours. Labels are memoized per UTC hour.
+ * `YYYY-MM-DD HH:00:00` for hours, by local time (also in zones offset by 30 or 45 minutes).
+ * Labels are memoized per quarter hour.
  */
 export function createBucketer(unit: TimeUnit, tz: string): (ms: number) => string {
   const labels = new Map<number, string>();
-  let lastHour = Number.NaN;
+  let lastQuarter = Number.NaN;
   let lastLabel = '';
   return (ms) => {
-    const hour = Math.floor(ms / HOUR_MS);
-    if (hour === lastHour) return lastLabel;
-    let label = labels.get(hour);
+    const quarter = Math.floor(ms / QUARTER_MS);
+    if (quarter === lastQuarter) return lastLabel;
+    let label = labels.get(quarter);
     if (label === undefined) {
-      const local = hour * HOUR_MS + zoneOffset(tz, hour * HOUR_MS);
+      const start = quarter * QUARTER_MS;
+      const local = start + zoneOffset(tz, start);
       label = unit === 'day' ? formatDate(local) : `${formatDate(local)} ${String(new Date(local).getUTCHours()).padStart(2, '0')}:00:00`;
-      labels.set(hour, label);
+      labels.set(quarter, label);
     }
-    lastHour = hour;
+    lastQuarter = quarter;
     lastLabel = label;
     return label;
   };
@@ -215,7 +220,7 @@ export function bucketLabels(unit: TimeUnit, tz: string, fromMs: number, toMs: n
   const bucket = createBucketer(unit, tz);
   const out: string[] = [];
   let last = '';
-  for (let t = Math.floor(fromMs / HOUR_MS) * HOUR_MS; t <= toMs; t += HOUR_MS) {
+  for (let t = Math.floor(fromMs / QUARTER_MS) * QUARTER_MS; t <= toMs; t += QUARTER_MS) {
     const label = bucket(t);
     if (label !== last) {
       out.push(label);

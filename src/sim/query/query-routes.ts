@@ -3,11 +3,11 @@ import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, hasScope, reachableWebsites, resolveQueryScope, unauthenticated } from '../auth/access.js';
 import { accessDenied, forbidden, missingProjectId, validationError } from '../errors.js';
 import type { RouteContext } from '../route.js';
-import { defineRoute, ok } from '../route.js';
+import { defineRoute, jsonText, ok } from '../route.js';
 import { compileQuery } from './compile-sql.js';
 import { isValidTimeZone } from './dates.js';
 import type { QueryScope } from './definition.js';
-import { executeQuery } from './execute.js';
+import { executeQuery, serializeResult } from './execute.js';
 import { MAX_BATCH_QUERIES, namedTypes, planQuery, type QueryPlan } from './plan.js';
 import { allowedFilters, QUERY_TYPES, QUERY_TYPE_NAMES } from './registry.js';
 
@@ -74,13 +74,7 @@ export const queryRoutes = [
     summary: 'List the query types with their filters, limits and (with include_meta=true) output fields. Public.',
     handle(ctx) {
       const tail = typesTail(ctx.request.query.include_meta === 'true');
-      return {
-        reply: true,
-        status: 200,
-        body: undefined,
-        text: `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`,
-        contentType: 'application/json; charset=utf-8',
-      };
+      return jsonText(`{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`);
     },
   }),
   defineRoute<QueryBody, QueryScope, QueryPlan[]>({
@@ -88,6 +82,7 @@ export const queryRoutes = [
     path: '/v1/query',
     family: 'query',
     summary: 'Run one query or a batch (read:data; uptime types read:monitors).',
+    limit: 'query:execute',
     body: queryBodySchema,
     authorize(ctx, body) {
       const q = ctx.request.query;
@@ -116,10 +111,9 @@ export const queryRoutes = [
         dictionaries: ctx.state.world.dictionaries,
         cache: ctx.state.results,
       };
-      const results = plans.map((plan) => executeQuery(plan, scope, env));
-      if (Array.isArray(body)) return ok({ success: true, requestId: ctx.requestId, batch: true, results });
-      const [result] = results;
-      return ok({ success: true, requestId: ctx.requestId, ...result });
+      const results = plans.map((plan) => serializeResult(executeQuery(plan, scope, env)));
+      const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;
+      return jsonText(Array.isArray(body) ? `${head}"batch":true,"results":[${results.map((r) => `{${r}}`).join(',')}]}` : `${head}${results[0]}}`);
     },
   }),
   defineRoute<CompileRequest>({
@@ -127,6 +121,7 @@ export const queryRoutes = [
     path: '/v1/query/compile',
     family: 'query',
     summary: 'Compile a query to SQL and parameters without running it (read:data).',
+    limit: 'query:compile',
     body: compileRequestSchema,
     authorize(ctx) {
       const { principal } = ctx;

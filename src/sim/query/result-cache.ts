@@ -1,10 +1,13 @@
 import type { Filter } from '../../contract/query-request.js';
 import type { QueryScope, QueryTypeDefinition, Row } from './definition.js';
 
-/** Full (unpaged) rows of recent parameters, by everything that decides them. */
+/** Computed rows of recent parameters, by everything that decides them, with their pages as JSON. */
 export interface ResultCache {
-  /** The rows for `key`, computing and remembering them on a miss. */
-  rows(key: string, compute: () => Row[]): Row[];
+  /**
+   * The JSON text of rows [offset, offset + limit) for `key`, computing the rows on a miss.
+   * Serialized pages are kept too: on a hit the answer costs a lookup, not a stringify.
+   */
+  page(key: string, compute: () => Row[], offset: number, limit: number): string;
   /** Forgets everything (after data changes). */
   clear(): void;
 }
@@ -12,27 +15,42 @@ export interface ResultCache {
 /** Entries kept by default. */
 export const DEFAULT_RESULT_CACHE_ENTRIES = 512;
 
+/** Serialized pages kept per entry. */
+const PAGES_PER_ENTRY = 16;
+
+interface Entry {
+  readonly rows: Row[];
+  readonly pages: Map<string, string>;
+}
+
 /**
  * A bounded LRU of computed rows. Rows are never mutated after they are computed, so a cached
  * list can be paged and serialized by any number of requests.
  */
 export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): ResultCache {
-  const entries = new Map<string, Row[]>();
+  const entries = new Map<string, Entry>();
   return {
-    rows(key, compute) {
-      const hit = entries.get(key);
-      if (hit) {
+    page(key, compute, offset, limit) {
+      let entry = entries.get(key);
+      if (entry) {
         entries.delete(key);
-        entries.set(key, hit);
-        return hit;
+        entries.set(key, entry);
+      } else {
+        entry = { rows: compute(), pages: new Map() };
+        entries.set(key, entry);
+        if (entries.size > capacity) {
+          const oldest = entries.keys().next().value;
+          if (oldest !== undefined) entries.delete(oldest);
+        }
       }
-      const rows = compute();
-      entries.set(key, rows);
-      if (entries.size > capacity) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
+      const pageKey = `${offset}:${limit}`;
+      let text = entry.pages.get(pageKey);
+      if (text === undefined) {
+        text = JSON.stringify(entry.rows.slice(offset, offset + limit));
+        if (entry.pages.size >= PAGES_PER_ENTRY) entry.pages.clear();
+        entry.pages.set(pageKey, text);
       }
-      return rows;
+      return text;
     },
     clear: () => entries.clear(),
   };

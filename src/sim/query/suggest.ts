@@ -17,10 +17,24 @@ export function suggest(input: string, candidates: readonly string[]): string | 
   return bestScore >= 0.5 ? best : undefined;
 }
 
+/**
+ * The best of three views of closeness: edit distance, a shared prefix, and `a` read as an
+ * abbreviation of `b` (its letters in order, as in "summry" → "summary_metrics").
+ */
 function similarity(a: string, b: string): number {
   if (b.startsWith(a) || a.startsWith(b)) return 0.5 + (0.5 * Math.min(a.length, b.length)) / Math.max(a.length, b.length);
-  const distance = editDistance(a, b);
-  return 1 - distance / Math.max(a.length, b.length);
+  const edit = 1 - editDistance(a, b) / Math.max(a.length, b.length);
+  let prefix = 0;
+  while (prefix < a.length && a[prefix] === b[prefix]) prefix++;
+  const prefixScore = prefix >= 3 ? (0.8 * prefix) / a.length : 0;
+  const abbreviation = a.length >= 3 && b[0] === a[0] && isSubsequence(a, b) ? 0.75 + (0.2 * a.length) / b.length : 0;
+  return Math.max(edit, prefixScore, abbreviation);
+}
+
+function isSubsequence(a: string, b: string): boolean {
+  let j = 0;
+  for (let i = 0; i < b.length && j < a.length; i++) if (b[i] === a[j]) j++;
+  return j === a.length;
 }
 
 function editDistance(a: string, b: string): number {

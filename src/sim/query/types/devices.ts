@@ -21,6 +21,15 @@ export const deviceTypes: QueryTypeDefinition[] = [
     visualization: 'pie',
   }),
   defineBreakdown({
+    name: 'screen_resolution',
+    dimension: 'screen_resolution',
+    title: 'Screen Resolutions',
+    description: 'Traffic by screen size, with the device category that size belongs to.',
+    category: 'Technology',
+    extraFields: ['device_type'],
+    extra: (code, d) => ({ device_type: capitalize(deviceOfResolution(d.values.screen_resolution[code] ?? '')) }),
+  }),
+  defineBreakdown({
     name: 'device_types',
     dimension: 'device_type',
     title: 'Devices',
@@ -29,15 +38,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     visualization: 'pie',
     defaultLimit: 20,
     label: (code, d) => capitalize(d.values.device_type[code] ?? 'desktop'),
-  }),
-  defineBreakdown({
-    name: 'screen_resolution',
-    dimension: 'screen_resolution',
-    title: 'Screen Resolutions',
-    description: 'Traffic by screen size, with the device category that size belongs to.',
-    category: 'Technology',
-    extraFields: ['device_type'],
-    extra: (code, d) => ({ device_type: capitalize(deviceOfResolution(d.values.screen_resolution[code] ?? '')) }),
   }),
 ];
 

@@ -21,6 +21,20 @@ export const geoTypes: QueryTypeDefinition[] = [
     extra: (code, d) => ({ country: d.values.country[d.regionCountry[code] as number] ?? '' }),
   }),
   defineBreakdown({
+    name: 'timezone',
+    dimension: 'timezone',
+    title: 'Time Zones',
+    description: 'Page-view traffic by the visitor’s IANA time zone.',
+    category: 'Geography',
+  }),
+  defineBreakdown({
+    name: 'language',
+    dimension: 'language',
+    title: 'Languages',
+    description: 'Page-view traffic by browser language.',
+    category: 'Geography',
+  }),
+  defineBreakdown({
     name: 'city',
     dimension: 'city',
     title: 'Cities',
@@ -34,19 +48,5 @@ export const geoTypes: QueryTypeDefinition[] = [
         country: d.values.country[d.regionCountry[region] as number] ?? '',
       };
     },
-  }),
-  defineBreakdown({
-    name: 'timezone',
-    dimension: 'timezone',
-    title: 'Time Zones',
-    description: 'Page-view traffic by the visitor’s IANA time zone.',
-    category: 'Geography',
-  }),
-  defineBreakdown({
-    name: 'language',
-    dimension: 'language',
-    title: 'Languages',
-    description: 'Page-view traffic by browser language.',
-    category: 'Geography',
   }),
 ];

@@ -46,6 +46,30 @@ export const trafficTypes: QueryTypeDefinition[] = [
       return rows.map((r) => ({ ...r, percentage: percentage(r.visitors, total) }));
     },
   },
+  defineBreakdown({
+    name: 'utm_sources',
+    dimension: 'utm_source',
+    title: 'UTM Sources',
+    description: 'Traffic by utm_source, for sessions that carried one.',
+    category: 'Acquisition',
+    skip: isEmpty,
+  }),
+  defineBreakdown({
+    name: 'utm_mediums',
+    dimension: 'utm_medium',
+    title: 'UTM Mediums',
+    description: 'Traffic by utm_medium, for sessions that carried one.',
+    category: 'Acquisition',
+    skip: isEmpty,
+  }),
+  defineBreakdown({
+    name: 'utm_campaigns',
+    dimension: 'utm_campaign',
+    title: 'UTM Campaigns',
+    description: 'Traffic by utm_campaign, for sessions that carried one.',
+    category: 'Acquisition',
+    skip: isEmpty,
+  }),
   {
     name: 'traffic_sources',
     target: 'website',
@@ -75,28 +99,4 @@ export const trafficTypes: QueryTypeDefinition[] = [
       return rows.map((r) => ({ ...r, percentage: percentage(r.sessions, total) }));
     },
   },
-  defineBreakdown({
-    name: 'utm_sources',
-    dimension: 'utm_source',
-    title: 'UTM Sources',
-    description: 'Traffic by utm_source, for sessions that carried one.',
-    category: 'Acquisition',
-    skip: isEmpty,
-  }),
-  defineBreakdown({
-    name: 'utm_mediums',
-    dimension: 'utm_medium',
-    title: 'UTM Mediums',
-    description: 'Traffic by utm_medium, for sessions that carried one.',
-    category: 'Acquisition',
-    skip: isEmpty,
-  }),
-  defineBreakdown({
-    name: 'utm_campaigns',
-    dimension: 'utm_campaign',
-    title: 'UTM Campaigns',
-    description: 'Traffic by utm_campaign, for sessions that carried one.',
-    category: 'Acquisition',
-    skip: isEmpty,
-  }),
 ];

@@ -1,0 +1,81 @@
+import { hashPresented, presentedKey } from '../auth/authenticate.js';
+import { KEY_PREFIX } from '../auth/key-hash.js';
+import { identityOf } from '../auth/principal.js';
+import { rateLimited, serviceUnavailable, type SimError } from '../errors.js';
+import type { Journal } from '../journal/journal.js';
+import type { Exchange, StageResult } from '../pipeline.js';
+import type { InFlightGate } from './in-flight-gate.js';
+import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
+import { retryAfterSeconds } from './sliding-log.js';
+import type { AdmissionStore } from './store.js';
+
+/** The admission machinery a simulator owns. */
+export interface Admission {
+  readonly store: AdmissionStore;
+  readonly gate: InFlightGate;
+  readonly journal: Journal;
+}
+
+/**
+ * Checks one window in the store and records the check. A store failure becomes 503
+ * SERVICE_UNAVAILABLE: the simulator never guesses an admission.
+ */
+async function checkWindow(x: Exchange, rule: WindowRule, message: string): Promise<SimError | { remaining: number; reset: number }> {
+  let decision;
+  try {
+    decision = await x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
+  } catch {
+    x.refusedBy = 'degraded';
+    return serviceUnavailable();
+  }
+  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed });
+  if (decision.allowed) return decision;
+  x.refusedBy = rule.rule;
+  return rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });
+}
+
+/**
+ * SPEC 8.2.2: at most 20 requests in flight per API key, counted by the hash of any
+ * well-formed presented secret before the key is resolved. The 21st gets 429 with
+ * Retry-After: 1. OPTIONS and the control plane are exempt.
+ */
+export function gateInFlight(x: Exchange): StageResult {
+  if (x.control || x.request.method === 'OPTIONS') return undefined;
+  const secret = presentedKey(x.request);
+  if (secret === undefined || !secret.startsWith(KEY_PREFIX) || secret.length < 10 || secret.length > 200) return undefined;
+  const fingerprint = hashPresented(secret);
+  const cap = CONCURRENCY_CAP;
+  const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
+  x.inFlight = held;
+  x.inFlightCap = cap;
+  if (!acquired) {
+    x.refusedBy = 'concurrency';
+    return rateLimited('Too many concurrent API key requests', { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 });
+  }
+  x.lease = fingerprint;
+  return undefined;
+}
+
+/**
+ * SPEC 8.2.1: the rolling per-key quota, across all endpoints, for keys that have it enabled.
+ * Admitted responses of such keys carry the X-RateLimit-* headers.
+ */
+export async function enforceKeyQuota(x: Exchange): Promise<StageResult> {
+  if (x.control || x.principal?.kind !== 'apikey') return undefined;
+  const rule = keyQuotaRule(x.principal.key);
+  if (!rule) return undefined;
+  const result = await checkWindow(x, rule, 'API key rate limit exceeded');
+  if ('code' in result) return result;
+  x.headers['X-RateLimit-Limit'] = String(rule.limit);
+  x.headers['X-RateLimit-Remaining'] = String(result.remaining);
+  x.headers['X-RateLimit-Reset'] = String(result.reset);
+  return undefined;
+}
+
+/** SPEC 8.1: the per-endpoint limit per identity, before access checks and validation. */
+export async function enforceEndpointLimit(x: Exchange): Promise<StageResult> {
+  const name = x.route?.limit;
+  if (x.control || !name || !x.principal) return undefined;
+  const result = await checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded');
+  return 'code' in result ? result : undefined;
+}

@@ -1,0 +1,59 @@
+import type { Principal } from '../auth/principal.js';
+import type { ApiKeyRecord } from '../model/entities.js';
+
+/** The rules that can refuse a request, as the journal names them. */
+export const ADMISSION_RULES = ['concurrency', 'key_quota', 'endpoint_limit', 'ingest_limit', 'degraded'] as const;
+
+export type AdmissionRule = (typeof ADMISSION_RULES)[number];
+
+/** A sliding-window rule applied to one identity. */
+export interface WindowRule {
+  readonly rule: Exclude<AdmissionRule, 'concurrency' | 'degraded'>;
+  /** The store key: the rule's namespace and the identity. */
+  readonly id: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/** SPEC 8.2.2: requests in flight per API key. */
+export const CONCURRENCY_CAP = 20;
+
+/** SPEC 8.2.1: the rolling per-key quota when a key has none of its own. */
+export const DEFAULT_KEY_QUOTA = { limit: 300, windowSeconds: 60 } as const;
+
+/** SPEC 8.1: per-endpoint limits per identity, a minute each. */
+export const ENDPOINT_LIMITS = {
+  'query:execute': { authenticated: 120, anonymous: 60, windowMs: 60_000 },
+  'query:compile': { authenticated: 300, anonymous: 60, windowMs: 60_000 },
+} as const;
+
+export type EndpointLimitName = keyof typeof ENDPOINT_LIMITS;
+
+/** SPEC 8.3: ingestion requests per API key, or per website and client IP. */
+export const INGEST_LIMIT = { limit: 600, windowMs: 60_000 } as const;
+
+const positiveInteger = (value: number | null): value is number => value !== null && Number.isInteger(value) && value > 0;
+
+/**
+ * The rolling quota of a key, or null when the key does not have it enabled. A custom limit
+ * or window that is not a positive integer falls back to the default, as the service does.
+ */
+export function keyQuotaRule(key: ApiKeyRecord): WindowRule | null {
+  if (!key.rateLimitEnabled) return null;
+  const limit = positiveInteger(key.rateLimitMax) ? key.rateLimitMax : DEFAULT_KEY_QUOTA.limit;
+  const seconds = positiveInteger(key.rateLimitTimeWindow) ? key.rateLimitTimeWindow : DEFAULT_KEY_QUOTA.windowSeconds;
+  return { rule: 'key_quota', id: `api-key:${key.id}`, limit, windowMs: seconds * 1000 };
+}
+
+/** The per-endpoint limit of a principal; anonymous callers get min(limit, 60). */
+export function endpointRule(name: EndpointLimitName, principal: Principal, identity: string): WindowRule {
+  const spec = ENDPOINT_LIMITS[name];
+  const limit = principal.kind === 'anonymous' ? Math.min(spec.authenticated, spec.anonymous) : spec.authenticated;
+  return { rule: 'endpoint_limit', id: `query:${name.split(':')[1]}:${identity}`, limit, windowMs: spec.windowMs };
+}
+
+/** The ingestion limit: per key (`track:apikey:<id>`), else per website and client IP. */
+export function ingestRule(keyId: string | null, websiteId: string | null, ip: string): WindowRule {
+  const id = keyId !== null ? `track:apikey:${keyId}` : `track:website:${websiteId ?? 'none'}:${ip}`;
+  return { rule: 'ingest_limit', id, limit: INGEST_LIMIT.limit, windowMs: INGEST_LIMIT.windowMs };
+}

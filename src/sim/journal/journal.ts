@@ -1,0 +1,144 @@
+import type { AdmissionRule } from '../admission/rules.js';
+
+/** One sliding-window check made for a request: enough for an oracle to replay it. */
+export interface WindowCheck {
+  readonly rule: AdmissionRule;
+  /** The window's identity in the store, e.g. `api-key:key_x` or `query:execute:anon:1.2.3.4`. */
+  readonly id: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly allowed: boolean;
+}
+
+/** `admitted`, or the rule that refused the request. */
+export type Outcome = 'admitted' | AdmissionRule;
+
+/**
+ * One admission decision and its response. Identities name keys by id and users by id,
+ * never by secret or token.
+ */
+export interface JournalEntry {
+  /** Position since the simulator started or was reset; gaps mean entries were dropped. */
+  readonly seq: number;
+  /** Simulator clock time of the decision, epoch ms. */
+  readonly at: number;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  /** The matched route pattern, or null when no route matched. */
+  readonly route: string | null;
+  /** `apikey:<id>`, `user:<id>` or `anon:<ip>`. */
+  readonly identity: string;
+  readonly keyId: string | null;
+  readonly outcome: Outcome;
+  readonly status: number;
+  /** Window checks made, in order. */
+  readonly checks: readonly WindowCheck[];
+  /** Requests of the same key in flight before this one (when the gate applied). */
+  readonly inFlight: number | null;
+  /** The in-flight cap at the time (when the gate applied). */
+  readonly inFlightCap: number | null;
+}
+
+/** Filters of a journal listing. All are optional and combine with AND. */
+export interface JournalQuery {
+  readonly identity?: string;
+  readonly route?: string;
+  readonly outcome?: string;
+  /** Inclusive bounds on `at`, epoch ms. */
+  readonly since?: number;
+  readonly until?: number;
+  /** At most this many entries, the newest last (default all). */
+  readonly limit?: number;
+}
+
+/** What the journal knows about its own completeness. */
+export interface JournalInfo {
+  /** True while every decision since the admission state was empty is kept. */
+  readonly complete: boolean;
+  /** Clock time from which decisions are kept. */
+  readonly since: number;
+  readonly capacity: number;
+  readonly size: number;
+  readonly dropped: number;
+}
+
+/** A bounded, ordered record of admission decisions. */
+export interface Journal {
+  record(entry: Omit<JournalEntry, 'seq'>): void;
+  list(query?: JournalQuery): JournalEntry[];
+  info(): JournalInfo;
+  /** Drops the entries (the admission state stays: the journal is then incomplete). */
+  clear(now: number): void;
+  /** Drops the entries together with the admission state (after a reset). */
+  restart(now: number): void;
+}
+
+/** Entries kept by default: the newest 100,000. */
+export const DEFAULT_JOURNAL_CAPACITY = 100_000;
+
+/** Creates an empty journal that keeps at most `capacity` entries, dropping the oldest. */
+export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY): Journal {
+  let ring: (JournalEntry | undefined)[] = new Array(Math.min(capacity, 1024));
+  let start = 0;
+  let size = 0;
+  let seq = 0;
+  let dropped = 0;
+  let complete = true;
+  let since = now;
+
+  const at = (i: number): JournalEntry => ring[(start + i) % ring.length] as JournalEntry;
+
+  return {
+    record(entry) {
+      const full: JournalEntry = { seq: ++seq, ...entry };
+      if (size === ring.length && ring.length < capacity) {
+        const grown: (JournalEntry | undefined)[] = new Array(Math.min(capacity, ring.length * 2));
+        for (let i = 0; i < size; i++) grown[i] = at(i);
+        ring = grown;
+        start = 0;
+      }
+      if (size < ring.length) {
+        ring[(start + size) % ring.length] = full;
+        size++;
+      } else {
+        ring[start] = full;
+        start = (start + 1) % ring.length;
+        dropped++;
+        complete = false;
+        since = at(0).at;
+      }
+    },
+    list(query = {}) {
+      const out: JournalEntry[] = [];
+      for (let i = 0; i < size; i++) {
+        const e = at(i);
+        if (query.identity !== undefined && e.identity !== query.identity) continue;
+        if (query.route !== undefined && e.route !== query.route && e.path !== query.route) continue;
+        if (query.outcome !== undefined && e.outcome !== query.outcome) continue;
+        if (query.since !== undefined && e.at < query.since) continue;
+        if (query.until !== undefined && e.at > query.until) continue;
+        out.push(e);
+      }
+      return query.limit !== undefined && out.length > query.limit ? out.slice(out.length - query.limit) : out;
+    },
+    info: () => ({ complete, since, capacity, size, dropped }),
+    clear(now) {
+      ring = new Array(Math.min(capacity, 1024));
+      start = 0;
+      size = 0;
+      dropped = 0;
+      complete = false;
+      since = now;
+    },
+    restart(now) {
+      ring = new Array(Math.min(capacity, 1024));
+      start = 0;
+      size = 0;
+      seq = 0;
+      dropped = 0;
+      complete = true;
+      since = now;
+    },
+  };
+}

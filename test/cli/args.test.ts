@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
+
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false };
+
+function serveOptions(command: Command): ServeOptions {
+  if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
+  return command.options;
+}
+
+function errorMessage(command: Command): string {
+  if (command.kind !== 'error') throw new Error(`expected an error, got ${JSON.stringify(command)}`);
+  return command.message;
+}
+
+describe('parseCommand defaults', () => {
+  it('serves on 127.0.0.1:8787 with seed 42 and the real clock when given nothing', () => {
+    expect(parseCommand([])).toEqual({ kind: 'serve', options: DEFAULTS });
+  });
+
+  it('gives the same defaults for an explicit serve', () => {
+    expect(parseCommand(['serve'])).toEqual({ kind: 'serve', options: DEFAULTS });
+  });
+});
+
+describe('parseCommand flags', () => {
+  it.each([
+    [['--port', '0'], { port: 0 }],
+    [['--port', '65535'], { port: 65535 }],
+    [['--port=9000'], { port: 9000 }],
+    [['--host', '0.0.0.0'], { host: '0.0.0.0' }],
+    [['--host', '::1'], { host: '::1' }],
+    [['--seed', 'ci-run-7'], { seed: 'ci-run-7' }],
+    [['--clock', 'virtual'], { clock: 'virtual' }],
+    [['--clock', 'real'], { clock: 'real' }],
+    [['--now', '2024-05-31T00:00:00Z'], { startMs: Date.UTC(2024, 4, 31) }],
+    [['--now', '2024-05-31T02:00:00+02:00'], { startMs: Date.UTC(2024, 4, 31) }],
+    [['--now', '1717113600000'], { startMs: 1_717_113_600_000 }],
+    [['--log'], { log: true }],
+  ] as const)('reads serve %j', (flags, expected) => {
+    expect(serveOptions(parseCommand(['serve', ...flags]))).toEqual({ ...DEFAULTS, ...expected });
+  });
+
+  it('reads every flag together', () => {
+    const command = parseCommand(['serve', '--port', '0', '--host', 'localhost', '--seed', 's', '--clock', 'virtual', '--now', '2025-01-01T00:00:00.000Z', '--log']);
+    expect(serveOptions(command)).toEqual({
+      port: 0,
+      host: 'localhost',
+      seed: 's',
+      clock: 'virtual',
+      startMs: Date.UTC(2025, 0, 1),
+      log: true,
+    });
+  });
+
+  it.each([['--help'], ['-h'], ['serve', '--help'], ['--port', 'abc', '--help']])('asks for help with %j', (...argv) => {
+    expect(parseCommand(argv)).toEqual({ kind: 'help' });
+  });
+
+  it.each([['--version'], ['-v']])('asks for the version with %s', (flag) => {
+    expect(parseCommand([flag])).toEqual({ kind: 'version' });
+  });
+
+  it('documents every flag in the help text', () => {
+    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--log', '--help', '--version']) expect(HELP).toContain(flag);
+    expect(HELP).toMatch(/Usage/);
+  });
+});
+
+describe('parseCommand errors', () => {
+  it.each([
+    [['--port', 'abc'], /--port/],
+    [['--port', '70000'], /--port/],
+    [['--port', '1.5'], /--port/],
+    [['--port', ''], /--port/],
+    [['--port', '-1'], /port/],
+    [['--port'], /port/],
+    [['--clock', 'fast'], /--clock.*real or virtual/],
+    [['--now', 'yesterday'], /--now/],
+    [['--now', '2024-13-45'], /--now/],
+    [['--now', '2024-02-30'], /--now/],
+    [['--now', '2024-06-01junk'], /--now/],
+    [['--now', '99999999999999999999'], /--now/],
+    [['--seed', ''], /--seed/],
+    [['--seed', 'x'.repeat(129)], /--seed/],
+  ])('refuses serve %j with a clear message', (flags, message) => {
+    const text = errorMessage(parseCommand(['serve', ...flags]));
+    expect(text).toMatch(message);
+    expect(text.length).toBeLessThan(300);
+  });
+
+  it('names the bad value in the message', () => {
+    expect(errorMessage(parseCommand(['--port', 'abc']))).toContain('abc');
+    expect(errorMessage(parseCommand(['--clock', 'fast']))).toContain('fast');
+    expect(errorMessage(parseCommand(['--now', 'yesterday']))).toContain('yesterday');
+  });
+
+  it('refuses an unknown command and points at --help', () => {
+    const text = errorMessage(parseCommand(['start']));
+    expect(text).toContain('start');
+    expect(text).toContain('--help');
+  });
+
+  it.each([['--verbose'], ['-x'], ['--port-number', '1']])('refuses the unknown flag %s', (...argv) => {
+    const text = errorMessage(parseCommand(['serve', ...argv]));
+    expect(text).toContain(argv[0] as string);
+  });
+
+  it('refuses an extra positional argument', () => {
+    expect(errorMessage(parseCommand(['serve', 'now']))).toContain('now');
+  });
+
+  it('refuses a value given to a boolean flag', () => {
+    expect(parseCommand(['--log=yes']).kind).toBe('error');
+  });
+});

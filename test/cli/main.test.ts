@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, startCli, type CliProcess } from '../helpers/cli.js';
+import { fetchAnswer } from '../helpers/wire.js';
+
+const running: CliProcess[] = [];
+
+function start(args: readonly string[], env?: NodeJS.ProcessEnv): CliProcess {
+  const cli = startCli(args, env ? { env } : {});
+  running.push(cli);
+  return cli;
+}
+
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    cli.kill();
+    await cli.exited;
+  }
+});
+
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
+
+describe('analytics-sim serve', () => {
+  it('prints its URL and a curl line with a key, answers /__sim/health, and stops cleanly on SIGTERM', async () => {
+    const cli = start(['serve', '--port', '0', '--clock', 'virtual']);
+    const [, url, port] = await cli.waitForStdout(LISTENING);
+    expect(Number(port)).toBeGreaterThan(0);
+    const [curlLine] = await cli.waitForStdout(/^.*curl .*x-api-key: (dbdy_[A-Za-z0-9]{48}).*$/m);
+    const key = /dbdy_[A-Za-z0-9]{48}/.exec(curlLine)?.[0] as string;
+
+    const health = await fetchAnswer(`${url}/__sim/health`);
+    expect(health.status).toBe(200);
+    expect(health.json).toMatchObject({ ok: true, seed: '42' });
+    expect(health.json.clock).toEqual({ mode: 'virtual', now: Date.UTC(2025, 5, 2, 12), iso: '2025-06-02T12:00:00.000Z' });
+
+    const websites = await fetchAnswer(`${url}/v1/query/websites`, { headers: { 'x-api-key': key } });
+    expect(websites.status).toBe(200);
+    expect(websites.json.total).toBeGreaterThan(0);
+
+    cli.child.kill('SIGTERM');
+    const exit = await cli.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toBe('');
+    await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
+  });
+
+  it('serves the chosen seed and start instant, and logs one line per request with --log', async () => {
+    const cli = start(['serve', '--port', '0', '--clock', 'virtual', '--seed', 'cli-seed', '--now', '2024-05-31T00:00:00Z', '--log']);
+    const [, url] = await cli.waitForStdout(LISTENING);
+    const health = await fetchAnswer(`${url}/__sim/health`);
+    expect(health.json).toMatchObject({ seed: 'cli-seed', clock: { mode: 'virtual', now: Date.UTC(2024, 4, 31) } });
+    const id = health.headers['x-request-id'] as string;
+    await cli.waitForStdout(new RegExp(`GET /__sim/health 200 .*${id}`));
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('reads a --now without a zone the same in every time zone', async () => {
+    const cli = start(['serve', '--port', '0', '--clock', 'virtual', '--now', '2024-06-01T10:00'], { TZ: 'Asia/Tokyo' });
+    const outcome = await Promise.race([
+      cli.waitForStdout(LISTENING).then((m) => ({ url: m[1] as string })),
+      cli.exited.then((exit) => ({ exit })),
+    ]);
+    if ('exit' in outcome) {
+      expect(outcome.exit.code).toBe(2);
+      expect(cli.stderr()).toMatch(/--now/);
+      return;
+    }
+    const health = await fetchAnswer(`${outcome.url}/__sim/health`);
+    expect(health.json.clock.now).toBe(Date.UTC(2024, 5, 1, 10));
+  });
+});
+
+describe('analytics-sim one-shot commands', () => {
+  it.concurrent('prints usage for --help and exits 0', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Usage:/);
+    expect(result.stdout).toContain('--port');
+    expect(result.stderr).toBe('');
+  });
+
+  it.concurrent('prints the package version for --version and exits 0', async () => {
+    const pkg = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')) as { version: string };
+    const result = await runCli(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it.concurrent('exits 2 with a message on stderr for --port abc', async () => {
+    const result = await runCli(['serve', '--port', 'abc']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--port/);
+    expect(result.stderr).toContain('abc');
+    expect(result.stdout).toBe('');
+  });
+
+  it.concurrent('exits 2 with a message on stderr for an unknown command', async () => {
+    const result = await runCli(['launch']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('launch');
+  });
+});

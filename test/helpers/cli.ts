@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `node --import tsx src/cli/main.ts` runs. */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A running `analytics-sim` process started from source. */
+export interface CliProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first or the guard fires. */
+  waitForStdout(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<Exit>;
+  /** Kills the process (SIGKILL) if it is still running. */
+  kill(): void;
+}
+
+/**
+ * Starts the CLI from source. A guard kills the child after `guardMs` whatever happens, so a
+ * hung process can never outlive the test; nothing here sleeps.
+ */
+export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; guardMs?: number } = {}): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let closed = false;
+  const listeners = new Set<() => void>();
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    for (const listener of listeners) listener();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const guard = setTimeout(() => child.kill('SIGKILL'), options.guardMs ?? 15_000);
+  const exited = new Promise<Exit>((resolve) => {
+    child.once('close', (code, signal) => {
+      closed = true;
+      clearTimeout(guard);
+      for (const listener of listeners) listener();
+      resolve({ code, signal });
+    });
+  });
+
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+    waitForStdout(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = pattern.exec(out);
+          if (match) {
+            listeners.delete(check);
+            resolve(match);
+          } else if (closed) {
+            listeners.delete(check);
+            reject(new Error(`process exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}; stdout: ${out}; stderr: ${err}`));
+          }
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Runs the CLI to completion and returns its exit and output. */
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; guardMs?: number } = {}): Promise<Exit & { stdout: string; stderr: string }> {
+  const cli = startCli(args, options);
+  const exit = await cli.exited;
+  return { ...exit, stdout: cli.stdout(), stderr: cli.stderr() };
+}

@@ -1,0 +1,91 @@
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startServer, type RunningServer } from '../../../src/http/node-server.js';
+import { createSimulator, type Simulator } from '../../../src/index.js';
+import { secretOf } from '../../helpers/sim.js';
+
+let running: RunningServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+/** A simulator whose admitted /v1/query/websites answers take `ms` of real time to send. */
+function slowSimulator(ms: number): Simulator {
+  return createSimulator({ seed: 42, latency: (req) => (req.path === '/v1/query/websites' ? ms : 0) });
+}
+
+async function get(url: string, key: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(url, { headers: { 'x-api-key': key } });
+  return { status: res.status, body: await res.json() };
+}
+
+async function inFlight(url: string): Promise<number> {
+  const health = (await (await fetch(`${url}/__sim/health`)).json()) as { inFlight: number };
+  return health.inFlight;
+}
+
+describe('the concurrency cap (SPEC 8.2.2) over real HTTP', () => {
+  it('admits 20 of 25 simultaneous slow requests on one key and refuses 5 with 429 and Retry-After: 1', async () => {
+    const sim = slowSimulator(300);
+    running = await startServer(sim, { port: 0 });
+    const key = secretOf(sim, 'key_acme_read');
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        const res = await fetch(`${running!.url}/v1/query/websites`, { headers: { 'x-api-key': key } });
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+      }),
+    );
+    const refused = answers.filter((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) {
+      expect(r.retryAfter).toBe('1');
+      expect(r.body).toMatchObject({ success: false, code: 'RATE_LIMITED', error: 'Too many concurrent API key requests', limit: 20, remaining: 0, retryAfter: 1 });
+    }
+  });
+
+  it('does not count other keys against the cap', async () => {
+    const sim = slowSimulator(300);
+    running = await startServer(sim, { port: 0 });
+    const acme = secretOf(sim, 'key_acme_read');
+    const globex = secretOf(sim, 'key_globex_read');
+    const slow = Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/websites`, acme));
+    const other = await get(`${running.url}/v1/query/websites`, globex);
+    expect(other.status).toBe(200);
+    expect((await Promise.all(slow)).every((a) => a.status === 200)).toBe(true);
+  });
+
+  it('gives the slots back once the responses are sent', async () => {
+    const sim = slowSimulator(200);
+    running = await startServer(sim, { port: 0 });
+    const key = secretOf(sim, 'key_acme_read');
+    const first = await Promise.all(Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/websites`, key)));
+    expect(first.every((a) => a.status === 200)).toBe(true);
+    expect(await inFlight(running.url)).toBe(0);
+    const second = await Promise.all(Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/websites`, key)));
+    expect(second.every((a) => a.status === 200)).toBe(true);
+  });
+
+  it('gives the slots back when clients abort before the response', async () => {
+    const sim = slowSimulator(400);
+    running = await startServer(sim, { port: 0 });
+    const key = secretOf(sim, 'key_acme_read');
+    const { port } = running;
+    const aborted = Array.from(
+      { length: 20 },
+      () =>
+        new Promise<void>((resolve) => {
+          const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/query/websites', headers: { 'x-api-key': key } });
+          req.on('error', () => resolve());
+          req.on('close', () => resolve());
+          req.end(() => req.destroy());
+        }),
+    );
+    await Promise.all(aborted);
+    // The server notices each abort when the socket closes, before the delayed answer is due.
+    await vi.waitFor(async () => expect(await inFlight(running!.url)).toBe(0), { timeout: 5000, interval: 10 });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/types`, key)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+  });
+});

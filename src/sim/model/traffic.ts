@@ -5,8 +5,8 @@
  * String values are dictionary codes (indexes into {@link Dictionaries.values}).
  */
 
-/** Session-level dimensions, named as the filter fields that select them. */
-export const SESSION_DIMENSIONS = [
+/** Dimensions that belong to a visitor: every session of one visitor has the same values. */
+export const VISITOR_DIMENSIONS = [
   'country',
   'region',
   'city',
@@ -16,11 +16,12 @@ export const SESSION_DIMENSIONS = [
   'browser_name',
   'os_name',
   'screen_resolution',
-  'referrer',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
 ] as const;
+
+export type VisitorDimension = (typeof VISITOR_DIMENSIONS)[number];
+
+/** Session-level dimensions, named as the filter fields that select them. */
+export const SESSION_DIMENSIONS = [...VISITOR_DIMENSIONS, 'referrer', 'utm_source', 'utm_medium', 'utm_campaign'] as const;
 
 export type SessionDimension = (typeof SESSION_DIMENSIONS)[number];
 

@@ -1,5 +1,6 @@
 import type { Filter, FilterOperator } from '../../contract/query-request.js';
 import type { DictionaryName, Dictionaries } from '../model/traffic.js';
+import { referrerHost } from './labels.js';
 
 /** Filter fields every website query type accepts, in the service's order. */
 export const GLOBAL_FILTER_FIELDS = [
@@ -37,14 +38,9 @@ function normalizeValue(field: string, value: string): string {
   return field === 'device_type' ? value.toLowerCase() : value;
 }
 
-function hostOf(url: string): string {
-  const m = /^[a-z]+:\/\/([^/]+)/i.exec(url);
-  return (m?.[1] ?? url).toLowerCase().replace(/^www\./, '');
-}
-
 /** The forms a stored value can be matched by: referrers also match by bare host name. */
 function candidates(field: string, stored: string): string[] {
-  if (field === 'referrer' && stored !== '') return [stored, hostOf(stored)];
+  if (field === 'referrer' && stored !== '') return [stored, referrerHost(stored)];
   return [stored];
 }
 
@@ -72,7 +68,7 @@ function matches(op: FilterOperator, field: string, stored: string, values: read
 function normalizedValues(filter: Filter): string[] {
   const raw = Array.isArray(filter.value) ? filter.value : [filter.value];
   const values = raw.map((v) => normalizeValue(filter.field, String(v)));
-  if (filter.field === 'referrer') return values.map((v) => (/^[a-z]+:\/\//i.test(v) ? v : hostOf(v)));
+  if (filter.field === 'referrer') return values.map((v) => (/^[a-z]+:\/\//i.test(v) ? v : referrerHost(v)));
   return values;
 }
 

@@ -16,6 +16,20 @@ export type SessionVisitor = (
   visitorKey: number,
 ) => void;
 
+/** The columns a batch has for the filtered fields, paired with their masks. */
+function filterColumns(dims: object, filterMasks: ReadonlyMap<string, Uint8Array>): [Uint16Array[], Uint8Array[]] {
+  const codes: Uint16Array[] = [];
+  const masks: Uint8Array[] = [];
+  for (const [field, mask] of filterMasks) {
+    const column = (dims as Record<string, Uint16Array | undefined>)[field];
+    if (column) {
+      codes.push(column);
+      masks.push(mask);
+    }
+  }
+  return [codes, masks];
+}
+
 function dayRange(fromMs: number, toMs: number): [number, number] {
   return [Math.floor(fromMs / DAY_MS), Math.floor(toMs / DAY_MS)];
 }
@@ -38,15 +52,7 @@ export function scanSessions(
     const visitorBase = siteIndex * VISITOR_SPACE;
     for (let day = firstDay; day <= lastDay; day++) {
       const batch = ctx.traffic.sessions(website, day);
-      const codes: Uint16Array[] = [];
-      const masks: Uint8Array[] = [];
-      for (const [field, mask] of ctx.filters.masks) {
-        const column = (batch.dims as Record<string, Uint16Array>)[field];
-        if (column) {
-          codes.push(column);
-          masks.push(mask);
-        }
-      }
+      const [codes, masks] = filterColumns(batch.dims, ctx.filters.masks);
       const checks = codes.length;
       const { startMs, pageOffsets, pagePaths, visitor } = batch;
       const whole = day > firstDay && day < lastDay;
@@ -78,15 +84,7 @@ export function scanClicks(ctx: RunContext, visit: (batch: ClickBatch, index: nu
   const [firstDay, lastDay] = dayRange(ctx.fromMs, ctx.toMs);
   for (let day = firstDay; day <= lastDay; day++) {
     const batch = ctx.traffic.clicks(ctx.scope.link, day);
-    const codes: Uint16Array[] = [];
-    const masks: Uint8Array[] = [];
-    for (const [field, mask] of ctx.filters.masks) {
-      const column = (batch.dims as Record<string, Uint16Array>)[field];
-      if (column) {
-        codes.push(column);
-        masks.push(mask);
-      }
-    }
+    const [codes, masks] = filterColumns(batch.dims, ctx.filters.masks);
     clicks: for (let i = 0; i < batch.count; i++) {
       const t = batch.timeMs[i] as number;
       if (t < ctx.fromMs || t > ctx.toMs) continue;

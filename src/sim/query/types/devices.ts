@@ -1,7 +1,7 @@
 import type { QueryTypeDefinition } from '../definition.js';
+import { deviceLabel } from '../labels.js';
 import { defineBreakdown } from './breakdown.js';
 
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const deviceTypes: QueryTypeDefinition[] = [
   defineBreakdown({
@@ -27,7 +27,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
     description: 'Traffic by screen size, with the device category that size belongs to.',
     category: 'Technology',
     extraFields: ['device_type'],
-    extra: (code, d) => ({ device_type: capitalize(deviceOfResolution(d.values.screen_resolution[code] ?? '')) }),
+    extra: (code, d) => ({ device_type: deviceLabel(deviceOfResolution(d.values.screen_resolution[code] ?? '')) }),
   }),
   defineBreakdown({
     name: 'device_types',
@@ -37,7 +37,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
     category: 'Technology',
     visualization: 'pie',
     defaultLimit: 20,
-    label: (code, d) => capitalize(d.values.device_type[code] ?? 'desktop'),
+    label: (code, d) => deviceLabel(d.values.device_type[code]),
   }),
 ];
 

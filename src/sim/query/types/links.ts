@@ -1,16 +1,12 @@
 import type { ClickDimension } from '../../model/traffic.js';
 import { percentage } from '../aggregate.js';
+import { deviceLabel, referrerHost } from '../labels.js';
 import { bucketLabels, createBucketer } from '../dates.js';
 import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
 import { scanClicks } from '../scan.js';
 
 /** Filter fields of link analytics. */
 const LINK_FILTERS = ['country', 'region', 'city', 'device_type', 'browser_name', 'os_name', 'referrer'];
-
-function hostName(url: string): string {
-  const m = /^[a-z]+:\/\/([^/]+)/i.exec(url);
-  return (m?.[1] ?? url).toLowerCase().replace(/^www\./, '');
-}
 
 function defineLinkType(
   name: string,
@@ -102,7 +98,7 @@ export const linkTypes: QueryTypeDefinition[] = [
       const referrers = ctx.dictionaries.values.referrer;
       return clicksBy(ctx, (d, i) => {
         const code = d.referrer[i] as number;
-        return code === 0 ? 'Direct' : hostName(referrers[code] ?? '');
+        return code === 0 ? 'Direct' : referrerHost(referrers[code] ?? '');
       });
     },
     { groupBy: ['name'], orderBy: 'clicks DESC' },
@@ -136,10 +132,7 @@ export const linkTypes: QueryTypeDefinition[] = [
     topSelect('device_type'),
     (ctx) => {
       const devices = ctx.dictionaries.values.device_type;
-      return clicksBy(ctx, (d, i) => {
-        const value = devices[d.device_type[i] as number] ?? 'desktop';
-        return value.charAt(0).toUpperCase() + value.slice(1);
-      });
+      return clicksBy(ctx, (d, i) => deviceLabel(devices[d.device_type[i] as number]));
     },
     { groupBy: ['device_type'], orderBy: 'clicks DESC' },
   ),

@@ -1,11 +1,7 @@
 import { byVisitors, groupSessions, percentage } from '../aggregate.js';
 import type { QueryTypeDefinition, Row } from '../definition.js';
+import { referrerHost } from '../labels.js';
 import { breakdownSql, defineBreakdown } from './breakdown.js';
-
-function hostName(url: string): string {
-  const m = /^[a-z]+:\/\/([^/]+)/i.exec(url);
-  return (m?.[1] ?? url).toLowerCase().replace(/^www\./, '');
-}
 
 const isEmpty = (code: number): boolean => code === 0;
 
@@ -32,7 +28,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
       for (const [code, stats] of groups) {
         if (code === 0) continue;
         const url = referrers[code] ?? '';
-        const name = hostName(url);
+        const name = referrerHost(url);
         const row = byHost.get(name);
         if (row) {
           row.pageviews += stats.pageviews;

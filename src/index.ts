@@ -8,6 +8,7 @@
  * ```
  */
 import { createSeededWorld } from './fixtures/world.js';
+import { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
 import {
   createSimulator as createSimulatorWithWorld,
   type Simulator,
@@ -19,11 +20,14 @@ import {
  * 2025-06-02T12:00:00Z. Pass `createWorld` to use a world of your own.
  */
 export function createSimulator(options: Partial<SimulatorOptions> = {}): Simulator {
-  return createSimulatorWithWorld({ createWorld: createSeededWorld, ...options });
+  return createSimulatorWithWorld({ createWorld: createSeededWorld, catalog: BUILT_IN_SCENARIOS, ...options });
 }
 
 export { createSeededWorld } from './fixtures/world.js';
-export type { Simulator, SimulatorOptions } from './sim/simulator.js';
+export type { Simulator, SimulatorOptions, ScenarioControl } from './sim/simulator.js';
+export { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
+export { scenarioSchema, type Scenario, type ScenarioInput } from './contract/scenario.js';
+export type { ActiveScenario, StepRef } from './sim/faults/scenario-runner.js';
 export type { SimRequest, SimResponse } from './sim/exchange.js';
 export type { SimClock, ClockMode, ClockSnapshot } from './sim/clock.js';
 export type { World, WorldFactory } from './sim/model/world.js';

@@ -11,6 +11,8 @@ export interface ServeOptions {
   /** Start of the virtual clock, epoch ms. */
   readonly startMs: number | undefined;
   readonly log: boolean;
+  /** Scenarios to run from the start: built-in names or paths of JSON files. */
+  readonly scenarios: readonly string[];
 }
 
 /** What the command line asks for. */
@@ -34,12 +36,18 @@ Options (serve):
                         POST /__sim/clock (default real)
   --now <instant>       Start of the virtual clock: ISO 8601 or epoch ms
                         (default 2025-06-02T12:00:00Z; implies nothing for --clock real)
+  --scenario <s>        Run a fault scenario from the start: a built-in name or a JSON
+                        file with a scenario (or an array of them); repeatable.
+                        Built-ins: steady, rate-limit-storm, outage-window, flaky-5xx,
+                        slow-tail, concurrency-squeeze, brownout, quota-crunch
   --log                 Print one line per request (method, path, status, time, request id)
   -h, --help            Show this help
   -v, --version         Print the version
 
 The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
-and journal (every admission decision; /__sim/journal/oracle replays it against the rules).
+scenarios (start and stop at run time), and journal (every admission decision;
+/__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
+client retried).
 It is meant for local use: do not expose the simulator to a network you do not trust.
 `;
 
@@ -73,6 +81,7 @@ export function parseCommand(argv: readonly string[]): Command {
         clock: { type: 'string' },
         now: { type: 'string' },
         log: { type: 'boolean' },
+        scenario: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -100,6 +109,14 @@ export function parseCommand(argv: readonly string[]): Command {
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
   return {
     kind: 'serve',
-    options: { port, host: values.host ?? '127.0.0.1', seed, clock, startMs, log: values.log ?? false },
+    options: {
+      port,
+      host: values.host ?? '127.0.0.1',
+      seed,
+      clock,
+      startMs,
+      log: values.log ?? false,
+      scenarios: values.scenario ?? [],
+    },
   };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { startServer } from '../http/node-server.js';
-import { createSimulator } from '../index.js';
+import { BUILT_IN_SCENARIOS, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
 import { HELP, parseCommand, type ServeOptions } from './args.js';
 
 function version(): string {
@@ -9,13 +9,50 @@ function version(): string {
   return pkg.version;
 }
 
-async function serve(options: ServeOptions): Promise<void> {
-  const simulator = createSimulator({
-    seed: options.seed,
-    clock: options.clock,
-    startMs: options.startMs,
-    realNow: Date.now,
+/** Thrown for problems the user can fix; printed without a stack, exit status 2. */
+class UsageError extends Error {}
+
+/** Built-in names stay names; anything else is read as a JSON file of one scenario or a list. */
+function loadScenarios(entries: readonly string[]): (string | ScenarioInput)[] {
+  return entries.flatMap((entry): (string | ScenarioInput)[] => {
+    if (BUILT_IN_SCENARIOS.some((s) => s.name === entry)) return [entry];
+    if (!/\.json$/i.test(entry) && !existsSync(entry)) return [entry];
+    let text: string;
+    try {
+      text = readFileSync(entry, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read scenario file ${entry}: ${(error as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`scenario file ${entry} is not valid JSON: ${(error as Error).message}`);
+    }
+    const list: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+    return list.map((candidate, i) => {
+      const result = scenarioSchema.safeParse(candidate);
+      if (result.success) return candidate as ScenarioInput;
+      const where = Array.isArray(parsed) ? `${entry} [${i}]` : entry;
+      const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new UsageError(`invalid scenario in ${where}: ${problems.join('; ')}`);
+    });
   });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  let simulator;
+  try {
+    simulator = createSimulator({
+      seed: options.seed,
+      clock: options.clock,
+      startMs: options.startMs,
+      realNow: Date.now,
+      scenarios: loadScenarios(options.scenarios),
+    });
+  } catch (error) {
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+  }
   const running = await startServer(simulator, {
     port: options.port,
     host: options.host,
@@ -30,10 +67,12 @@ async function serve(options: ServeOptions): Promise<void> {
   const fixtures = simulator.fixtures() as { apiKeys: { id: string; secret: string | null }[] };
   const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '<key>';
   const clock = simulator.clock.snapshot();
+  const scenarioNames = simulator.scenarios.list().map((s) => s.name);
   process.stdout.write(
     [
       `analytics-sim listening on ${running.url}`,
       `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
+      ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
       `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
       `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
       '',
@@ -65,6 +104,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`analytics-sim: ${error.message}\n`);
+    process.exit(2);
+  }
   const err = error as NodeJS.ErrnoException;
   const message =
     err.code === 'EADDRINUSE'

@@ -36,6 +36,11 @@ export function sendResponse(res: ServerResponse, response: SimResponse, head: b
       response.release?.();
       return;
     }
+    if (response.abort) {
+      res.socket?.destroy();
+      response.release?.();
+      return;
+    }
     if (response.status === 413) res.setHeader('Connection', 'close');
     writeResponse(res, response, head);
     done?.();

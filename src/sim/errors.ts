@@ -6,7 +6,8 @@ import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../contract/erro
  */
 export interface SimError {
   readonly status: number;
-  readonly code: ErrorCode;
+  /** One of {@link ErrorCode}, or a code a scenario's `error` effect chose. */
+  readonly code: string;
   readonly message: string;
   readonly details?: readonly ErrorDetail[];
   readonly hint?: string;
@@ -146,6 +147,16 @@ export function serviceUnavailable(): SimError {
   return simError('SERVICE_UNAVAILABLE', 'This service is temporarily unavailable. Try again in a moment.', {
     headers: { 'Retry-After': '5' },
   });
+}
+
+/** 409: the request conflicts with the current state (a scenario that is already running). */
+export function conflict(message: string, hint?: string): SimError {
+  return simError('CONFLICT', message, hint ? { hint } : {});
+}
+
+/** An error a scenario injects: any status and code, with the SPEC 7.1 body. */
+export function injectedError(status: number, code: string, message: string, retryAfterSeconds?: number): SimError {
+  return { status, code, message, ...(retryAfterSeconds !== undefined ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}) };
 }
 
 /** 500: a bug in the simulator. The body never carries the cause or a stack. */

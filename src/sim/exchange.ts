@@ -29,6 +29,11 @@ export interface SimResponse {
   /** Milliseconds the adapter waits before sending (injected latency); absent means none. */
   readonly delayMs?: number;
   /**
+   * True when the adapter must drop the connection without answering (a scenario's `reset`);
+   * `status` is then 0 and there are no headers.
+   */
+  readonly abort?: boolean;
+  /**
    * Present only when `handle` was asked to hold the in-flight slot (`holdSlot`): the adapter
    * calls it once the response is completely sent or the client went away. Idempotent.
    */

@@ -16,6 +16,8 @@ import type { RouteMatch } from './router.js';
 import type { AdmissionRule } from './admission/rules.js';
 import { enforceEndpointLimit, enforceKeyQuota, gateInFlight } from './admission/admission-stages.js';
 import type { WindowCheck } from './journal/journal.js';
+import { injectFault, planFaults } from './faults/fault-stages.js';
+import type { FaultPlan } from './faults/scenario-runner.js';
 import type { SimState } from './state.js';
 
 /** One request in flight through the pipeline; each stage fills in what it decides. */
@@ -36,8 +38,10 @@ export interface Exchange {
   lease: string | null;
   inFlight: number | null;
   inFlightCap: number | null;
-  /** The rule that refused the request, if one did. */
-  refusedBy: AdmissionRule | null;
+  /** The rule that refused the request, if one did (`scenario` for an injected fault). */
+  refusedBy: AdmissionRule | 'scenario' | null;
+  /** What the active scenarios decided for this request. */
+  faults: FaultPlan;
   principal?: Principal;
   route?: Route;
   params?: Record<string, string>;
@@ -46,8 +50,13 @@ export interface Exchange {
   input?: unknown;
 }
 
-/** What a stage decides: go on (undefined), or end with a reply or a refusal. */
-export type StageResult = Reply | SimError | undefined;
+/** Ends a request by dropping the connection without an answer (a scenario's `reset`). */
+export interface Drop {
+  readonly drop: true;
+}
+
+/** What a stage decides: go on (undefined), or end with a reply, a refusal or a dropped connection. */
+export type StageResult = Reply | SimError | Drop | undefined;
 
 /** One step of the pipeline. Stages that touch the admission store may be asynchronous. */
 export type Stage = (exchange: Exchange) => StageResult | Promise<StageResult>;
@@ -127,11 +136,15 @@ const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body,
 
 /**
  * The request pipeline, in the live service's order. The request id is assigned before it.
+ * Authentication only reads the request, so it runs first: the in-flight gate still counts
+ * every well-formed secret, known or not, and scenarios can match on the key.
  */
 export const PIPELINE: readonly Stage[] = [
-  gateInFlight,
   authenticateRequest,
+  planFaults,
+  gateInFlight,
   enforceKeyQuota,
+  injectFault,
   matchRoute,
   decodeBody,
   enforceEndpointLimit,

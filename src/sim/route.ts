@@ -6,6 +6,8 @@ import type { SimClock } from './clock.js';
 import type { SimState } from './state.js';
 import type { Admission } from './admission/admission-stages.js';
 import type { EndpointLimitName } from './admission/rules.js';
+import type { ScenarioRunner } from './faults/scenario-runner.js';
+import type { Scenario } from '../contract/scenario.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -38,6 +40,9 @@ export interface SimulatorCore {
   readonly seed: string;
   readonly clock: SimClock;
   readonly admission: Admission;
+  readonly scenarios: ScenarioRunner;
+  /** Built-in scenarios by name, for the control plane. */
+  readonly catalog: ReadonlyMap<string, Scenario>;
   state(): SimState;
   reset(seed?: string): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { controlRoutes } from './control/control-routes.js';
+import { scenarioRoutes } from './control/scenario-routes.js';
 import { queryRoutes } from './query/query-routes.js';
 import type { Route } from './route.js';
 
@@ -6,4 +7,4 @@ import type { Route } from './route.js';
  * The route table: every path the simulator answers, in one list. The OpenAPI document and
  * the docs are generated from it.
  */
-export const ROUTES: readonly Route[] = [...queryRoutes, ...controlRoutes];
+export const ROUTES: readonly Route[] = [...queryRoutes, ...controlRoutes, ...scenarioRoutes];

@@ -15,6 +15,12 @@ import { isError, type SimulatorCore } from './route.js';
 import { createRouter } from './router.js';
 import { ROUTES } from './routes.js';
 import { createState, type SimState } from './state.js';
+import { scenarioSchema, type Scenario, type ScenarioInput } from '../contract/scenario.js';
+import { issueDetails } from './decode-body.js';
+import { createScenarioRunner, type ActiveScenario, type ScenarioRunner } from './faults/scenario-runner.js';
+import { NO_FAULTS } from './faults/scenario-runner.js';
+import { fingerprintOf } from './journal/fingerprint.js';
+import { suggest } from './query/suggest.js';
 
 /** Options of {@link createSimulator}. Everything with an effect on answers is injected. */
 export interface SimulatorOptions {
@@ -32,11 +38,20 @@ export interface SimulatorOptions {
   readonly store?: AdmissionStore;
   /** Journal entries kept (default 100,000; the oldest are dropped first). */
   readonly journalCapacity?: number;
-  /**
-   * Test seam: milliseconds of latency to inject into an admitted response, which the
-   * adapter waits before sending (it counts toward the concurrency cap).
-   */
-  readonly latency?: (request: SimRequest) => number;
+  /** Scenarios that can be started by name (the built-ins, injected by the library entry). */
+  readonly catalog?: readonly Scenario[];
+  /** Scenarios to run from the start, names from the catalog or definitions; restarted on reset. */
+  readonly scenarios?: readonly (string | ScenarioInput)[];
+}
+
+/** Starts, stops and lists fault scenarios of a simulator. */
+export interface ScenarioControl {
+  /** Starts a catalog scenario by name or a definition (validated); throws on an invalid one. */
+  start(scenario: string | ScenarioInput): ActiveScenario;
+  /** Stops one scenario, or all; returns the names stopped. */
+  stop(name?: string): string[];
+  /** The running scenarios with the state of each step at the current instant. */
+  list(): ActiveScenario[];
 }
 
 /**
@@ -48,6 +63,8 @@ export interface Simulator {
   readonly clock: SimClock;
   /** Every admission decision, bounded; see `GET /__sim/journal`. */
   readonly journal: Journal;
+  /** Fault scenarios; see `GET /__sim/scenarios`. */
+  readonly scenarios: ScenarioControl;
   /** Answers one request. Never rejects: failures are answered with a 500 body. */
   handle(request: SimRequest, options?: HandleOptions): Promise<SimResponse>;
   /** The seeded world with its secrets, as `GET /__sim/fixtures` lists it. */
@@ -70,6 +87,13 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   let seed = String(options.seed ?? 42);
   let state: SimState = createState(options.createWorld(seed));
   let requestIds: RequestIdSource = createRequestIds(seed);
+  let scenarios: ScenarioRunner = createScenarioRunner(seed);
+  const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
+  const startup = (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog));
+  const startStartup = (): void => {
+    for (const scenario of startup) scenarios.start(scenario, clock.now());
+  };
+  startStartup();
 
   const core: SimulatorCore = {
     get seed() {
@@ -77,12 +101,18 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     clock,
     admission,
+    get scenarios() {
+      return scenarios;
+    },
+    catalog,
     state: () => state,
     async reset(next) {
       if (next !== undefined) seed = String(next);
       state = createState(options.createWorld(seed));
       requestIds = createRequestIds(seed);
       clock.restart();
+      scenarios = createScenarioRunner(seed);
+      startStartup();
       await admission.store.clear();
       admission.journal.restart(clock.now());
     },
@@ -95,13 +125,16 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       outcome = result instanceof Promise ? await result : result;
       if (outcome !== undefined) break;
     }
-    const response = outcome === undefined
-      ? errorResponse(internalError(), x.requestId)
-      : isError(outcome)
-        ? errorResponse(withHeaders(outcome, x.headers), x.requestId)
-        : replyResponse(outcome, x.requestId, x.headers);
+    const response: SimResponse =
+      outcome === undefined
+        ? errorResponse(internalError(), x.requestId)
+        : 'drop' in outcome
+          ? { status: 0, headers: {}, body: '', abort: true }
+          : isError(outcome)
+            ? errorResponse(withHeaders(outcome, x.headers), x.requestId)
+            : replyResponse(outcome, x.requestId, x.headers);
     if (!x.control) record(x, response);
-    const delayMs = x.refusedBy === null && !x.control && options.latency ? options.latency(x.request) : 0;
+    const delayMs = x.faults.latencyMs;
     return delayMs > 0 ? { ...response, delayMs } : response;
   }
 
@@ -120,8 +153,22 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       checks: x.checks,
       inFlight: x.inFlight,
       inFlightCap: x.inFlightCap,
+      faults: x.faults.touched,
+      fingerprint: fingerprintOf(x.request),
+      retryAfter: retryAfterOf(response),
     });
   }
+
+  const control: ScenarioControl = {
+    start(entry) {
+      const scenario = resolveScenario(entry, catalog);
+      const started = scenarios.start(scenario, clock.now());
+      if (!started.ok) throw new Error(started.reason);
+      return scenarios.list(clock.now()).find((s) => s.name === scenario.name) as ActiveScenario;
+    },
+    stop: (name) => scenarios.stop(name),
+    list: () => scenarios.list(clock.now()),
+  };
 
   return {
     get seed() {
@@ -129,6 +176,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     clock,
     journal: admission.journal,
+    scenarios: control,
     async handle(request, handleOptions = {}) {
       const requestId = requestIds.next();
       const x: Exchange = {
@@ -145,6 +193,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         inFlight: null,
         inFlightCap: null,
         refusedBy: null,
+        faults: NO_FAULTS,
       };
       let response: SimResponse;
       try {
@@ -169,6 +218,34 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     fixtures: () => listFixtures(state),
     reset: (next) => core.reset(next === undefined ? undefined : String(next)),
   };
+}
+
+/**
+ * A scenario by catalog name, or a definition validated against the schema. Throws an Error
+ * that names the field (or the unknown name) so that a server never starts half-way.
+ */
+function resolveScenario(entry: string | ScenarioInput, catalog: ReadonlyMap<string, Scenario>): Scenario {
+  if (typeof entry === 'string') {
+    const found = catalog.get(entry);
+    if (!found) {
+      const names = [...catalog.keys()];
+      const near = suggest(entry, names);
+      throw new Error(`Unknown scenario '${entry}'.${near ? ` Did you mean '${near}'?` : ''} Built-in scenarios: ${names.join(', ') || 'none'}.`);
+    }
+    return found;
+  }
+  const parsed = scenarioSchema.safeParse(entry);
+  if (!parsed.success) {
+    const problems = issueDetails(parsed.error.issues).map((d) => `${d.field.replace(/^body\.?/, '') || '(root)'}: ${d.message}`);
+    throw new Error(`Invalid scenario: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** Seconds of the response's Retry-After header, or null. */
+function retryAfterOf(response: SimResponse): number | null {
+  const value = response.headers['Retry-After'];
+  return value === undefined ? null : Number(value);
 }
 
 function withHeaders(error: SimError, headers: Record<string, string>): SimError {

@@ -44,7 +44,7 @@ export function gateInFlight(x: Exchange): StageResult {
   const secret = presentedKey(x.request);
   if (secret === undefined || !secret.startsWith(KEY_PREFIX) || secret.length < 10 || secret.length > 200) return undefined;
   const fingerprint = hashPresented(secret);
-  const cap = CONCURRENCY_CAP;
+  const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
   x.inFlight = held;
   x.inFlightCap = cap;
@@ -57,12 +57,16 @@ export function gateInFlight(x: Exchange): StageResult {
 }
 
 /**
- * SPEC 8.2.1: the rolling per-key quota, across all endpoints, for keys that have it enabled.
- * Admitted responses of such keys carry the X-RateLimit-* headers.
+ * SPEC 8.2.1: the rolling per-key quota, across all endpoints, for keys that have it enabled
+ * (or any key while a scenario's `quota` step applies). Admitted responses of such keys carry
+ * the X-RateLimit-* headers.
  */
 export async function enforceKeyQuota(x: Exchange): Promise<StageResult> {
   if (x.control || x.principal?.kind !== 'apikey') return undefined;
-  const rule = keyQuotaRule(x.principal.key);
+  const override = x.faults.quota;
+  const rule: WindowRule | null = override
+    ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
+    : keyQuotaRule(x.principal.key);
   if (!rule) return undefined;
   const result = await checkWindow(x, rule, 'API key rate limit exceeded');
   if ('code' in result) return result;

@@ -1,4 +1,5 @@
 import type { AdmissionRule } from '../admission/rules.js';
+import type { StepRef } from '../faults/scenario-runner.js';
 
 /** One sliding-window check made for a request: enough for an oracle to replay it. */
 export interface WindowCheck {
@@ -10,8 +11,8 @@ export interface WindowCheck {
   readonly allowed: boolean;
 }
 
-/** `admitted`, or the rule that refused the request. */
-export type Outcome = 'admitted' | AdmissionRule;
+/** `admitted`, the rule that refused the request, or `scenario` for an injected fault. */
+export type Outcome = 'admitted' | AdmissionRule | 'scenario';
 
 /**
  * One admission decision and its response. Identities name keys by id and users by id,
@@ -38,6 +39,12 @@ export interface JournalEntry {
   readonly inFlight: number | null;
   /** The in-flight cap at the time (when the gate applied). */
   readonly inFlightCap: number | null;
+  /** Scenario steps that touched the request (the first refusing one decided it). */
+  readonly faults: readonly StepRef[];
+  /** Hash of method, path, query and body: the same request sent again has the same one. */
+  readonly fingerprint: string;
+  /** The Retry-After the response carried, in seconds, or null. */
+  readonly retryAfter: number | null;
 }
 
 /** Filters of a journal listing. All are optional and combine with AND. */

@@ -10,9 +10,17 @@ afterEach(async () => {
   running = undefined;
 });
 
-/** A simulator whose admitted /v1/query/websites answers take `ms` of real time to send. */
+/** A simulator whose /v1/query/websites answers take `ms` of real time to send (a latency scenario). */
 function slowSimulator(ms: number): Simulator {
-  return createSimulator({ seed: 42, latency: (req) => (req.path === '/v1/query/websites' ? ms : 0) });
+  return createSimulator({
+    seed: 42,
+    scenarios: [
+      {
+        name: 'slow-websites',
+        steps: [{ match: { route: '/v1/query/websites' }, effect: { type: 'latency', delay: { distribution: 'fixed', ms } } }],
+      },
+    ],
+  });
 }
 
 async function get(url: string, key: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,168 @@
+import type { Scenario, ScenarioEffect, ScenarioStep } from '../../contract/scenario.js';
+import { createRandom } from '../random.js';
+import { routeMatches } from './route-pattern.js';
+
+/** What a scenario needs to know about a request to decide whether it applies. */
+export interface RequestFacts {
+  readonly method: string;
+  readonly path: string;
+  readonly keyId: string | null;
+  readonly websiteId: string | null;
+  readonly identity: string;
+}
+
+/** A step that touched a request, as the journal names it. */
+export interface StepRef {
+  readonly scenario: string;
+  /** Index of the step in its scenario. */
+  readonly step: number;
+  readonly name: string | null;
+  readonly effect: ScenarioEffect['type'];
+}
+
+/** Effects that answer instead of the simulator. */
+export type RefusalEffect = Extract<ScenarioEffect, { type: 'rate_limit' | 'outage' | 'error' | 'reset' }>;
+
+/** Everything the active scenarios decide for one request. */
+export interface FaultPlan {
+  /** The first refusal in scenario order, if any. */
+  readonly refusal: { readonly effect: RefusalEffect; readonly by: StepRef } | null;
+  /** The lowest in-flight cap of matching `concurrency` steps. */
+  readonly concurrencyCap: { readonly cap: number; readonly by: StepRef } | null;
+  /** The per-key quota of the first matching `quota` step. */
+  readonly quota: { readonly limit: number; readonly windowMs: number; readonly by: StepRef } | null;
+  /** Milliseconds of injected latency: the sum over matching `latency` steps. */
+  readonly latencyMs: number;
+  /** Every step that applied, in order. */
+  readonly touched: readonly StepRef[];
+}
+
+/** The state of one step at an instant. */
+export type StepState = 'pending' | 'active' | 'done';
+
+/** A running scenario as the control plane lists it. */
+export interface ActiveScenario {
+  readonly name: string;
+  readonly description: string;
+  readonly startedAt: number;
+  readonly steps: readonly (ScenarioStep & { readonly from: number; readonly until: number | null; readonly state: StepState })[];
+}
+
+/** Runs scenarios on the simulator clock. Decisions are pure functions of seed, scenario, key and ordinal. */
+export interface ScenarioRunner {
+  /** Starts a scenario at `now`; refuses a name that is already running. */
+  start(scenario: Scenario, now: number): { ok: true } | { ok: false; reason: string };
+  /** Stops one scenario by name, or all; returns the names stopped. */
+  stop(name?: string): string[];
+  list(now: number): ActiveScenario[];
+  /** Evaluates every active step for a request, drawing probabilities once per request. */
+  plan(facts: RequestFacts, now: number): FaultPlan;
+}
+
+/** The plan when no scenario applies. */
+export const NO_FAULTS: FaultPlan = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0, touched: [] };
+
+function stepWindow(step: ScenarioStep, startedAt: number): [number, number | null] {
+  const from = startedAt + step.start;
+  return [from, step.duration === undefined ? null : from + step.duration];
+}
+
+function matches(step: ScenarioStep, facts: RequestFacts): boolean {
+  const m = step.match;
+  return (
+    (m.route === undefined || routeMatches(m.route, facts.path)) &&
+    (m.method === undefined || m.method.toUpperCase() === facts.method) &&
+    (m.keyId === undefined || m.keyId === facts.keyId) &&
+    (m.websiteId === undefined || m.websiteId === facts.websiteId) &&
+    (m.identity === undefined || m.identity === facts.identity)
+  );
+}
+
+/** A latency in ms drawn from the step's distribution with `u`, `v` uniform in [0, 1). */
+function latencyOf(effect: Extract<ScenarioEffect, { type: 'latency' }>, u: number, v: number): number {
+  const d = effect.delay;
+  switch (d.distribution) {
+    case 'fixed':
+      return d.ms;
+    case 'uniform':
+      return Math.round(d.minMs + u * (d.maxMs - d.minMs));
+    case 'lognormal': {
+      const normal = Math.sqrt(-2 * Math.log(1 - u)) * Math.cos(2 * Math.PI * v);
+      return Math.min(d.maxMs, Math.round(d.medianMs * Math.exp(d.sigma * normal)));
+    }
+  }
+}
+
+/** Creates a runner whose draws derive from `seed`. */
+export function createScenarioRunner(seed: string): ScenarioRunner {
+  const active = new Map<string, { scenario: Scenario; startedAt: number; ordinals: Map<string, number> }>();
+
+  return {
+    start(scenario, now) {
+      if (active.has(scenario.name)) {
+        return { ok: false, reason: `Scenario ${scenario.name} is already running; stop it first (DELETE /__sim/scenarios/${scenario.name})` };
+      }
+      active.set(scenario.name, { scenario, startedAt: now, ordinals: new Map() });
+      return { ok: true };
+    },
+    stop(name) {
+      const names = name === undefined ? [...active.keys()] : active.has(name) ? [name] : [];
+      for (const n of names) active.delete(n);
+      return names;
+    },
+    list(now) {
+      return [...active.values()].map(({ scenario, startedAt }) => ({
+        name: scenario.name,
+        description: scenario.description,
+        startedAt,
+        steps: scenario.steps.map((step) => {
+          const [from, until] = stepWindow(step, startedAt);
+          const state: StepState = now < from ? 'pending' : until !== null && now >= until ? 'done' : 'active';
+          return { ...step, from, until, state };
+        }),
+      }));
+    },
+    plan(facts, now) {
+      if (active.size === 0) return NO_FAULTS;
+      let refusal: FaultPlan['refusal'] = null;
+      let concurrencyCap: FaultPlan['concurrencyCap'] = null;
+      let quota: FaultPlan['quota'] = null;
+      let latencyMs = 0;
+      const touched: StepRef[] = [];
+      const subject = facts.keyId ?? facts.identity;
+      for (const run of active.values()) {
+        const live = run.scenario.steps
+          .map((step, index) => ({ step, index }))
+          .filter(({ step }) => {
+            const [from, until] = stepWindow(step, run.startedAt);
+            return now >= from && (until === null || now < until) && matches(step, facts);
+          });
+        if (live.length === 0) continue;
+        const ordinal = (run.ordinals.get(subject) ?? 0) + 1;
+        run.ordinals.set(subject, ordinal);
+        const stream = createRandom(seed).fork(`scenario/${run.scenario.name}/${subject}/${ordinal}`);
+        for (const { step, index } of live) {
+          const draws = stream.fork(index);
+          if (step.match.probability < 1 && draws.next() >= step.match.probability) continue;
+          const by: StepRef = { scenario: run.scenario.name, step: index, name: step.name ?? null, effect: step.effect.type };
+          const effect = step.effect;
+          switch (effect.type) {
+            case 'latency':
+              latencyMs += latencyOf(effect, draws.next(), draws.next());
+              break;
+            case 'concurrency':
+              if (!concurrencyCap || effect.cap < concurrencyCap.cap) concurrencyCap = { cap: effect.cap, by };
+              break;
+            case 'quota':
+              quota ??= { limit: effect.limit, windowMs: effect.window, by };
+              break;
+            default:
+              refusal ??= { effect, by };
+          }
+          touched.push(by);
+        }
+      }
+      return touched.length === 0 ? NO_FAULTS : { refusal, concurrencyCap, quota, latencyMs, touched };
+    },
+  };
+}

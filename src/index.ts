@@ -37,3 +37,6 @@ export type { Journal, JournalEntry, JournalInfo, JournalQuery, WindowCheck } fr
 export { createMemoryStore, type AdmissionStore } from './sim/admission/store.js';
 export type { WindowDecision } from './sim/admission/sliding-log.js';
 export { CONCURRENCY_CAP, DEFAULT_KEY_QUOTA, ENDPOINT_LIMITS, INGEST_LIMIT, ingestRule } from './sim/admission/rules.js';
+export { auditRetries, isRetryable, DEFAULT_RETRY_POLICY } from './sim/journal/retry-audit.js';
+export type { RetryAudit, RetryChain, RetryPolicy, RetryViolation, RetryViolationKind } from './sim/journal/retry-audit.js';
+export { expectRetriesCompliant, RetryComplianceError } from './testing/expect-retries.js';

@@ -49,6 +49,7 @@ async function serve(options: ServeOptions): Promise<void> {
       startMs: options.startMs,
       realNow: Date.now,
       scenarios: loadScenarios(options.scenarios),
+      guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
     });
   } catch (error) {
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);

@@ -19,8 +19,14 @@ export function simulatorMiddleware(simulator: Simulator): RequestHandler {
   return (req, res, next) => {
     const read = req.readableEnded ? Promise.resolve(alreadyRead(req.body)) : readBody(req);
     read
-      .then((body) => simulator.handle(toSimRequest(req, body, req.url), { holdSlot: true }))
-      .then((response) => sendResponse(res, response, req.method === 'HEAD'))
+      .then(async (body) => {
+        if (body.aborted) {
+          res.destroy();
+          return;
+        }
+        const response = await simulator.handle(toSimRequest(req, body, req.url), { holdSlot: true });
+        sendResponse(res, response, req.method === 'HEAD');
+      })
       .catch(next);
   };
 }

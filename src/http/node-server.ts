@@ -61,8 +61,12 @@ export function createRequestListener(
   return (req, res) => {
     const started = log && now ? now() : 0;
     readBody(req)
-      .then((read) => simulator.handle(toSimRequest(req, read), { holdSlot: true }))
-      .then((response) => {
+      .then(async (read) => {
+        if (read.aborted) {
+          res.destroy();
+          return;
+        }
+        const response = await simulator.handle(toSimRequest(req, read), { holdSlot: true });
         sendResponse(res, response, req.method === 'HEAD', () => {
           if (!log || !now) return;
           log({

@@ -28,6 +28,8 @@ export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, str
 export interface ReadBody {
   readonly body?: string;
   readonly tooLarge: boolean;
+  /** The client went away before the body was complete: the request must not run. */
+  readonly aborted?: boolean;
 }
 
 /**
@@ -58,7 +60,10 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       if (tooLarge) return resolve({ tooLarge: true });
       resolve(size === 0 ? { tooLarge: false } : { body: Buffer.concat(chunks, size).toString('utf8'), tooLarge: false });
     });
-    req.on('error', () => resolve({ tooLarge }));
+    req.on('error', () => resolve({ tooLarge, aborted: true }));
+    req.on('close', () => {
+      if (!req.complete) resolve({ tooLarge, aborted: true });
+    });
   });
 }
 

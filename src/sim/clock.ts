@@ -48,17 +48,29 @@ export interface SimClockOptions {
   readonly realNow?: () => number;
 }
 
-/** Creates a switchable clock. Without `realNow`, real mode is unavailable. */
+/**
+ * Creates a switchable clock. Without `realNow`, real mode is unavailable. Time never runs
+ * backwards, whatever the mode or the source: rate windows depend on it. Switching to real
+ * time behind the virtual instant holds the clock there until real time catches up.
+ */
 export function createSimClock(options: SimClockOptions): SimClock {
   const realNow = options.realNow;
   const startMs = options.startMs ?? DEFAULT_VIRTUAL_START;
   let mode: ClockMode = options.mode;
   let virtualNow = startMs;
+  /** The latest instant handed out: the floor of every later one. */
+  let highWater = mode === 'real' && realNow ? realNow() : startMs;
   if (mode === 'real' && !realNow) throw new Error('a real clock needs a realNow time source');
 
-  const now = (): number => (mode === 'real' && realNow ? realNow() : virtualNow);
+  const now = (): number => {
+    const at = mode === 'real' && realNow ? realNow() : virtualNow;
+    if (at > highWater) highWater = at;
+    return highWater;
+  };
   const refuse = (reason: string): ClockChange => ({ ok: false, reason });
   const ok: ClockChange = { ok: true };
+  const backwards = 'The clock only moves forward; reset the simulator to start over';
+  const outOfRange = `The instant must be between 0 and ${MAX_INSTANT} ms`;
 
   return {
     now,
@@ -66,16 +78,15 @@ export function createSimClock(options: SimClockOptions): SimClock {
     useVirtual(atMs) {
       const current = now();
       const target = atMs ?? current;
-      if (!Number.isFinite(target) || target < 0 || target > MAX_INSTANT) return refuse(`The instant must be between 0 and ${MAX_INSTANT} ms`);
-      if (mode === 'virtual' && target < current) {
-        return refuse('The virtual clock only moves forward; reset the simulator to start over');
-      }
+      if (!Number.isFinite(target) || target < 0 || target > MAX_INSTANT) return refuse(outOfRange);
+      if (target < current) return refuse(backwards);
       mode = 'virtual';
       virtualNow = Math.floor(target);
       return ok;
     },
     useReal() {
       if (!realNow) return refuse('This simulator was created without a real time source');
+      now();
       mode = 'real';
       return ok;
     },
@@ -88,10 +99,8 @@ export function createSimClock(options: SimClockOptions): SimClock {
     },
     set(atMs) {
       if (mode !== 'virtual') return refuse('Only the virtual clock can be set; switch to virtual first');
-      if (!Number.isFinite(atMs) || atMs > MAX_INSTANT) return refuse(`The instant must be between 0 and ${MAX_INSTANT} ms`);
-      if (atMs < virtualNow) {
-        return refuse('The virtual clock only moves forward; reset the simulator to start over');
-      }
+      if (!Number.isFinite(atMs) || atMs < 0 || atMs > MAX_INSTANT) return refuse(outOfRange);
+      if (atMs < virtualNow) return refuse(backwards);
       virtualNow = Math.floor(atMs);
       return ok;
     },
@@ -102,6 +111,7 @@ export function createSimClock(options: SimClockOptions): SimClock {
     restart() {
       mode = options.mode;
       virtualNow = startMs;
+      highWater = mode === 'real' && realNow ? realNow() : startMs;
     },
   };
 }

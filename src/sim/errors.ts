@@ -42,6 +42,11 @@ export function forbidden(requiredScope: string): SimError {
   });
 }
 
+/** 403: a control-plane request from a page or host name that may not use it. */
+export function forbiddenOrigin(hint: string): SimError {
+  return simError('FORBIDDEN', 'Forbidden origin', { hint });
+}
+
 /** 400: the request is well-formed but its values are wrong. The first problem is the message. */
 export function validationError(details: readonly ErrorDetail[]): SimError {
   const first = details[0];

@@ -2,6 +2,7 @@ import { authenticate } from './auth/authenticate.js';
 import type { Principal } from './auth/principal.js';
 import { issueDetails } from './decode-body.js';
 import {
+  forbiddenOrigin,
   methodNotAllowed,
   parseError,
   payloadTooLarge,
@@ -60,6 +61,32 @@ export type StageResult = Reply | SimError | Drop | undefined;
 
 /** One step of the pipeline. Stages that touch the admission store may be asynchronous. */
 export type Stage = (exchange: Exchange) => StageResult | Promise<StageResult>;
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+
+/**
+ * Keeps web pages away from the control plane: a cross-site page may not call `/__sim` (its
+ * Origin must be a loopback one), bodies must be declared JSON (so a browser must preflight),
+ * and, when the simulator guards its host, the Host header must be a loopback name (against
+ * DNS rebinding).
+ */
+const guardControlPlane: Stage = (x) => {
+  if (!x.control) return undefined;
+  const { origin, host } = x.request.headers;
+  if (origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) {
+    return forbiddenOrigin('The control plane answers only pages served from this machine (a loopback Origin).');
+  }
+  if (origin === 'null') return forbiddenOrigin('The control plane does not answer opaque (null) origins.');
+  if (x.sim.guardHost && host !== undefined && !LOOPBACK_HOST.test(host)) {
+    return forbiddenOrigin('The control plane answers only requests addressed to a loopback host name.');
+  }
+  const contentType = x.request.headers['content-type'];
+  if ((x.request.body ?? '').length > 0 && !(contentType && /json/i.test(contentType))) {
+    return unsupportedMediaType(contentType ?? 'none');
+  }
+  return undefined;
+};
 
 const matchRoute: Stage = (x) => {
   const found = x.match(x.request.method, x.request.path);
@@ -140,6 +167,7 @@ const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body,
  * every well-formed secret, known or not, and scenarios can match on the key.
  */
 export const PIPELINE: readonly Stage[] = [
+  guardControlPlane,
   authenticateRequest,
   planFaults,
   gateInFlight,

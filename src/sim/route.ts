@@ -43,6 +43,8 @@ export interface SimulatorCore {
   readonly scenarios: ScenarioRunner;
   /** Built-in scenarios by name, for the control plane. */
   readonly catalog: ReadonlyMap<string, Scenario>;
+  /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
+  readonly guardHost: boolean;
   state(): SimState;
   reset(seed?: string): Promise<void>;
 }

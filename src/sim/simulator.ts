@@ -42,6 +42,11 @@ export interface SimulatorOptions {
   readonly catalog?: readonly Scenario[];
   /** Scenarios to run from the start, names from the catalog or definitions; restarted on reset. */
   readonly scenarios?: readonly (string | ScenarioInput)[];
+  /**
+   * Refuse `/__sim` requests whose Host header is not a loopback name (a defence against DNS
+   * rebinding for a server bound to loopback). Default false; the CLI turns it on.
+   */
+  readonly guardControlHost?: boolean;
 }
 
 /** Starts, stops and lists fault scenarios of a simulator. */
@@ -105,6 +110,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return scenarios;
     },
     catalog,
+    guardHost: options.guardControlHost ?? false,
     state: () => state,
     async reset(next) {
       if (next !== undefined) seed = String(next);
@@ -133,14 +139,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
           : isError(outcome)
             ? errorResponse(withHeaders(outcome, x.headers), x.requestId)
             : replyResponse(outcome, x.requestId, x.headers);
-    if (!x.control) record(x, response);
     const delayMs = x.faults.latencyMs;
     return delayMs > 0 ? { ...response, delayMs } : response;
   }
 
-  function record(x: Exchange, response: SimResponse): void {
+  function record(x: Exchange, seq: number, response: SimResponse): void {
     const principal = x.principal;
     admission.journal.record({
+      seq,
       at: x.now,
       requestId: x.requestId,
       method: x.request.method,
@@ -195,12 +201,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         refusedBy: null,
         faults: NO_FAULTS,
       };
+      const seq = x.control ? 0 : admission.journal.reserve();
       let response: SimResponse;
       try {
         response = await run(x);
       } catch {
         response = errorResponse(internalError(), requestId);
       }
+      if (!x.control) record(x, seq, response);
       const lease = x.lease;
       if (lease === null) return response;
       let released = false;

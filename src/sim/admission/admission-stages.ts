@@ -22,13 +22,14 @@ export interface Admission {
  */
 async function checkWindow(x: Exchange, rule: WindowRule, message: string): Promise<SimError | { remaining: number; reset: number }> {
   let decision;
+  const order = x.sim.admission.journal.nextCheck();
   try {
     decision = await x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
   } catch {
     x.refusedBy = 'degraded';
     return serviceUnavailable();
   }
-  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed });
+  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
   if (decision.allowed) return decision;
   x.refusedBy = rule.rule;
   return rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });

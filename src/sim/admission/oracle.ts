@@ -30,9 +30,11 @@ export interface OracleReport {
 
 /**
  * Replays a journal against the admission rules and returns every decision it disagrees with.
- * Pure. Window checks are replayed with exact sliding logs, in journal order. When the journal
- * is not `complete` (it was cleared, or dropped entries), checks are judged only once their
- * whole window lies after `since`. In-flight checks are judged against the recorded count.
+ * Pure. Window checks are replayed with exact sliding logs in the order the store saw them
+ * (`order`), so pass the whole journal: a filtered one misses checks that share a window.
+ * When the journal is not `complete` (it was cleared, or dropped entries), checks are judged
+ * only once their whole window lies after `since`. In-flight decisions are judged against the
+ * count the gate saw; that count itself cannot be rebuilt from a journal on a virtual clock.
  */
 export function replayJournal(
   entries: readonly JournalEntry[],
@@ -63,21 +65,24 @@ export function replayJournal(
     if (entry.inFlight !== null && entry.inFlightCap !== null) {
       judge(entry, 'concurrency', entry.keyId ?? entry.identity, entry.outcome !== 'concurrency', entry.inFlight < entry.inFlightCap);
     }
-    for (const check of entry.checks) {
-      let log = logs.get(check.id);
-      if (!log) {
-        log = createSlidingLog();
-        logs.set(check.id, log);
-      }
-      const expected = consumeSlot(log, entry.at, check.limit, check.windowMs).allowed;
-      if (expected && !check.allowed) log.times.pop();
-      if (!expected && check.allowed) log.times.push(entry.at);
-      if (!complete && entry.at < since + check.windowMs) {
-        skipped++;
-        continue;
-      }
-      judge(entry, check.rule, check.id, check.allowed, expected);
+  }
+  const checks = entries
+    .flatMap((entry) => entry.checks.map((check) => ({ entry, check })))
+    .sort((a, b) => a.check.order - b.check.order);
+  for (const { entry, check } of checks) {
+    let log = logs.get(check.id);
+    if (!log) {
+      log = createSlidingLog();
+      logs.set(check.id, log);
     }
+    const expected = consumeSlot(log, entry.at, check.limit, check.windowMs).allowed;
+    if (expected && !check.allowed) log.times.pop();
+    if (!expected && check.allowed) log.times.push(entry.at);
+    if (!complete && entry.at < since + check.windowMs) {
+      skipped++;
+      continue;
+    }
+    judge(entry, check.rule, check.id, check.allowed, expected);
   }
   const overAdmissions = disagreements.filter((d) => d.kind === 'over-admission').length;
   return {

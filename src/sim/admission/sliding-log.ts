@@ -49,7 +49,9 @@ export function consumeSlot(log: SlidingLog, now: number, limit: number, windowM
   pruneLog(log, now, windowMs);
   const held = heldSlots(log);
   if (held >= limit) {
-    return { allowed: false, limit, remaining: 0, reset: (log.times[log.head] as number) + windowMs };
+    // More may be held than the limit allows when the limit was lowered: a slot is free again
+    // once all but limit − 1 of the held entries have expired.
+    return { allowed: false, limit, remaining: 0, reset: (log.times[log.head + held - limit] as number) + windowMs };
   }
   log.times.push(now);
   const oldest = log.times[log.head] as number;

@@ -2,7 +2,9 @@ import { clockRequestSchema, resetRequestSchema, type ClockRequest, type ResetRe
 import type { ErrorDetail } from '../../contract/errors.js';
 import { replayJournal } from '../admission/oracle.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
+import { auditRetries } from '../journal/retry-audit.js';
 import { validationError } from '../errors.js';
+import { parseDateInput } from '../query/dates.js';
 import type { JournalQuery } from '../journal/journal.js';
 import type { RouteContext } from '../route.js';
 import { defineRoute, ok } from '../route.js';
@@ -87,22 +89,27 @@ export const controlRoutes = [
       return ok({ ok: true, info: ctx.sim.admission.journal.info() });
     },
   }),
-  defineRoute<undefined, undefined, JournalQuery>({
+  defineRoute({
     method: 'GET',
     path: '/__sim/journal/oracle',
     family: 'control',
-    summary: 'Replay the journal against the admission rules: disagreements and accuracy.',
-    validate: journalQuery,
-    handle(ctx, _body, _access, query) {
+    summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
+    handle(ctx) {
       const { journal } = ctx.sim.admission;
-      const info = journal.info();
-      const filtered = Object.keys(query).length > 0;
-      return ok(replayJournal(journal.list(query), { complete: info.complete && !filtered, since: info.since }));
+      return ok(replayJournal(journal.list(), journal.info()));
     },
+  }),
+  defineRoute<undefined, undefined, JournalQuery>({
+    method: 'GET',
+    path: '/__sim/journal/retry-audit',
+    family: 'control',
+    summary: 'Judge how clients retried 429s, 503s and other failures (SPEC 8.4 rule 4); same filters as the journal.',
+    validate: journalQuery,
+    handle: (ctx, _body, _access, query) => ok(auditRetries(ctx.sim.admission.journal.list(query))),
   }),
 ];
 
-const OUTCOMES = ['admitted', ...ADMISSION_RULES];
+const OUTCOMES = ['admitted', 'scenario', ...ADMISSION_RULES];
 
 /** Reads the journal filters from the query string; bad values are a 400 naming the parameter. */
 function journalQuery(ctx: RouteContext) {
@@ -118,7 +125,7 @@ function journalQuery(ctx: RouteContext) {
   for (const name of ['since', 'until'] as const) {
     const value = q[name];
     if (value === undefined) continue;
-    const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+    const ms = /^\d{1,16}$/.test(value) ? Number(value) : (parseDateInput(value)?.ms ?? Number.NaN);
     if (Number.isFinite(ms)) query[name] = ms;
     else details.push({ field: name, message: `${name} must be epoch milliseconds or an ISO 8601 instant` });
   }
@@ -130,5 +137,5 @@ function journalQuery(ctx: RouteContext) {
 }
 
 function toMs(instant: number | string): number {
-  return typeof instant === 'number' ? instant : Date.parse(instant);
+  return typeof instant === 'number' ? instant : (parseDateInput(instant)?.ms ?? Number.NaN);
 }

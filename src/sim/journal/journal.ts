@@ -9,6 +9,8 @@ export interface WindowCheck {
   readonly limit: number;
   readonly windowMs: number;
   readonly allowed: boolean;
+  /** Position of this check among all window checks of the simulator: the order the store saw them. */
+  readonly order: number;
 }
 
 /** `admitted`, the rule that refused the request, or `scenario` for an injected fault. */
@@ -19,7 +21,10 @@ export type Outcome = 'admitted' | AdmissionRule | 'scenario';
  * never by secret or token.
  */
 export interface JournalEntry {
-  /** Position since the simulator started or was reset; gaps mean entries were dropped. */
+  /**
+   * Position of the request's arrival since the simulator started or was reset (reserved when
+   * it arrives, so entries list in arrival order even when they finish out of order).
+   */
   readonly seq: number;
   /** Simulator clock time of the decision, epoch ms. */
   readonly at: number;
@@ -72,7 +77,12 @@ export interface JournalInfo {
 
 /** A bounded, ordered record of admission decisions. */
 export interface Journal {
-  record(entry: Omit<JournalEntry, 'seq'>): void;
+  /** Reserves the sequence number of an arriving request. */
+  reserve(): number;
+  /** The order number of the next window check. */
+  nextCheck(): number;
+  /** Records a finished request under the number it reserved. */
+  record(entry: JournalEntry): void;
   list(query?: JournalQuery): JournalEntry[];
   info(): JournalInfo;
   /** Drops the entries (the admission state stays: the journal is then incomplete). */
@@ -90,6 +100,8 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
   let start = 0;
   let size = 0;
   let seq = 0;
+  let checks = 0;
+  let ordered = true;
   let dropped = 0;
   let complete = true;
   let since = now;
@@ -97,8 +109,10 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
   const at = (i: number): JournalEntry => ring[(start + i) % ring.length] as JournalEntry;
 
   return {
-    record(entry) {
-      const full: JournalEntry = { seq: ++seq, ...entry };
+    reserve: () => ++seq,
+    nextCheck: () => ++checks,
+    record(full) {
+      if (size > 0 && full.seq < at(size - 1).seq) ordered = false;
       if (size === ring.length && ring.length < capacity) {
         const grown: (JournalEntry | undefined)[] = new Array(Math.min(capacity, ring.length * 2));
         for (let i = 0; i < size; i++) grown[i] = at(i);
@@ -117,6 +131,12 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
       }
     },
     list(query = {}) {
+      if (!ordered) {
+        const sorted = Array.from({ length: size }, (_, i) => at(i)).sort((a, b) => a.seq - b.seq);
+        ring = sorted;
+        start = 0;
+        ordered = true;
+      }
       const out: JournalEntry[] = [];
       for (let i = 0; i < size; i++) {
         const e = at(i);
@@ -143,6 +163,7 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
       start = 0;
       size = 0;
       seq = 0;
+      checks = 0;
       dropped = 0;
       complete = true;
       since = now;

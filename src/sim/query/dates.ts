@@ -50,6 +50,9 @@ export function parseDateInput(input: string): ParsedDate | null {
     return ms === null ? null : { ms, dateOnly: false };
   }
   if (ZONED_DATETIME.test(text)) {
+    if (utc(Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10)), Number(text.slice(11, 13)), Number(text.slice(14, 16))) === null) {
+      return null;
+    }
     const ms = Date.parse(text);
     return Number.isFinite(ms) ? { ms, dateOnly: false } : null;
   }
@@ -73,16 +76,32 @@ export function dayIndex(ms: number): number {
 }
 
 const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+const canonicalNames = new Map<string, string | null>();
+const CANONICAL_MEMO_LIMIT = 2048;
+
+/**
+ * The canonical IANA name of a time zone as this runtime spells it (`asia/tokyo` →
+ * `Asia/Tokyo`), or null when it is not one. Caches are keyed by canonical names only, so
+ * spelling variants cannot grow them.
+ */
+export function canonicalTimeZone(tz: string): string | null {
+  const known = canonicalNames.get(tz);
+  if (known !== undefined) return known;
+  let canonical: string | null = null;
+  if (tz.length > 0 && tz.length <= 64 && /^[A-Za-z0-9_+\-/]+$/.test(tz)) {
+    try {
+      canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      canonical = null;
+    }
+  }
+  if (canonicalNames.size < CANONICAL_MEMO_LIMIT) canonicalNames.set(tz, canonical);
+  return canonical;
+}
 
 /** True when `tz` is an IANA time zone this runtime knows. */
 export function isValidTimeZone(tz: string): boolean {
-  if (tz.length === 0 || tz.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(tz)) return false;
-  try {
-    formatterFor(tz);
-    return true;
-  } catch {
-    return false;
-  }
+  return canonicalTimeZone(tz) !== null;
 }
 
 function formatterFor(tz: string): Intl.DateTimeFormat {

@@ -58,8 +58,10 @@ export interface QueryTypeDefinition {
   readonly commonFilters?: boolean;
   readonly customizable: boolean;
   readonly defaultLimit: number;
-  /** True for types that ignore the date range (they read "now"). */
+  /** True for types that ignore the date range (they read "now"); their rows are never cached. */
   readonly skipDateRange?: boolean;
+  /** The longest range this type accepts, in days (types that list every record). */
+  readonly maxRangeDays?: number;
   readonly meta: QueryTypeMeta;
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];

@@ -1,6 +1,6 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
-import type { QueryScope, QueryTarget, RunContext } from './definition.js';
+import type { QueryScope, QueryTarget, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 import { allowedFilters } from './registry.js';
@@ -44,22 +44,26 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
   }
-  const ctx: RunContext = {
-    scope,
-    fromMs: parameter.fromMs,
-    toMs: parameter.toMs,
-    unit: parameter.unit,
-    timezone: env.timezone,
-    filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries),
-    now: env.now,
-    traffic: env.traffic,
-    dictionaries: env.dictionaries,
-  };
   const limit = plan.limit ?? type.defaultLimit;
   const offset = (plan.page - 1) * limit;
+  const compute = (): Row[] =>
+    type.run({
+      scope,
+      fromMs: parameter.fromMs,
+      toMs: parameter.toMs,
+      unit: parameter.unit,
+      timezone: env.timezone,
+      filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries),
+      now: env.now,
+      traffic: env.traffic,
+      dictionaries: env.dictionaries,
+    });
   try {
-    const key = resultKey(type, scope, parameter, env.timezone, plan.filters, env.now);
-    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, () => type.run(ctx), offset, limit) };
+    if (type.skipDateRange) {
+      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(offset, offset + limit)) };
+    }
+    const key = resultKey(type, scope, parameter, env.timezone, plan.filters);
+    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, offset, limit) };
   } catch {
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
@@ -71,7 +75,6 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
  */
 export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment): QueryResult {
   const results = plan.parameters.map((p) => runParameter(plan, p, scope, env));
-  const first = plan.parameters[0];
   return {
     queryId: plan.queryId,
     data: [...results.filter((r) => r.success), ...results.filter((r) => !r.success)],
@@ -79,7 +82,7 @@ export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionE
       parameters: plan.parameterNames,
       total_parameters: plan.parameterNames.length,
       page: plan.page,
-      limit: plan.limit ?? first?.type.defaultLimit ?? 100,
+      limit: plan.limit ?? sharedDefaultLimit(plan),
       filters_applied: plan.filters.length,
     },
   };
@@ -95,4 +98,10 @@ export function serializeResult(result: QueryResult): string {
       `{"parameter":${JSON.stringify(p.parameter)},"success":${p.success}${p.error === undefined ? '' : `,"error":${JSON.stringify(p.error)}`},"data":${p.rowsJson}}`,
   );
   return `"queryId":${JSON.stringify(result.queryId)},"data":[${parameters.join(',')}],"meta":${JSON.stringify(result.meta)}`;
+}
+
+/** The page size `meta.limit` reports without a requested one: the types' shared default, else 100. */
+function sharedDefaultLimit(plan: QueryPlan): number {
+  const limits = new Set(plan.parameters.map((p) => p.type.defaultLimit));
+  return limits.size === 1 ? (limits.values().next().value as number) : 100;
 }

@@ -16,6 +16,18 @@ export const MAX_PARAMETERS = 50;
 export const MAX_RANGE_DAYS = 3660;
 /** Longest range hourly granularity accepts, in days. */
 export const MAX_HOURLY_DAYS = 30;
+/**
+ * Most work one request may ask for, in website-days (days of range × websites in scope,
+ * summed over parameters and queries): about two seconds of generation on a cold cache.
+ */
+export const MAX_SITE_DAYS = 4000;
+
+/** Website-days of a parameter: the cost measure of {@link MAX_SITE_DAYS}. */
+export function costOf(parameter: ParameterPlan, websitesInScope: number): number {
+  if (parameter.type.skipDateRange) return websitesInScope;
+  const days = Math.floor(parameter.toMs / DAY_MS) - Math.floor(parameter.fromMs / DAY_MS) + 1;
+  return days * (parameter.type.target === 'website' ? websitesInScope : 1);
+}
 
 /** One parameter, resolved: its type, range and bucketing. */
 export interface ParameterPlan {
@@ -141,6 +153,10 @@ export function planQuery(
       range = parseRange(spec.start_date, spec.end_date, [`${field}.start_date`, `${field}.end_date`], details);
     }
     if (!range) return;
+    if (type.maxRangeDays !== undefined && range.toMs - range.fromMs >= type.maxRangeDays * DAY_MS) {
+      details.push({ field, message: `${type.name} covers at most ${type.maxRangeDays} days; narrow the range` });
+      return;
+    }
     const granularity = ('granularity' in spec ? spec.granularity : undefined) ?? query.granularity;
     const unit = unitOf(granularity);
     if (unit === 'hour' && !type.skipDateRange && Math.ceil((range.toMs - range.fromMs) / DAY_MS) > MAX_HOURLY_DAYS) {

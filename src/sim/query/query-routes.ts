@@ -5,16 +5,16 @@ import { accessDenied, forbidden, missingProjectId, validationError } from '../e
 import type { RouteContext } from '../route.js';
 import { defineRoute, jsonText, ok } from '../route.js';
 import { compileQuery } from './compile-sql.js';
-import { isValidTimeZone } from './dates.js';
+import { canonicalTimeZone } from './dates.js';
 import type { QueryScope } from './definition.js';
 import { executeQuery, serializeResult } from './execute.js';
-import { MAX_BATCH_QUERIES, namedTypes, planQuery, type QueryPlan } from './plan.js';
+import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
 import { allowedFilters, QUERY_TYPES, QUERY_TYPE_NAMES } from './registry.js';
 
 /** The request's time zone: the `timezone` query parameter when valid, else UTC (silently, as the service). */
 function timezoneOf(ctx: RouteContext): string {
   const tz = ctx.request.query.timezone;
-  return tz !== undefined && isValidTimeZone(tz) ? tz : 'UTC';
+  return (tz !== undefined ? canonicalTimeZone(tz) : null) ?? 'UTC';
 }
 
 function queriesOf(body: QueryBody): QueryRequest[] {
@@ -93,7 +93,7 @@ export const queryRoutes = [
         ctx.state,
       );
     },
-    validate(ctx, body) {
+    validate(ctx, body, scope) {
       const queries = queriesOf(body);
       const details: ErrorDetail[] = [];
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
@@ -101,7 +101,18 @@ export const queryRoutes = [
       if (details.length > 0) return validationError(details);
       const tz = timezoneOf(ctx);
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details));
-      return details.length > 0 ? validationError(details) : (plans as QueryPlan[]);
+      if (details.length > 0) return validationError(details);
+      const sites = scope.kind === 'websites' ? scope.websites.length : 1;
+      const cost = (plans as QueryPlan[]).reduce((sum, plan) => sum + plan.parameters.reduce((s, p) => s + costOf(p, sites), 0), 0);
+      if (cost > MAX_SITE_DAYS) {
+        return validationError([
+          {
+            field: Array.isArray(body) ? 'batch' : 'parameters',
+            message: `This request asks for ${cost} website-days of data; at most ${MAX_SITE_DAYS} per request. Split it, shorten the ranges, or name one website`,
+          },
+        ]);
+      }
+      return plans as QueryPlan[];
     },
     handle(ctx, body, scope, plans) {
       const env = {

@@ -18,6 +18,9 @@ export const DEFAULT_RESULT_CACHE_ENTRIES = 512;
 /** Serialized pages kept per entry. */
 const PAGES_PER_ENTRY = 16;
 
+/** Results with more rows than this are served but not kept. */
+const MAX_CACHED_ROWS = 20_000;
+
 interface Entry {
   readonly rows: Row[];
   readonly pages: Map<string, string>;
@@ -37,6 +40,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
         entries.set(key, entry);
       } else {
         entry = { rows: compute(), pages: new Map() };
+        if (entry.rows.length > MAX_CACHED_ROWS) return JSON.stringify(entry.rows.slice(offset, offset + limit));
         entries.set(key, entry);
         if (entries.size > capacity) {
           const oldest = entries.keys().next().value;
@@ -67,18 +71,14 @@ function scopeKey(scope: QueryScope): string {
   }
 }
 
-/**
- * The cache key of one parameter's rows. Types that read "now" include the instant, so they
- * are recomputed whenever the clock moves.
- */
+/** The cache key of one parameter's rows: everything that decides them. */
 export function resultKey(
   type: QueryTypeDefinition,
   scope: QueryScope,
   range: { fromMs: number; toMs: number; unit: string },
   timezone: string,
   filters: readonly Filter[],
-  now: number,
 ): string {
-  const time = type.skipDateRange ? `now=${now}` : `${range.fromMs}-${range.toMs}-${range.unit}`;
+  const time = `${range.fromMs}-${range.toMs}-${range.unit}`;
   return `${type.name}|${scopeKey(scope)}|${time}|${timezone}|${filters.length > 0 ? JSON.stringify(filters) : ''}`;
 }

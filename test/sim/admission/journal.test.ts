@@ -29,7 +29,7 @@ describe('the admission journal', () => {
       inFlight: 0,
       inFlightCap: 20,
     });
-    expect(first.checks).toEqual([{ rule: 'endpoint_limit', id: 'query:execute:apikey:key_acme_read', limit: 120, windowMs: 60_000, allowed: true }]);
+    expect(first.checks).toEqual([{ rule: 'endpoint_limit', id: 'query:execute:apikey:key_acme_read', limit: 120, windowMs: 60_000, allowed: true, order: 1 }]);
     expect(second).toMatchObject({ identity: 'anon:203.0.113.9', status: 401, outcome: 'admitted', requestId: anonymous.headers['X-Request-ID'], inFlight: null });
   });
 
@@ -99,5 +99,23 @@ describe('the admission journal', () => {
     const journal = await call(sim, 'GET', '/__sim/journal');
     expect(journal.json.info.complete).toBe(true);
     expect(journal.json.entries.map((e: { seq: number }) => e.seq)).toEqual([1]);
+  });
+});
+
+describe('journal order', () => {
+  it('lists requests in arrival order and keeps the oracle exact when they finish out of order', async () => {
+    const sim = freshSimulator();
+    const quota = secretOf(sim, 'key_acme_quota');
+    for (let i = 0; i < 9; i++) await call(sim, 'GET', '/v1/query/websites', { key: quota });
+    // Started together: the first goes on to the endpoint limit, the later ones are refused at the quota.
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call(sim, 'POST', '/v1/query', { key: quota, query: { website_id: 'web_acme_www' }, body })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 429, 429, 429]);
+    const entries = sim.journal.list();
+    expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(entries[9]?.requestId).toBe(answers[0]?.headers['X-Request-ID']);
+    const oracle = await call(sim, 'GET', '/__sim/journal/oracle');
+    expect(oracle.json).toMatchObject({ accuracy: 100, overAdmissions: 0, underAdmissions: 0 });
   });
 });

@@ -53,7 +53,7 @@ function defineUptime(
   visualization: 'metric' | 'timeseries' | 'table' | 'bar',
   sql: { select: string[]; groupBy?: string[]; orderBy?: string },
   run: (ctx: RunContext) => Row[],
-  defaultLimit = 100,
+  limits: { defaultLimit?: number; maxRangeDays?: number } = {},
 ): QueryTypeDefinition {
   return {
     name,
@@ -63,7 +63,8 @@ function defineUptime(
     commonFilters: false,
     extraFilters: UPTIME_FILTERS,
     customizable: false,
-    defaultLimit,
+    defaultLimit: limits.defaultLimit ?? 100,
+    ...(limits.maxRangeDays !== undefined ? { maxRangeDays: limits.maxRangeDays } : {}),
     meta: {
       title,
       description,
@@ -163,7 +164,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
       });
       return rows.reverse();
     },
-    50,
+    { defaultLimit: 50, maxRangeDays: 31 },
   ),
   defineUptime(
     'uptime_by_region',

@@ -22,6 +22,7 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
 
+/** The text of `analytics-sim --help`: every command and flag. */
 export const HELP = `analytics-sim: a deterministic simulator of the analytics Query API
 
 Usage:

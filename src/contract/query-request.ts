@@ -55,6 +55,7 @@ export const parameterObjectSchema = z.object({
   granularity: z.enum(GRANULARITIES).optional(),
 });
 
+/** A parameter: a query type name, or an object with its own range, id and granularity. */
 export const parameterSchema = z.union([z.string(), parameterObjectSchema]);
 
 export type QueryParameter = z.infer<typeof parameterSchema>;

@@ -11,6 +11,7 @@ export const parameterResultSchema = z.object({
   data: z.array(rowSchema),
 });
 
+/** `meta` of a query result: the parameters as sent, the page, the page size and the filter count. */
 export const queryMetaSchema = z.object({
   parameters: z.array(z.string()),
   total_parameters: z.number().int(),

@@ -15,6 +15,7 @@ export const SCOPES = [
   'manage:config',
 ] as const;
 
+/** Validates one of {@link SCOPES}. */
 export const scopeSchema = z.enum(SCOPES);
 
 /** One API key scope. */

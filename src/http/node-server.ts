@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SimResponse } from '../sim/exchange.js';
+import type { SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
 import { readBody, toSimRequest } from './translate.js';
 

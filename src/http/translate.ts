@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { MAX_BODY_BYTES, type SimRequest } from '../sim/exchange.js';
+import { MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
 
 /** Splits a request target into its path and its query parameters (first value wins). */
 export function parseTarget(target: string): { path: string; query: Record<string, string> } {

@@ -3,6 +3,7 @@ export interface Clock {
   now(): number;
 }
 
+/** `virtual`: time moves only when told. `real`: follows the injected time source. */
 export type ClockMode = 'real' | 'virtual';
 
 /** What the control plane reports about the clock. */
@@ -40,6 +41,7 @@ export const MAX_INSTANT = 8.64e15;
 /** The default start of a virtual clock: Monday 2 June 2025, 12:00 UTC. */
 export const DEFAULT_VIRTUAL_START = Date.UTC(2025, 5, 2, 12, 0, 0);
 
+/** How a {@link SimClock} starts. */
 export interface SimClockOptions {
   readonly mode: ClockMode;
   /** Start of virtual time, epoch ms. */

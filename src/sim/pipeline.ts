@@ -11,7 +11,7 @@ import {
   unsupportedMediaType,
   type SimError,
 } from './errors.js';
-import { MAX_BODY_BYTES, type SimRequest } from './exchange.js';
+import { MAX_BODY_BYTES, type SimRequest } from './messages.js';
 import { isError, type Reply, type Route, type RouteContext, type SimulatorCore } from './route.js';
 import type { RouteMatch } from './router.js';
 import type { AdmissionRule } from './admission/rules.js';

@@ -1,5 +1,5 @@
 import type { SimError } from './errors.js';
-import type { SimResponse } from './exchange.js';
+import type { SimResponse } from './messages.js';
 import type { Reply } from './route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Principal } from './auth/principal.js';
 import type { SimError } from './errors.js';
-import type { SimRequest } from './exchange.js';
+import type { SimRequest } from './messages.js';
 import type { SimClock } from './clock.js';
 import type { SimState } from './state.js';
 import type { Admission } from './admission/admission-stages.js';

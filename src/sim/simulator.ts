@@ -4,7 +4,7 @@ import { createMemoryStore, type AdmissionStore } from './admission/store.js';
 import { createSimClock, type ClockMode, type SimClock } from './clock.js';
 import { listFixtures } from './control/fixtures-listing.js';
 import { internalError, type SimError } from './errors.js';
-import type { HandleOptions, SimRequest, SimResponse } from './exchange.js';
+import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
 import { identityOf } from './auth/principal.js';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
 import type { WorldFactory } from './model/world.js';

@@ -23,6 +23,8 @@ export interface SimState {
   readonly keysByHash: Map<string, ApiKeyRecord>;
   /** Session-token hash → user id. */
   readonly sessionsByHash: Map<string, string>;
+  /** Presented secret → its hash, bounded (see `hashPresented`). */
+  readonly hashMemo: Map<string, string>;
 }
 
 const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
@@ -42,5 +44,6 @@ export function createState(world: World): SimState {
     keysById: byId(world.apiKeys),
     keysByHash: new Map(world.apiKeys.map((key) => [key.keyHash, key])),
     sessionsByHash: new Map(world.fixtureSessions.map((s) => [hashSecret(s.token), s.userId])),
+    hashMemo: new Map(),
   };
 }

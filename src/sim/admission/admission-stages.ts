@@ -1,5 +1,4 @@
-import { hashPresented, presentedKey } from '../auth/authenticate.js';
-import { KEY_PREFIX } from '../auth/key-hash.js';
+import { hashPresented, isWellFormedKey, presentedKey } from '../auth/authenticate.js';
 import { identityOf } from '../auth/principal.js';
 import { rateLimited, serviceUnavailable, type SimError } from '../errors.js';
 import type { Journal } from '../journal/journal.js';
@@ -43,8 +42,8 @@ async function checkWindow(x: Exchange, rule: WindowRule, message: string): Prom
 export function gateInFlight(x: Exchange): StageResult {
   if (x.control || x.request.method === 'OPTIONS') return undefined;
   const secret = presentedKey(x.request);
-  if (secret === undefined || !secret.startsWith(KEY_PREFIX) || secret.length < 10 || secret.length > 200) return undefined;
-  const fingerprint = hashPresented(secret);
+  if (secret === undefined || !isWellFormedKey(secret)) return undefined;
+  const fingerprint = hashPresented(secret, x.state.hashMemo);
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
   x.inFlight = held;

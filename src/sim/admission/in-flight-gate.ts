@@ -8,11 +8,8 @@ export interface InFlightGate {
   acquire(fingerprint: string, cap: number): { acquired: boolean; held: number };
   /** Gives a slot back. Extra releases are ignored. */
   release(fingerprint: string): void;
-  /** Slots held now by a fingerprint. */
-  held(fingerprint: string): number;
   /** Slots held now by all keys together. */
   total(): number;
-  clear(): void;
 }
 
 /** Creates an empty gate. */
@@ -30,12 +27,10 @@ export function createInFlightGate(): InFlightGate {
       if (held <= 1) counts.delete(fingerprint);
       else counts.set(fingerprint, held - 1);
     },
-    held: (fingerprint) => counts.get(fingerprint) ?? 0,
     total() {
       let sum = 0;
       for (const n of counts.values()) sum += n;
       return sum;
     },
-    clear: () => counts.clear(),
   };
 }

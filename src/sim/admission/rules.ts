@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from '../model/entities.js';
 /** The rules that can refuse a request, as the journal names them. */
 export const ADMISSION_RULES = ['concurrency', 'key_quota', 'endpoint_limit', 'ingest_limit', 'degraded'] as const;
 
+/** One of {@link ADMISSION_RULES}. */
 export type AdmissionRule = (typeof ADMISSION_RULES)[number];
 
 /** A sliding-window rule applied to one identity. */
@@ -27,6 +28,7 @@ export const ENDPOINT_LIMITS = {
   'query:compile': { authenticated: 300, anonymous: 60, windowMs: 60_000 },
 } as const;
 
+/** A per-endpoint limit a route can name. */
 export type EndpointLimitName = keyof typeof ENDPOINT_LIMITS;
 
 /** SPEC 8.3: ingestion requests per API key, or per website and client IP. */

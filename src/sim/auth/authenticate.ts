@@ -1,4 +1,4 @@
-import type { SimRequest } from '../exchange.js';
+import type { SimRequest } from '../messages.js';
 import type { SimState } from '../state.js';
 import { hashSecret, KEY_PREFIX } from './key-hash.js';
 import type { Principal } from './principal.js';
@@ -7,17 +7,24 @@ import type { Principal } from './principal.js';
 export const SESSION_COOKIE = 'databuddy.session_token';
 
 const HASH_MEMO_LIMIT = 1024;
-const hashMemo = new Map<string, string>();
 
-/** Hashes a presented secret, memoized: the same few keys arrive on every request. */
-export function hashPresented(secret: string): string {
-  let hash = hashMemo.get(secret);
+/**
+ * Hashes a presented secret, memoized in the simulator's state: the same few keys arrive on
+ * every request. The memo is bounded and belongs to one simulator.
+ */
+export function hashPresented(secret: string, memo: Map<string, string>): string {
+  let hash = memo.get(secret);
   if (hash === undefined) {
     hash = hashSecret(secret);
-    if (hashMemo.size >= HASH_MEMO_LIMIT) hashMemo.clear();
-    hashMemo.set(secret, hash);
+    if (memo.size >= HASH_MEMO_LIMIT) memo.clear();
+    memo.set(secret, hash);
   }
   return hash;
+}
+
+/** Whether a presented key has the service's format: `dbdy_`, 10 to 200 characters. */
+export function isWellFormedKey(secret: string): boolean {
+  return secret.startsWith(KEY_PREFIX) && secret.length >= 10 && secret.length <= 200;
 }
 
 /**
@@ -59,10 +66,10 @@ export function authenticate(request: SimRequest, state: SimState, now: number):
   const ip = clientIp(request);
   const secret = presentedKey(request);
   if (secret !== undefined) {
-    if (!secret.startsWith(KEY_PREFIX) || secret.length < 10 || secret.length > 200) {
+    if (!isWellFormedKey(secret)) {
       return { kind: 'anonymous', ip, problem: `The API key is malformed: keys start with ${KEY_PREFIX}.` };
     }
-    const key = state.keysByHash.get(hashPresented(secret));
+    const key = state.keysByHash.get(hashPresented(secret, state.hashMemo));
     if (!key) return { kind: 'anonymous', ip, problem: 'The API key is not recognised.' };
     if (!key.enabled) return { kind: 'anonymous', ip, problem: 'The API key is disabled.' };
     if (key.revokedAt !== null) return { kind: 'anonymous', ip, problem: 'The API key has been revoked.' };
@@ -73,7 +80,7 @@ export function authenticate(request: SimRequest, state: SimState, now: number):
   }
   const token = readCookie(request.headers.cookie, SESSION_COOKIE);
   if (token !== undefined) {
-    const userId = token.length <= 200 ? state.sessionsByHash.get(hashPresented(token)) : undefined;
+    const userId = token.length <= 200 ? state.sessionsByHash.get(hashPresented(token, state.hashMemo)) : undefined;
     const user = userId === undefined ? undefined : state.users.get(userId);
     if (!user) return { kind: 'anonymous', ip, problem: 'The session cookie is not recognised or has expired.' };
     return { kind: 'user', ip, user };

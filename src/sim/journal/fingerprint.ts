@@ -1,4 +1,4 @@
-import type { SimRequest } from '../exchange.js';
+import type { SimRequest } from '../messages.js';
 
 /**
  * A short hash that is equal for equal requests: method, path, the query in name order, and

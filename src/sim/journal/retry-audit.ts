@@ -3,6 +3,7 @@ import type { JournalEntry } from './journal.js';
 /** How a retry broke SPEC 8.4 rule 4. */
 export type RetryViolationKind = 'too_early' | 'excess_jitter' | 'too_many_retries' | 'non_retryable';
 
+/** One retry that broke the rule, with a sentence saying how. */
 export interface RetryViolation {
   readonly kind: RetryViolationKind;
   /** The retry that broke the rule. */
@@ -47,6 +48,7 @@ export interface RetryPolicy {
   readonly retryWindowMs: number;
 }
 
+/** SPEC 8.4 rule 4: at least 1 s, jitter under 250 ms, at most 3 retries. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, minWaitMs: 1000, jitterMs: 250, retryWindowMs: 300_000 };
 
 /** Answers worth retrying: 429, 408, 425, every 5xx, and dropped connections (status 0). */

@@ -18,11 +18,13 @@ export const VISITOR_DIMENSIONS = [
   'screen_resolution',
 ] as const;
 
+/** One of {@link VISITOR_DIMENSIONS}. */
 export type VisitorDimension = (typeof VISITOR_DIMENSIONS)[number];
 
 /** Session-level dimensions, named as the filter fields that select them. */
 export const SESSION_DIMENSIONS = [...VISITOR_DIMENSIONS, 'referrer', 'utm_source', 'utm_medium', 'utm_campaign'] as const;
 
+/** One of {@link SESSION_DIMENSIONS}. */
 export type SessionDimension = (typeof SESSION_DIMENSIONS)[number];
 
 /** Dimensions of a short-link click. */
@@ -36,6 +38,7 @@ export const CLICK_DIMENSIONS = [
   'referrer',
 ] as const;
 
+/** One of {@link CLICK_DIMENSIONS}. */
 export type ClickDimension = (typeof CLICK_DIMENSIONS)[number];
 
 /** Every dictionary the world defines. */

@@ -164,15 +164,16 @@ const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body,
 /**
  * The request pipeline, in the live service's order. The request id is assigned before it.
  * Authentication only reads the request, so it runs first: the in-flight gate still counts
- * every well-formed secret, known or not, and scenarios can match on the key.
+ * every well-formed secret, known or not, and scenarios can match on the key. A scenario's
+ * refusal stands in front of the service: it holds no slot and uses no quota.
  */
 export const PIPELINE: readonly Stage[] = [
   guardControlPlane,
   authenticateRequest,
   planFaults,
+  injectFault,
   gateInFlight,
   enforceKeyQuota,
-  injectFault,
   matchRoute,
   decodeBody,
   enforceEndpointLimit,

@@ -151,7 +151,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       requestId: x.requestId,
       method: x.request.method,
       path: x.request.path.slice(0, 200),
-      route: x.route?.path ?? null,
+      route: x.route?.path ?? routeOf(x.request),
       identity: principal ? identityOf(principal) : 'unknown',
       keyId: principal?.kind === 'apikey' ? principal.key.id : null,
       outcome: x.refusedBy ?? 'admitted',
@@ -163,6 +163,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       fingerprint: fingerprintOf(x.request),
       retryAfter: retryAfterOf(response),
     });
+  }
+
+  /** The route pattern a request names, for requests answered before routing (scenario refusals). */
+  function routeOf(request: SimRequest): string | null {
+    const found = match(request.method, request.path);
+    return found.kind === 'found' ? found.route.path : null;
   }
 
   const control: ScenarioControl = {

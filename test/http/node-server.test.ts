@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
-import { MAX_BODY_BYTES } from '../../src/sim/exchange.js';
+import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 import { COMPILE_BODY, REQUEST_ID, SUMMARY_QUERY } from '../helpers/credentials.js';
 import { call, freshSimulator, secretOf, type Answer } from '../helpers/sim.js';
 import { coreHeaders, fetchAnswer, rawRequest } from '../helpers/wire.js';

@@ -4,7 +4,7 @@ import type { ScenarioInput } from '../../contract/scenario.js';
 export const flaky5xx: ScenarioInput = {
   name: 'flaky-5xx',
   description:
-    'While it runs, each request under /v1/ gets 500 INTERNAL_SERVER_ERROR with probability 8%, else 502 BAD_GATEWAY with 2%, else has its connection reset without an answer with 1% (about 10.9% fail in all).',
+    'While it runs, each request under /v1/ gets 500 INTERNAL_SERVER_ERROR with probability 8%, else 502 BAD_GATEWAY with 2%, else has its connection reset without an answer with 1% (about 10.7% fail in all).',
   steps: [
     {
       name: 'internal errors',

@@ -1,12 +1,19 @@
-import { identityOf } from '../auth/principal.js';
-import { ENDPOINT_LIMITS, DEFAULT_KEY_QUOTA } from '../admission/rules.js';
+import { presentedKey } from '../auth/authenticate.js';
+import { identityOf, type Principal } from '../auth/principal.js';
+import { DEFAULT_KEY_QUOTA, endpointRule, keyQuotaRule, type EndpointLimitName } from '../admission/rules.js';
 import { injectedError, rateLimited, serviceUnavailable } from '../errors.js';
 import type { Exchange, StageResult } from '../pipeline.js';
 
-/** The limit a scenario's 429 reports when the step names none: the route's own. */
-function limitOf(path: string): number {
-  if (path === '/v1/query') return ENDPOINT_LIMITS['query:execute'].authenticated;
-  if (path === '/v1/query/compile') return ENDPOINT_LIMITS['query:compile'].authenticated;
+/**
+ * The limit a scenario's 429 reports when the step names none: the route's per-endpoint limit
+ * for this caller, else the key's own quota, else the default key quota.
+ */
+function limitOf(x: Exchange): number {
+  const principal = x.principal as Principal;
+  const endpoint: EndpointLimitName | null =
+    x.request.path === '/v1/query' ? 'query:execute' : x.request.path === '/v1/query/compile' ? 'query:compile' : null;
+  if (endpoint) return endpointRule(endpoint, principal, identityOf(principal)).limit;
+  if (principal.kind === 'apikey') return keyQuotaRule(principal.key)?.limit ?? DEFAULT_KEY_QUOTA.limit;
   return DEFAULT_KEY_QUOTA.limit;
 }
 
@@ -18,6 +25,7 @@ export function planFaults(x: Exchange): StageResult {
       method: x.request.method,
       path: x.request.path,
       keyId: x.principal.kind === 'apikey' ? x.principal.key.id : null,
+      presentsKey: presentedKey(x.request) !== undefined,
       websiteId: x.request.query.website_id ?? null,
       identity: identityOf(x.principal),
     },
@@ -38,7 +46,7 @@ export function injectFault(x: Exchange): StageResult {
   switch (effect.type) {
     case 'rate_limit':
       return rateLimited('Rate limit exceeded', {
-        limit: effect.limit ?? limitOf(x.request.path),
+        limit: effect.limit ?? limitOf(x),
         remaining: 0,
         reset: x.now + effect.retryAfterSeconds * 1000,
         retryAfter: effect.retryAfterSeconds,

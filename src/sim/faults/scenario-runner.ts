@@ -7,6 +7,8 @@ export interface RequestFacts {
   readonly method: string;
   readonly path: string;
   readonly keyId: string | null;
+  /** Whether the request presents an API key at all (the in-flight cap counts any). */
+  readonly presentsKey: boolean;
   readonly websiteId: string | null;
   readonly identity: string;
 }
@@ -151,9 +153,11 @@ export function createScenarioRunner(seed: string): ScenarioRunner {
               latencyMs += latencyOf(effect, draws.next(), draws.next());
               break;
             case 'concurrency':
+              if (!facts.presentsKey) continue;
               if (!concurrencyCap || effect.cap < concurrencyCap.cap) concurrencyCap = { cap: effect.cap, by };
               break;
             case 'quota':
+              if (facts.keyId === null) continue;
               quota ??= { limit: effect.limit, windowMs: effect.window, by };
               break;
             default:

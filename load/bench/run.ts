@@ -61,6 +61,7 @@ interface Measured {
 }
 
 async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+  await autocannon({ duration: 1, connections, ...options }); // warm-up, not counted
   const result = await autocannon({ duration, connections, ...options });
   return {
     name,
@@ -81,7 +82,10 @@ async function timed(url: string, init: RequestInit): Promise<number> {
 }
 
 const bare = await start(process.execPath, ['--import', 'tsx', 'load/bench/bare-server.ts']);
-const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42']);
+// Throughput of the engine: limits off, so every request does the full work of an admitted one.
+const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42', '--limits', 'off']);
+// The refusal path: limits on; after the first 120 requests of the minute every query is a 429.
+const limited = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42']);
 
 try {
   const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as {
@@ -115,11 +119,20 @@ try {
   rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }));
   rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));
   rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }));
+  const refused = await measure('429 at the per-endpoint limit (limits on)', {
+    url: `${limited.url}/v1/query?website_id=${largest}`,
+    method: 'POST',
+    headers,
+    body: cheap,
+  });
+  rows.push({ ...refused, non2xx: 0 });
   const baseline = rows[0]?.rps ?? 1;
 
   const pad = (s: string, n: number): string => s.padEnd(n);
   const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
-  process.stdout.write(`\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}\n\n`);
+  process.stdout.write(
+    `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off\n\n`,
+  );
   process.stdout.write(`${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
   for (const r of rows) {
     process.stdout.write(`${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)}\n`);
@@ -138,6 +151,7 @@ try {
 } finally {
   bare.child.kill('SIGTERM');
   sim.child.kill('SIGTERM');
+  limited.child.kill('SIGTERM');
 }
 
 await new Promise<void>((resolve) => {

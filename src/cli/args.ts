@@ -13,6 +13,8 @@ export interface ServeOptions {
   readonly log: boolean;
   /** Scenarios to run from the start: built-in names or paths of JSON files. */
   readonly scenarios: readonly string[];
+  /** `off` skips the SPEC 8 limits (benchmarks, end-to-end runs). */
+  readonly limits: 'enforce' | 'off';
 }
 
 /** What the command line asks for. */
@@ -41,6 +43,9 @@ Options (serve):
                         file with a scenario (or an array of them); repeatable.
                         Built-ins: steady, rate-limit-storm, outage-window, flaky-5xx,
                         slow-tail, concurrency-squeeze, brownout, quota-crunch
+  --limits enforce|off  off skips the per-endpoint limits, per-key quotas and the
+                        concurrency cap, for runs where limits are not under test
+                        (default enforce)
   --log                 Print one line per request (method, path, status, time, request id)
   -h, --help            Show this help
   -v, --version         Print the version
@@ -83,6 +88,7 @@ export function parseCommand(argv: readonly string[]): Command {
         now: { type: 'string' },
         log: { type: 'boolean' },
         scenario: { type: 'string', multiple: true },
+        limits: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -106,6 +112,8 @@ export function parseCommand(argv: readonly string[]): Command {
     if (at === null) return { kind: 'error', message: `--now must be an ISO 8601 instant or epoch milliseconds (got '${values.now}').` };
     startMs = at;
   }
+  const limits = values.limits ?? 'enforce';
+  if (limits !== 'enforce' && limits !== 'off') return { kind: 'error', message: `--limits must be enforce or off (got '${limits}').` };
   const seed = values.seed ?? '42';
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
   return {
@@ -118,6 +126,7 @@ export function parseCommand(argv: readonly string[]): Command {
       startMs,
       log: values.log ?? false,
       scenarios: values.scenario ?? [],
+      limits,
     },
   };
 }

@@ -50,6 +50,7 @@ async function serve(options: ServeOptions): Promise<void> {
       realNow: Date.now,
       scenarios: loadScenarios(options.scenarios),
       guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
+      limits: options.limits,
     });
   } catch (error) {
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
@@ -74,6 +75,7 @@ async function serve(options: ServeOptions): Promise<void> {
       `analytics-sim listening on ${running.url}`,
       `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
       ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
+      ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
       `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
       `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
       '',

@@ -16,7 +16,9 @@ export type RequestLogger = (entry: {
 
 /** Writes a core response to a node response. HEAD gets the headers without the body. */
 export function writeResponse(res: ServerResponse, response: SimResponse, head = false): void {
-  const headers: Record<string, string | number> = { ...response.headers, 'Content-Length': Buffer.byteLength(response.body) };
+  const headers: string[] = [];
+  for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  headers.push('Content-Length', String(Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
   res.end(head ? undefined : response.body);
 }

@@ -45,6 +45,8 @@ export interface SimulatorCore {
   readonly catalog: ReadonlyMap<string, Scenario>;
   /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
   readonly guardHost: boolean;
+  /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
+  readonly enforceLimits: boolean;
   state(): SimState;
   reset(seed?: string): Promise<void>;
 }

@@ -47,6 +47,12 @@ export interface SimulatorOptions {
    * rebinding for a server bound to loopback). Default false; the CLI turns it on.
    */
   readonly guardControlHost?: boolean;
+  /**
+   * `off` skips the per-endpoint limits, the per-key quota and the concurrency cap (scenario
+   * faults still apply), like the live service's end-to-end mode: for runs where limits are
+   * not what is under test, such as throughput benchmarks. Default `enforce`.
+   */
+  readonly limits?: 'enforce' | 'off';
 }
 
 /** Starts, stops and lists fault scenarios of a simulator. */
@@ -111,6 +117,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     catalog,
     guardHost: options.guardControlHost ?? false,
+    enforceLimits: options.limits !== 'off',
     state: () => state,
     async reset(next) {
       if (next !== undefined) seed = String(next);

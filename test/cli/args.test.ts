@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [] };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce' };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -44,7 +44,7 @@ describe('parseCommand flags', () => {
   it('reads every flag together', () => {
     const command = parseCommand([
       'serve', '--port', '0', '--host', 'localhost', '--seed', 's', '--clock', 'virtual',
-      '--now', '2025-01-01T00:00:00.000Z', '--log', '--scenario', 'outage-window', '--scenario', 'my-faults.json',
+      '--now', '2025-01-01T00:00:00.000Z', '--log', '--scenario', 'outage-window', '--scenario', 'my-faults.json', '--limits', 'off',
     ]);
     expect(serveOptions(command)).toEqual({
       port: 0,
@@ -54,6 +54,7 @@ describe('parseCommand flags', () => {
       startMs: Date.UTC(2025, 0, 1),
       log: true,
       scenarios: ['outage-window', 'my-faults.json'],
+      limits: 'off',
     });
   });
 
@@ -66,7 +67,7 @@ describe('parseCommand flags', () => {
   });
 
   it('documents every flag in the help text', () => {
-    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--log', '--help', '--version']) expect(HELP).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--limits', '--log', '--help', '--version']) expect(HELP).toContain(flag);
     expect(HELP).toMatch(/Usage/);
   });
 });

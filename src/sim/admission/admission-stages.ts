@@ -5,7 +5,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Exchange, StageResult } from '../pipeline.js';
 import type { InFlightGate } from './in-flight-gate.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
-import { retryAfterSeconds } from './sliding-log.js';
+import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
 import type { AdmissionStore } from './store.js';
 
 /** The admission machinery a simulator owns. */
@@ -15,23 +15,37 @@ export interface Admission {
   readonly journal: Journal;
 }
 
+type WindowOutcome = SimError | WindowDecision;
+
 /**
- * Checks one window in the store and records the check. A store failure becomes 503
- * SERVICE_UNAVAILABLE: the simulator never guesses an admission.
+ * Checks one window in the store and records the check. A store failure (a throw or a
+ * rejection) becomes 503 SERVICE_UNAVAILABLE: the simulator never guesses an admission.
+ * Synchronous when the store answers synchronously, so the in-memory path allocates no promise.
  */
-async function checkWindow(x: Exchange, rule: WindowRule, message: string): Promise<SimError | { remaining: number; reset: number }> {
-  let decision;
+function checkWindow(x: Exchange, rule: WindowRule, message: string): WindowOutcome | Promise<WindowOutcome> {
   const order = x.sim.admission.journal.nextCheck();
-  try {
-    decision = await x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
-  } catch {
+  const decide = (decision: WindowDecision): WindowOutcome => {
+    x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
+    if (decision.allowed) return decision;
+    x.refusedBy = rule.rule;
+    return rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });
+  };
+  const degrade = (): WindowOutcome => {
     x.refusedBy = 'degraded';
     return serviceUnavailable();
+  };
+  let pending;
+  try {
+    pending = x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
+  } catch {
+    return degrade();
   }
-  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
-  if (decision.allowed) return decision;
-  x.refusedBy = rule.rule;
-  return rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });
+  return pending instanceof Promise ? pending.then(decide, degrade) : decide(pending);
+}
+
+/** Applies `then` to a value now, or to a promise when it resolves. */
+function after<T, R>(value: T | Promise<T>, then: (v: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
 }
 
 /**
@@ -40,7 +54,7 @@ async function checkWindow(x: Exchange, rule: WindowRule, message: string): Prom
  * Retry-After: 1. OPTIONS and the control plane are exempt.
  */
 export function gateInFlight(x: Exchange): StageResult {
-  if (x.control || x.request.method === 'OPTIONS') return undefined;
+  if (x.control || !x.sim.enforceLimits || x.request.method === 'OPTIONS') return undefined;
   const secret = presentedKey(x.request);
   if (secret === undefined || !isWellFormedKey(secret)) return undefined;
   const fingerprint = hashPresented(secret, x.state.hashMemo);
@@ -61,25 +75,27 @@ export function gateInFlight(x: Exchange): StageResult {
  * (or any key while a scenario's `quota` step applies). Admitted responses of such keys carry
  * the X-RateLimit-* headers.
  */
-export async function enforceKeyQuota(x: Exchange): Promise<StageResult> {
-  if (x.control || x.principal?.kind !== 'apikey') return undefined;
+export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult> {
+  if (x.control || !x.sim.enforceLimits || x.principal?.kind !== 'apikey') return undefined;
   const override = x.faults.quota;
   const rule: WindowRule | null = override
     ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
     : keyQuotaRule(x.principal.key);
   if (!rule) return undefined;
-  const result = await checkWindow(x, rule, 'API key rate limit exceeded');
-  if ('code' in result) return result;
-  x.headers['X-RateLimit-Limit'] = String(rule.limit);
-  x.headers['X-RateLimit-Remaining'] = String(result.remaining);
-  x.headers['X-RateLimit-Reset'] = String(result.reset);
-  return undefined;
+  return after(checkWindow(x, rule, 'API key rate limit exceeded'), (result) => {
+    if ('code' in result) return result;
+    x.headers['X-RateLimit-Limit'] = String(rule.limit);
+    x.headers['X-RateLimit-Remaining'] = String(result.remaining);
+    x.headers['X-RateLimit-Reset'] = String(result.reset);
+    return undefined;
+  });
 }
 
 /** SPEC 8.1: the per-endpoint limit per identity, before access checks and validation. */
-export async function enforceEndpointLimit(x: Exchange): Promise<StageResult> {
+export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageResult> {
   const name = x.route?.limit;
-  if (x.control || !name || !x.principal) return undefined;
-  const result = await checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded');
-  return 'code' in result ? result : undefined;
+  if (x.control || !x.sim.enforceLimits || !name || !x.principal) return undefined;
+  return after(checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded'), (result) =>
+    'code' in result ? result : undefined,
+  );
 }

@@ -171,6 +171,18 @@ function addDays(date: DateString, days: number): DateString {
  */
 export function resolvePreset(preset: DatePreset, now: number, tz: string): [DateString, DateString] {
   const today = localDate(now, tz);
+  const memoKey = `${preset}|${today}`;
+  const known = presetMemo.get(memoKey);
+  if (known) return known;
+  const range = presetRange(preset, today);
+  if (presetMemo.size > 1024) presetMemo.clear();
+  presetMemo.set(memoKey, range);
+  return range;
+}
+
+const presetMemo = new Map<string, [DateString, DateString]>();
+
+function presetRange(preset: DatePreset, today: DateString): [DateString, DateString] {
   const todayMs = Date.parse(`${today}T00:00:00Z`);
   const weekday = new Date(todayMs).getUTCDay();
   const [y, m] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];

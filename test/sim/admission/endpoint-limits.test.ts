@@ -159,3 +159,16 @@ describe('per-endpoint limits (SPEC 8.1)', () => {
     expect((await query(sim, key)).status).toBe(200);
   });
 });
+
+describe('limits switched off', () => {
+  it('admits past every limit with { limits: "off" } while scenarios still apply', async () => {
+    const { createSimulator } = await import('../../../src/index.js');
+    const sim = createSimulator({ seed: 42, limits: 'off' });
+    const quota = secretOf(sim, 'key_acme_quota');
+    const answers = await burst(150, () => query(sim, quota));
+    expect(answers.every((a) => a.status === 200 && a.headers['X-RateLimit-Limit'] === undefined)).toBe(true);
+    sim.scenarios.start('outage-window');
+    sim.clock.advance(30_000);
+    expect((await query(sim, quota)).status).toBe(503);
+  });
+});

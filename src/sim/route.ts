@@ -71,8 +71,20 @@ export interface RouteContext {
 export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   readonly path: string;
-  readonly family: 'query' | 'control';
+  /** Groups routes in the docs and the OpenAPI document (tags). */
+  readonly family: 'query' | 'ingest' | 'manage' | 'discovery' | 'control';
   readonly summary: string;
+  /**
+   * How callers authenticate, for the docs: `public` (nobody), `key` (API key or dashboard
+   * session), `key-or-website` (ingestion), `control` (the harness, unauthenticated).
+   */
+  readonly auth?: 'public' | 'key' | 'key-or-website' | 'control';
+  /** The scope an API key needs, for the docs (the route's own checks enforce it). */
+  readonly scope?: string;
+  /** Query-string parameters, for the docs and OpenAPI (values arrive as strings). */
+  readonly query?: z.ZodObject;
+  /** Documented answers by status: what it means and the body's schema. */
+  readonly responses?: Readonly<Record<number, { readonly description: string; readonly schema?: z.ZodType }>>;
   /** The per-endpoint limit (SPEC 8.1) that applies, checked before authorization. */
   readonly limit?: EndpointLimitName;
   readonly body?: z.ZodType<Body>;

@@ -47,6 +47,8 @@ export interface SimulatorCore {
   readonly guardHost: boolean;
   /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
   readonly enforceLimits: boolean;
+  /** The route table, for the generated OpenAPI document. */
+  readonly routes: readonly Route[];
   state(): SimState;
   reset(seed?: string): Promise<void>;
 }

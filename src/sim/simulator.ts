@@ -118,6 +118,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     catalog,
     guardHost: options.guardControlHost ?? false,
     enforceLimits: options.limits !== 'off',
+    routes: ROUTES,
     state: () => state,
     async reset(next) {
       if (next !== undefined) seed = String(next);

@@ -19,6 +19,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/health',
     family: 'control',
+    auth: 'control',
     summary: 'Ready check: seed, clock, and API key requests in flight.',
     handle: (ctx) => ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot(), inFlight: ctx.sim.admission.gate.total() }),
   }),
@@ -26,6 +27,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/fixtures',
     family: 'control',
+    auth: 'control',
     summary: 'The seeded world, with API key secrets and session tokens.',
     handle: (ctx) => ok(listFixtures(ctx.state)),
   }),
@@ -33,6 +35,7 @@ export const controlRoutes = [
     method: 'POST',
     path: '/__sim/reset',
     family: 'control',
+    auth: 'control',
     summary: 'Back to the seeded state (optionally with another seed); restarts the clock.',
     body: resetRequestSchema,
     bodyOptional: true,
@@ -45,6 +48,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/clock',
     family: 'control',
+    auth: 'control',
     summary: 'The clock: mode and current instant.',
     handle: (ctx) => ok(ctx.sim.clock.snapshot()),
   }),
@@ -52,6 +56,7 @@ export const controlRoutes = [
     method: 'POST',
     path: '/__sim/clock',
     family: 'control',
+    auth: 'control',
     summary: 'Switch real/virtual, set the virtual instant, or advance it ({ mode, now, advanceMs }).',
     body: clockRequestSchema,
     handle(ctx, body) {
@@ -74,6 +79,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/journal',
     family: 'control',
+    auth: 'control',
     summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
     validate: journalQuery,
     handle: (ctx, _body, _access, query) =>
@@ -83,6 +89,7 @@ export const controlRoutes = [
     method: 'DELETE',
     path: '/__sim/journal',
     family: 'control',
+    auth: 'control',
     summary: 'Clear the journal (limits keep their state).',
     handle(ctx) {
       ctx.sim.admission.journal.clear(ctx.now);
@@ -93,6 +100,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/journal/oracle',
     family: 'control',
+    auth: 'control',
     summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
     handle(ctx) {
       const { journal } = ctx.sim.admission;
@@ -103,6 +111,7 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sim/journal/retry-audit',
     family: 'control',
+    auth: 'control',
     summary: 'Judge how clients retried 429s, 503s and other failures (SPEC 8.4 rule 4); same filters as the journal.',
     validate: journalQuery,
     handle: (ctx, _body, _access, query) => ok(auditRetries(ctx.sim.admission.journal.list(query))),

@@ -12,6 +12,7 @@ export const scenarioRoutes = [
     method: 'GET',
     path: '/__sim/scenarios',
     family: 'control',
+    auth: 'control',
     summary: 'Built-in scenarios, and the running ones with the state of each step.',
     handle: (ctx) =>
       ok({
@@ -23,6 +24,7 @@ export const scenarioRoutes = [
     method: 'POST',
     path: '/__sim/scenarios',
     family: 'control',
+    auth: 'control',
     summary: 'Start a scenario now: { "name": "<built-in>" } or { "scenario": { name, steps } }.',
     body: startScenarioSchema,
     validate(ctx, body) {
@@ -42,6 +44,7 @@ export const scenarioRoutes = [
     method: 'DELETE',
     path: '/__sim/scenarios',
     family: 'control',
+    auth: 'control',
     summary: 'Stop every running scenario.',
     handle: (ctx) => ok({ stopped: ctx.sim.scenarios.stop() }),
   }),
@@ -49,6 +52,7 @@ export const scenarioRoutes = [
     method: 'DELETE',
     path: '/__sim/scenarios/:name',
     family: 'control',
+    auth: 'control',
     summary: 'Stop one running scenario.',
     handle(ctx) {
       const name = ctx.params.name as string;

@@ -1,4 +1,7 @@
-import { compileRequestSchema, DATE_PRESETS, queryBodySchema, type CompileRequest, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
+import { z } from 'zod';
+import { batchResponseSchema, compileResponseSchema, queryResponseSchema, queryTypesResponseSchema } from '../../contract/query-response.js';
+import { websitesResponseSchema } from '../../contract/website.js';
+import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type CompileRequest, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, hasScope, reachableWebsites, resolveQueryScope, unauthenticated } from '../auth/access.js';
 import { accessDenied, forbidden, missingProjectId, validationError } from '../errors.js';
@@ -48,7 +51,10 @@ export const queryRoutes = [
     method: 'GET',
     path: '/v1/query/websites',
     family: 'query',
+    auth: 'key',
+    scope: 'read:data',
     summary: 'List the websites the caller can access (read:data).',
+    responses: { 200: { description: 'The websites the caller reaches, oldest first', schema: websitesResponseSchema } },
     authorize(ctx) {
       if (ctx.principal.kind === 'anonymous') return unauthenticated(ctx.principal);
       if (!hasScope(ctx.principal, 'read:data')) return forbidden('read:data');
@@ -71,7 +77,10 @@ export const queryRoutes = [
     method: 'GET',
     path: '/v1/query/types',
     family: 'query',
+    auth: 'public',
     summary: 'List the query types with their filters, limits and (with include_meta=true) output fields. Public.',
+    query: z.object({ include_meta: z.enum(['true', 'false']).optional().describe('Include each type’s meta (description, output fields, visualization hints)') }),
+    responses: { 200: { description: 'Every query type and its configuration', schema: queryTypesResponseSchema } },
     handle(ctx) {
       const tail = typesTail(ctx.request.query.include_meta === 'true');
       return jsonText(`{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`);
@@ -81,7 +90,13 @@ export const queryRoutes = [
     method: 'POST',
     path: '/v1/query',
     family: 'query',
+    auth: 'key',
+    scope: 'read:data',
     summary: 'Run one query or a batch (read:data; uptime types read:monitors).',
+    query: queryStringSchema,
+    responses: {
+      200: { description: 'One result (single query) or `results` (batch); failed parameters come last', schema: z.union([queryResponseSchema, batchResponseSchema]) },
+    },
     limit: 'query:execute',
     body: queryBodySchema,
     authorize(ctx, body) {
@@ -131,7 +146,11 @@ export const queryRoutes = [
     method: 'POST',
     path: '/v1/query/compile',
     family: 'query',
+    auth: 'key',
+    scope: 'read:data',
     summary: 'Compile a query to SQL and parameters without running it (read:data).',
+    query: z.object({ website_id: z.string().optional(), timezone: z.string().optional() }),
+    responses: { 200: { description: 'ClickHouse-style SQL and its parameters', schema: compileResponseSchema } },
     limit: 'query:compile',
     body: compileRequestSchema,
     authorize(ctx) {

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { errorBodySchema, rateLimitBodySchema } from '../../contract/errors.js';
+import type { Route } from '../route.js';
+
+/** A JSON Schema object as OpenAPI 3.1 embeds it. */
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, as clients send it. */
+function schemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const ERROR = { $ref: '#/components/schemas/Error' };
+const RATE_LIMITED = { $ref: '#/components/schemas/RateLimited' };
+
+function errorResponse(description: string, schema: JsonSchema = ERROR) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+const SECURITY: Record<NonNullable<Route['auth']>, unknown[] | undefined> = {
+  public: [],
+  key: [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { SessionCookie: [] }],
+  'key-or-website': [{ ApiKeyHeader: [] }, { BearerAuth: [] }, {}],
+  control: [],
+};
+
+function operationId(route: Route): string {
+  const words = `${route.method.toLowerCase()} ${route.path}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+}
+
+function operation(route: Route): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const name of route.path.split('/').filter((s) => s.startsWith(':'))) {
+    parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (route.query) {
+    for (const [name, field] of Object.entries(route.query.shape)) {
+      const schema = schemaOf(field as z.ZodType);
+      parameters.push({
+        name,
+        in: 'query',
+        required: !(field as z.ZodType).safeParse(undefined).success,
+        schema,
+        ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+      });
+    }
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(route.responses ?? { 200: { description: 'Success' } })) {
+    responses[status] = answer.schema
+      ? { description: answer.description, content: { 'application/json': { schema: schemaOf(answer.schema) } } }
+      : { description: answer.description };
+  }
+  if (route.body) {
+    responses['400'] ??= errorResponse('Malformed JSON (PARSE) or invalid values (VALIDATION_ERROR), with details');
+    responses['413'] ??= errorResponse('The body is over 1 MB (PAYLOAD_TOO_LARGE)');
+    responses['422'] ??= errorResponse('The body does not have the schema’s shape (VALIDATION), with details naming the fields');
+  }
+  if (route.auth === 'key' || route.auth === 'key-or-website') {
+    responses['401'] ??= errorResponse('No credential was accepted (AUTH_REQUIRED); a hint says why');
+    responses['403'] ??= errorResponse('A scope is missing (FORBIDDEN) or the resource is out of reach (ACCESS_DENIED)');
+    responses['429'] ??= errorResponse('A rate limit, the per-key quota or the concurrency cap refused the request (RATE_LIMITED)', RATE_LIMITED);
+    responses['503'] ??= errorResponse('Admission is unavailable (SERVICE_UNAVAILABLE); retry after Retry-After seconds');
+  }
+  const security = SECURITY[route.auth ?? (route.family === 'control' ? 'control' : 'public')];
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [route.family],
+    ...(route.scope ? { description: `Requires the \`${route.scope}\` scope when called with an API key.` } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body
+      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } }
+      : {}),
+    responses,
+    ...(security !== undefined ? { security } : {}),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of every route in the table, generated from the same zod schemas
+ * that validate requests. `baseUrl` is the server clients reached.
+ */
+export function buildOpenApiDocument(routes: readonly Route[], baseUrl: string, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.method === 'HEAD') continue;
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'analytics-sim',
+      version,
+      description:
+        'A local, deterministic simulator of a web-analytics Query API (scoped API keys, rate limits, ingestion, management) and its /__sim harness control plane.',
+    },
+    servers: [{ url: baseUrl }],
+    tags: [
+      { name: 'query', description: 'The Query API (SPEC section 4)' },
+      { name: 'ingest', description: 'Event ingestion' },
+      { name: 'manage', description: 'Management routes' },
+      { name: 'discovery', description: 'Discovery documents and health' },
+      { name: 'control', description: 'The /__sim harness control plane (not part of the simulated service)' },
+    ],
+    paths,
+    components: {
+      schemas: { Error: schemaOf(errorBodySchema), RateLimited: schemaOf(rateLimitBodySchema) },
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+        SessionCookie: { type: 'apiKey', in: 'cookie', name: 'databuddy.session_token' },
+      },
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../../src/sim/routes.js';
+import { VERSION } from '../../../src/version.js';
+import { call, freshSimulator } from '../../helpers/sim.js';
+
+const HOST = { host: '127.0.0.1:8787' };
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const answer = await call(freshSimulator(), 'GET', '/openapi.json', { headers: HOST });
+    expect(answer.status).toBe(200);
+    expect(answer.json.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(answer.json);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes every route the simulator serves, with its method', async () => {
+    const doc = (await call(freshSimulator(), 'GET', '/openapi.json', { headers: HOST })).json;
+    const missing = ROUTES.filter((route) => route.method !== 'HEAD')
+      .map((route) => [route.method.toLowerCase(), route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')] as const)
+      .filter(([method, path]) => !doc.paths[path]?.[method]);
+    expect(missing).toEqual([]);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/query', '/v1/query/websites', '/__sim/clock', '/__sim/journal', '/health']));
+  });
+
+  it('uses the request schemas: the query body, the filter operators and the security schemes', async () => {
+    const doc = (await call(freshSimulator(), 'GET', '/openapi.json', { headers: HOST })).json;
+    const query = doc.paths['/v1/query'].post;
+    expect(query.security).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }, { SessionCookie: [] }]);
+    expect(JSON.stringify(query.requestBody)).toContain('"not_contains"');
+    expect(query.parameters.map((p: { name: string }) => p.name)).toEqual(['website_id', 'link_id', 'schedule_id', 'organization_id', 'timezone']);
+    expect(Object.keys(query.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '422', '429']));
+    expect(doc.paths['/v1/query/types'].get.security).toEqual([]);
+    expect(doc.components.securitySchemes.ApiKeyHeader).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:8787' }]);
+    expect(doc.info.version).toBe(VERSION);
+  });
+});
+
+describe('GET /.well-known/api-catalog', () => {
+  it('answers an RFC 9727 linkset pointing at the API, its description, auth.md and health', async () => {
+    const answer = await call(freshSimulator(), 'GET', '/.well-known/api-catalog', { headers: HOST });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['Content-Type']).toBe('application/linkset+json;profile="https://www.rfc-editor.org/info/rfc9727"; charset=utf-8');
+    expect(answer.headers['Cache-Control']).toBe('public, max-age=3600, must-revalidate');
+    expect(answer.text).toContain('\n  "linkset"');
+    const [set] = answer.json.linkset;
+    expect(set.anchor).toBe('http://127.0.0.1:8787/.well-known/api-catalog');
+    expect(set['service-desc'][0]).toMatchObject({ href: 'http://127.0.0.1:8787/openapi.json', type: 'application/vnd.oai.openapi+json;version=3.1' });
+    expect(set['service-doc'][0]).toMatchObject({ href: 'http://127.0.0.1:8787/auth.md', type: 'text/markdown' });
+    expect(set.status[0].href).toBe('http://127.0.0.1:8787/health');
+  });
+
+  it('answers HEAD with the Link header and no body', async () => {
+    const answer = await call(freshSimulator(), 'HEAD', '/.well-known/api-catalog', { headers: HOST });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.Link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+  });
+
+  it('does not echo a hostile Host header into links', async () => {
+    const answer = await call(freshSimulator(), 'GET', '/.well-known/api-catalog', { headers: { host: 'evil.example/"><script>' } });
+    expect(answer.json.linkset[0].anchor).toBe('http://localhost/.well-known/api-catalog');
+  });
+});
+
+describe('GET /auth.md and GET /health', () => {
+  it('explains how to create, send and revoke a key, with every scope', async () => {
+    const answer = await call(freshSimulator(), 'GET', '/auth.md', { headers: HOST });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['Content-Type']).toBe('text/markdown; charset=utf-8');
+    for (const text of ['# auth.md', '## Use the credential', 'x-api-key: $KEY', 'Authorization: Bearer $KEY', '## Errors', '## Revocation', '## API key scopes', 'manage:config', 'http://127.0.0.1:8787/__sim/keys']) {
+      expect(answer.text).toContain(text);
+    }
+  });
+
+  it('reports health with the version and the simulator clock', async () => {
+    const sim = freshSimulator();
+    const answer = await call(sim, 'GET', '/health');
+    expect(answer.json).toEqual({ success: true, status: 'ok', version: VERSION, timestamp: new Date(sim.clock.now()).toISOString(), clickhouse: true, database: true, redis: true });
+  });
+
+  it('keeps the version constant equal to package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});

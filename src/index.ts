@@ -40,3 +40,9 @@ export { CONCURRENCY_CAP, DEFAULT_KEY_QUOTA, ENDPOINT_LIMITS, INGEST_LIMIT, inge
 export { auditRetries, isRetryable, DEFAULT_RETRY_POLICY } from './sim/journal/retry-audit.js';
 export type { RetryAudit, RetryChain, RetryPolicy, RetryViolation, RetryViolationKind } from './sim/journal/retry-audit.js';
 export { expectRetriesCompliant, RetryComplianceError } from './testing/expect-retries.js';
+export { SimulatorAdminError, type KeyAdmin, type SessionAdmin, type AdminCallOptions } from './sim/admin/admin-api.js';
+export type { ApiKeyView, IssuedKey, AuditRecord, AuditKind, CreateKeyRequest, UpdateKeyRequest } from './contract/keys.js';
+export type { SignInResponse } from './contract/sessions.js';
+export { DEFAULT_ALLOWED_ORIGINS } from './sim/cors/origins.js';
+export { trackEventSchema, trackBodySchema, trackResponseSchema, TRACK_BATCH_MAX, type TrackEvent, type TrackBody, type TrackResponse } from './contract/track.js';
+export { DEFAULT_EVENT_STORE_LIMITS } from './sim/ingest/event-store.js';

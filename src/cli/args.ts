@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/dates.js';
+import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 
 /** Options of `analytics-sim serve`. */
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   readonly scenarios: readonly string[];
   /** `off` skips the SPEC 8 limits (benchmarks, end-to-end runs). */
   readonly limits: 'enforce' | 'off';
+  /** Page origins allowed by CORS (normalized); empty for the default (any localhost port). */
+  readonly allowedOrigins: readonly string[];
 }
 
 /** What the command line asks for. */
@@ -46,14 +49,20 @@ Options (serve):
   --limits enforce|off  off skips the per-endpoint limits, per-key quotas and the
                         concurrency cap, for runs where limits are not under test
                         (default enforce)
+  --allowed-origin <o>  A web page origin that may call the API from a browser with
+                        credentials (CORS; its session cookie counts): scheme://host[:port],
+                        scheme://host:* for any port, or *; repeatable. The simulator's own
+                        origin is always allowed. Default: any port of http://localhost,
+                        http://127.0.0.1 and http://[::1]
   --log                 Print one line per request (method, path, status, time, request id)
   -h, --help            Show this help
   -v, --version         Print the version
 
 The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
-scenarios (start and stop at run time), and journal (every admission decision;
+scenarios (start and stop at run time), journal (every admission decision;
 /__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
-client retried).
+client retried), keys (create, change, rotate, revoke, delete API keys; /__sim/audit lists
+every change) and sessions (POST signs a fixture user in and sets the session cookie).
 It is meant for local use: do not expose the simulator to a network you do not trust.
 `;
 
@@ -89,6 +98,7 @@ export function parseCommand(argv: readonly string[]): Command {
         log: { type: 'boolean' },
         scenario: { type: 'string', multiple: true },
         limits: { type: 'string' },
+        'allowed-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -114,6 +124,12 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const limits = values.limits ?? 'enforce';
   if (limits !== 'enforce' && limits !== 'off') return { kind: 'error', message: `--limits must be enforce or off (got '${limits}').` };
+  const allowedOrigins: string[] = [];
+  for (const entry of values['allowed-origin'] ?? []) {
+    const normalized = normalizeAllowedOrigin(entry);
+    if (!normalized.ok) return { kind: 'error', message: `--allowed-origin: ${normalized.message}.` };
+    allowedOrigins.push(normalized.origin);
+  }
   const seed = values.seed ?? '42';
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
   return {
@@ -127,6 +143,7 @@ export function parseCommand(argv: readonly string[]): Command {
       log: values.log ?? false,
       scenarios: values.scenario ?? [],
       limits,
+      allowedOrigins,
     },
   };
 }

@@ -18,6 +18,10 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
+  /** `/track`: an event does not have the accepted shape; `details` name the fields. */
+  INVALID_EVENT_SCHEMA: 400,
+  /** `/track`: the simulator's event storage is full; nothing of the request was stored. */
+  EVENT_STORAGE_FULL: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,7 +18,8 @@ export type RequestLogger = (entry: {
 export function writeResponse(res: ServerResponse, response: SimResponse, head = false): void {
   const headers: string[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  headers.push('Content-Length', String(Buffer.byteLength(response.body)));
+  // A 204 or 304 carries no body and no Content-Length (RFC 9110 8.6).
+  if (response.status !== 204 && response.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
   res.end(head ? undefined : response.body);
 }

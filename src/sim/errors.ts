@@ -31,7 +31,9 @@ export function authRequired(hint: string): SimError {
 }
 
 /** 403: authenticated, but the resource is outside what the credential reaches. */
-export function accessDenied(resource: 'website' | 'link' | 'monitor' | 'organization'): SimError {
+export function accessDenied(
+  resource: 'website' | 'link' | 'monitor' | 'organization' | 'status page' | 'feature flag',
+): SimError {
   return simError('ACCESS_DENIED', `Access denied to this ${resource}`);
 }
 
@@ -162,6 +164,39 @@ export function conflict(message: string, hint?: string): SimError {
 /** An error a scenario injects: any status and code, with the SPEC 7.1 body. */
 export function injectedError(status: number, code: string, message: string, retryAfterSeconds?: number): SimError {
   return { status, code, message, ...(retryAfterSeconds !== undefined ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}) };
+}
+
+/** 400 (`/track`): events that do not have the accepted shape; `details` name each field. */
+export function invalidEventSchema(details: readonly ErrorDetail[]): SimError {
+  return simError('INVALID_EVENT_SCHEMA', 'Invalid event schema', {
+    details: details.slice(0, 20),
+    hint: 'Each event needs a name (1 to 256 characters); see the details for the fields to fix.',
+  });
+}
+
+/** 401 (`/track`): no usable API key and no website named; `hint` says why a key was refused. */
+export function ingestCredentialsRequired(hint: string): SimError {
+  return simError('AUTH_REQUIRED', 'API key or website_id required', {
+    hint,
+    headers: { 'WWW-Authenticate': AUTH_CHALLENGE },
+  });
+}
+
+/** 403 (`/track`): the API key lacks the track:events scope. */
+export function missingTrackScope(): SimError {
+  return simError('FORBIDDEN', 'API key missing track:events scope', {
+    hint: 'Sending events with an API key needs the track:events scope.',
+  });
+}
+
+/** 403 (`/track`): an event names a website the credential does not reach (or none, for a website-restricted key). */
+export function websiteScopeMismatch(hint: string): SimError {
+  return simError('ACCESS_DENIED', 'Website scope mismatch', { hint });
+}
+
+/** 503 (`/track`): the simulator's event storage is full; nothing of the request was stored. */
+export function eventStorageFull(hint: string): SimError {
+  return simError('EVENT_STORAGE_FULL', 'Event storage is full', { hint });
 }
 
 /** 500: a bug in the simulator. The body never carries the cause or a stack. */

@@ -15,9 +15,10 @@ import { MAX_BODY_BYTES, type SimRequest } from './messages.js';
 import { isError, type Reply, type Route, type RouteContext, type SimulatorCore } from './route.js';
 import type { RouteMatch } from './router.js';
 import type { AdmissionRule } from './admission/rules.js';
-import { enforceEndpointLimit, enforceKeyQuota, gateInFlight } from './admission/admission-stages.js';
+import { enforceEndpointLimit, enforceKeyQuota, enforceRouteWindow, gateInFlight } from './admission/admission-stages.js';
 import type { WindowCheck } from './journal/journal.js';
 import { injectFault, planFaults } from './faults/fault-stages.js';
+import { applyCors } from './cors/cors-stage.js';
 import type { FaultPlan } from './faults/scenario-runner.js';
 import type { SimState } from './state.js';
 
@@ -102,12 +103,31 @@ const authenticateRequest: Stage = (x) => {
   return undefined;
 };
 
+/**
+ * Bytes of a string in UTF-8, for the body limit when the adapter did not measure it (in-process
+ * calls). Only long strings are counted: a string of n characters has n to 3n bytes.
+ */
+function utf8Length(text: string): number {
+  if (text.length * 3 <= MAX_BODY_BYTES) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 
 const decodeBody: Stage = (x) => {
   const route = x.route as Route;
   if (!route.body) return undefined;
-  if (x.request.bodyTooLarge) return payloadTooLarge(MAX_BODY_BYTES);
+  if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return payloadTooLarge(MAX_BODY_BYTES);
   const contentType = x.request.headers['content-type'];
   if (contentType && FORM_TYPES.test(contentType)) return unsupportedMediaType(contentType);
   const raw = x.request.body ?? '';
@@ -123,7 +143,7 @@ const decodeBody: Stage = (x) => {
   }
   const parsed = route.body.safeParse(value);
   if (!parsed.success) {
-    return schemaValidation(value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues));
+    return (route.bodyError ?? schemaValidation)(value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues));
   }
   x.body = parsed.data;
   return undefined;
@@ -165,11 +185,14 @@ const operate: Stage = (x) => (x.route as Route).handle(routeContext(x), x.body,
  * The request pipeline, in the live service's order. The request id is assigned before it.
  * Authentication only reads the request, so it runs first: the in-flight gate still counts
  * every well-formed secret, known or not, and scenarios can match on the key. A scenario's
- * refusal stands in front of the service: it holds no slot and uses no quota.
+ * refusal stands in front of the service: it holds no slot and uses no quota. CORS follows
+ * authentication (it drops a session cookie sent from a disallowed origin) and answers
+ * preflights before faults, the gate and the quotas can touch them.
  */
 export const PIPELINE: readonly Stage[] = [
   guardControlPlane,
   authenticateRequest,
+  applyCors,
   planFaults,
   injectFault,
   gateInFlight,
@@ -178,6 +201,7 @@ export const PIPELINE: readonly Stage[] = [
   decodeBody,
   enforceEndpointLimit,
   authorizeRoute,
+  enforceRouteWindow,
   validateRoute,
   operate,
 ];

@@ -19,6 +19,10 @@ export function errorResponse(error: SimError, requestId: string): SimResponse {
 
 /** The response for a route's reply; `extra` headers (rate-limit state) come before the reply's own. */
 export function replyResponse(reply: Reply, requestId: string, extra?: Readonly<Record<string, string>>): SimResponse {
+  if (reply.status === 204) {
+    // No Content: no body and no Content-Type (a CORS preflight, for instance).
+    return { status: 204, headers: { 'X-Request-ID': requestId, ...extra, ...reply.headers }, body: '' };
+  }
   return {
     status: reply.status,
     headers: {

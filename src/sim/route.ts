@@ -5,9 +5,11 @@ import type { SimRequest } from './messages.js';
 import type { SimClock } from './clock.js';
 import type { SimState } from './state.js';
 import type { Admission } from './admission/admission-stages.js';
-import type { EndpointLimitName } from './admission/rules.js';
+import type { EndpointLimitName, WindowRule } from './admission/rules.js';
+import type { ErrorDetail } from '../contract/errors.js';
 import type { ScenarioRunner } from './faults/scenario-runner.js';
 import type { Scenario } from '../contract/scenario.js';
+import type { OriginPolicy } from './cors/origins.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -49,6 +51,8 @@ export interface SimulatorCore {
   readonly enforceLimits: boolean;
   /** The route table, for the generated OpenAPI document. */
   readonly routes: readonly Route[];
+  /** Which page origins may call the API from a browser (CORS, and the session cookie of SPEC 5.5). */
+  readonly origins: OriginPolicy;
   state(): SimState;
   reset(seed?: string): Promise<void>;
 }
@@ -92,7 +96,18 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown> {
   readonly body?: z.ZodType<Body>;
   /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
   readonly bodyOptional?: boolean;
+  /**
+   * The refusal for a body that does not match `body` (default 422 VALIDATION); ingestion
+   * answers 400 INVALID_EVENT_SCHEMA, as the service does.
+   */
+  readonly bodyError?: (details: readonly ErrorDetail[]) => SimError;
   authorize?(ctx: RouteContext, body: Body): Access | SimError;
+  /**
+   * A sliding window that depends on who `authorize` found the caller to be (SPEC 8.3: per
+   * API key, or per website and client IP); checked after `authorize`, before `validate`,
+   * and journaled like every window. Null when no window applies to this request.
+   */
+  windowRule?(access: Access): WindowRule | null;
   validate?(ctx: RouteContext, body: Body, access: Access): Input | SimError;
   handle(ctx: RouteContext, body: Body, access: Access, input: Input): Reply | SimError | Promise<Reply | SimError>;
 }

@@ -21,6 +21,8 @@ import { createScenarioRunner, type ActiveScenario, type ScenarioRunner } from '
 import { NO_FAULTS } from './faults/scenario-runner.js';
 import { fingerprintOf } from './journal/fingerprint.js';
 import { suggest } from './query/suggest.js';
+import { createOriginPolicy } from './cors/origins.js';
+import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-api.js';
 
 /** Options of {@link createSimulator}. Everything with an effect on answers is injected. */
 export interface SimulatorOptions {
@@ -53,6 +55,19 @@ export interface SimulatorOptions {
    * not what is under test, such as throughput benchmarks. Default `enforce`.
    */
   readonly limits?: 'enforce' | 'off';
+  /**
+   * Bounds of the events `POST /track` keeps (default 1,000,000 events and 256 Mi characters
+   * of event text). When a batch does not fit, the request is refused with 503
+   * EVENT_STORAGE_FULL and nothing already accepted is dropped. Reset empties the store.
+   */
+  readonly eventStorage?: { readonly maxEvents?: number; readonly maxChars?: number };
+  /**
+   * Page origins that may call the API from a browser with credentials (CORS) and whose
+   * session cookie counts (SPEC 5.5): origins, `scheme://host:*` for any port, or `*`. The
+   * simulator's own origin is always allowed. Default: any port of http://localhost,
+   * http://127.0.0.1 and http://[::1]. An entry that is not an origin throws.
+   */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /** Starts, stops and lists fault scenarios of a simulator. */
@@ -82,6 +97,10 @@ export interface Simulator {
   fixtures(): Record<string, unknown>;
   /** Back to the seeded state, optionally with a new seed; restarts the clock, clears limits and journal. */
   reset(seed?: string | number): Promise<void>;
+  /** API key administration and the audit log, as `/__sim/keys` and `/__sim/audit` do it. */
+  readonly keys: KeyAdmin;
+  /** Dashboard sessions, as `/__sim/sessions` does it. */
+  readonly sessions: SessionAdmin;
 }
 
 const CONTROL_PREFIX = '/__sim';
@@ -96,7 +115,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
   };
   let seed = String(options.seed ?? 42);
-  let state: SimState = createState(options.createWorld(seed));
+  const stateOptions = { eventStorage: options.eventStorage ?? {} };
+  let state: SimState = createState(options.createWorld(seed), stateOptions);
   let requestIds: RequestIdSource = createRequestIds(seed);
   let scenarios: ScenarioRunner = createScenarioRunner(seed);
   const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
@@ -119,10 +139,11 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     guardHost: options.guardControlHost ?? false,
     enforceLimits: options.limits !== 'off',
     routes: ROUTES,
+    origins: createOriginPolicy(options.allowedOrigins),
     state: () => state,
     async reset(next) {
       if (next !== undefined) seed = String(next);
-      state = createState(options.createWorld(seed));
+      state = createState(options.createWorld(seed), stateOptions);
       requestIds = createRequestIds(seed);
       clock.restart();
       scenarios = createScenarioRunner(seed);
@@ -238,6 +259,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return { ...response, release };
     },
     fixtures: () => listFixtures(state),
+    ...createAdminApi(core),
     reset: (next) => core.reset(next === undefined ? undefined : String(next)),
   };
 }

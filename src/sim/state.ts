@@ -3,6 +3,9 @@ import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
 import { createResultCache, type ResultCache } from './query/result-cache.js';
 import { createTrafficCache, type TrafficReader } from './traffic-cache.js';
+import { createAdminState, type AdminState } from './admin/admin-state.js';
+import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
+import { createManageState, type ManageState } from './manage/store.js';
 
 /**
  * The mutable state of one simulator run, rebuilt from the world on reset. Entities are indexed
@@ -25,12 +28,24 @@ export interface SimState {
   readonly sessionsByHash: Map<string, string>;
   /** Presented secret → its hash, bounded (see `hashPresented`). */
   readonly hashMemo: Map<string, string>;
+  /** Key administration and issued sessions: the audit log, counters, session expiries. */
+  readonly admin: AdminState;
+  /** Custom events accepted by `POST /track`, bounded; empty in the seeded state. */
+  readonly trackedEvents: EventStore;
+  /** Status pages, incidents, feature flags and organization settings of the management routes. */
+  readonly manage: ManageState;
+}
+
+/** Options of {@link createState}. */
+export interface StateOptions {
+  /** Bounds of the tracked-event store (default a million events). */
+  readonly eventStorage?: Partial<EventStoreLimits>;
 }
 
 const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
 
 /** Builds the initial state of a world. */
-export function createState(world: World): SimState {
+export function createState(world: World, options: StateOptions = {}): SimState {
   const websites = [...world.websites].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return {
     world,
@@ -45,5 +60,8 @@ export function createState(world: World): SimState {
     keysByHash: new Map(world.apiKeys.map((key) => [key.keyHash, key])),
     sessionsByHash: new Map(world.fixtureSessions.map((s) => [hashSecret(s.token), s.userId])),
     hashMemo: new Map(),
+    admin: createAdminState(world.seed),
+    trackedEvents: createEventStore(options.eventStorage),
+    manage: createManageState(world),
   };
 }

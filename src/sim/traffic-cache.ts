@@ -7,6 +7,8 @@ export interface TrafficReader {
   sessions(website: Website, day: number): SessionBatch;
   clicks(link: ShortLink, day: number): ClickBatch;
   checks(monitor: UptimeMonitor, day: number): CheckBatch;
+  /** Forgets every batch (after a change to what drives an entity's traffic). */
+  clear(): void;
 }
 
 /** Entries kept by default: about 90 days of every fixture website, link and monitor. */
@@ -37,5 +39,6 @@ export function createTrafficCache(world: World, capacity = DEFAULT_TRAFFIC_CACH
     sessions: (website, day) => remember(`s:${website.id}:${day}`, () => world.sessions(website, day)),
     clicks: (link, day) => remember(`c:${link.id}:${day}`, () => world.clicks(link, day)),
     checks: (monitor, day) => remember(`u:${monitor.id}:${day}`, () => world.checks(monitor, day)),
+    clear: () => entries.clear(),
   };
 }

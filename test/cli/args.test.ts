@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce' };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [] };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -37,6 +37,9 @@ describe('parseCommand flags', () => {
     [['--now', '2024-05-31T02:00:00+02:00'], { startMs: Date.UTC(2024, 4, 31) }],
     [['--now', '1717113600000'], { startMs: 1_717_113_600_000 }],
     [['--log'], { log: true }],
+    [['--allowed-origin', 'http://localhost:5173'], { allowedOrigins: ['http://localhost:5173'] }],
+    [['--allowed-origin', 'HTTPS://App.Example/', '--allowed-origin', 'http://localhost:*'], { allowedOrigins: ['https://app.example', 'http://localhost:*'] }],
+    [['--allowed-origin', '*'], { allowedOrigins: ['*'] }],
   ] as const)('reads serve %j', (flags, expected) => {
     expect(serveOptions(parseCommand(['serve', ...flags]))).toEqual({ ...DEFAULTS, ...expected });
   });
@@ -55,6 +58,7 @@ describe('parseCommand flags', () => {
       log: true,
       scenarios: ['outage-window', 'my-faults.json'],
       limits: 'off',
+      allowedOrigins: [],
     });
   });
 
@@ -67,7 +71,7 @@ describe('parseCommand flags', () => {
   });
 
   it('documents every flag in the help text', () => {
-    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--limits', '--log', '--help', '--version']) expect(HELP).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--limits', '--allowed-origin', '--log', '--help', '--version']) expect(HELP).toContain(flag);
     expect(HELP).toMatch(/Usage/);
   });
 });
@@ -88,6 +92,9 @@ describe('parseCommand errors', () => {
     [['--now', '99999999999999999999'], /--now/],
     [['--seed', ''], /--seed/],
     [['--seed', 'x'.repeat(129)], /--seed/],
+    [['--allowed-origin', 'localhost:5173'], /--allowed-origin.*not an origin/],
+    [['--allowed-origin', 'https://app.example/dashboard'], /--allowed-origin/],
+    [['--allowed-origin', 'ftp://files.example'], /--allowed-origin/],
   ])('refuses serve %j with a clear message', (flags, message) => {
     const text = errorMessage(parseCommand(['serve', ...flags]));
     expect(text).toMatch(message);

@@ -99,3 +99,15 @@ export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageRe
     'code' in result ? result : undefined,
   );
 }
+
+/**
+ * A route's own window, once its `authorize` has said who the caller is: SPEC 8.3, 600
+ * `/track` requests per 60 s per API key, or per website and client IP. 429 "Rate limit
+ * exceeded" with the SPEC 8.4 body and headers.
+ */
+export function enforceRouteWindow(x: Exchange): StageResult | Promise<StageResult> {
+  if (x.control || !x.sim.enforceLimits || !x.route?.windowRule) return undefined;
+  const rule = x.route.windowRule(x.access);
+  if (!rule) return undefined;
+  return after(checkWindow(x, rule, 'Rate limit exceeded'), (result) => ('code' in result ? result : undefined));
+}

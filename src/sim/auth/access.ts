@@ -114,5 +114,5 @@ export function resolveQueryScope(
   if (!state.organizations.has(organizationId) || !inOrganization(principal, organizationId)) {
     return accessDenied('organization');
   }
-  return { kind: 'websites', websites: websitesOf(state, organizationId) };
+  return { kind: 'websites', websites: websitesOf(state, organizationId), organizationId };
 }

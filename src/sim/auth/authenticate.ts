@@ -48,7 +48,8 @@ export function presentedKey(request: SimRequest): string | undefined {
   return match?.[1];
 }
 
-function readCookie(header: string | undefined, name: string): string | undefined {
+/** The value of cookie `name` in a `Cookie` header, if present. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
@@ -80,9 +81,14 @@ export function authenticate(request: SimRequest, state: SimState, now: number):
   }
   const token = readCookie(request.headers.cookie, SESSION_COOKIE);
   if (token !== undefined) {
-    const userId = token.length <= 200 ? state.sessionsByHash.get(hashPresented(token, state.hashMemo)) : undefined;
+    const hash = token.length <= 200 ? hashPresented(token, state.hashMemo) : undefined;
+    const userId = hash === undefined ? undefined : state.sessionsByHash.get(hash);
     const user = userId === undefined ? undefined : state.users.get(userId);
     if (!user) return { kind: 'anonymous', ip, problem: 'The session cookie is not recognised or has expired.' };
+    const expiresAt = state.admin.sessionExpiresAt.get(hash as string);
+    if (expiresAt !== undefined && expiresAt <= now) {
+      return { kind: 'anonymous', ip, problem: `The session expired at ${new Date(expiresAt).toISOString()}; sign in again.` };
+    }
     return { kind: 'user', ip, user };
   }
   return { kind: 'anonymous', ip, problem: null };

@@ -1,3 +1,4 @@
+import { hashPresented } from '../auth/authenticate.js';
 import type { SimState } from '../state.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -5,12 +6,22 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /**
  * The seeded world as the harness reveals it, secrets included: organizations, websites, users
  * with their session tokens, API keys with their secrets and purposes, links and monitors.
- * Keys created at run time appear without a secret (it is shown only at creation).
+ * Keys created at run time appear without a secret (it is shown only at creation), and so do
+ * fixture keys whose secret was rotated; signed-out fixture sessions show no token.
  */
 export function listFixtures(state: SimState): Record<string, unknown> {
   const { world } = state;
   const secrets = new Map(world.fixtureKeys.map((k) => [k.id, k]));
-  const tokens = new Map(world.fixtureSessions.map((s) => [s.userId, s.token]));
+  // A secret or token is revealed only while it is still the live one (not rotated away,
+  // deleted, or signed out).
+  const live = (secret: string): string => hashPresented(secret, state.hashMemo);
+  const liveSecret = (id: string): string | null => {
+    const secret = secrets.get(id)?.secret;
+    return secret !== undefined && state.keysByHash.get(live(secret))?.id === id ? secret : null;
+  };
+  const tokens = new Map(
+    world.fixtureSessions.filter((s) => state.sessionsByHash.get(live(s.token)) === s.userId).map((s) => [s.userId, s.token]),
+  );
   return {
     seed: world.seed,
     organizations: [...state.organizations.values()].map((o) => ({ ...o, createdAt: iso(o.createdAt) })),
@@ -20,7 +31,7 @@ export function listFixtures(state: SimState): Record<string, unknown> {
       id: k.id,
       name: k.name,
       purpose: secrets.get(k.id)?.purpose ?? null,
-      secret: secrets.get(k.id)?.secret ?? null,
+      secret: liveSecret(k.id),
       start: k.start,
       organizationId: k.organizationId,
       scopes: k.scopes,

@@ -56,7 +56,7 @@ function operation(route: Route): Record<string, unknown> {
   if (route.body) {
     responses['400'] ??= errorResponse('Malformed JSON (PARSE) or invalid values (VALIDATION_ERROR), with details');
     responses['413'] ??= errorResponse('The body is over 1 MB (PAYLOAD_TOO_LARGE)');
-    responses['422'] ??= errorResponse('The body does not have the schema’s shape (VALIDATION), with details naming the fields');
+    if (!route.bodyError) responses['422'] ??= errorResponse('The body does not have the schema’s shape (VALIDATION), with details naming the fields');
   }
   if (route.auth === 'key' || route.auth === 'key-or-website') {
     responses['401'] ??= errorResponse('No credential was accepted (AUTH_REQUIRED); a hint says why');

@@ -24,6 +24,8 @@ export interface Website {
   readonly size: TrafficSize;
   /** Mean sessions on an ordinary weekday before trend and seasonality. */
   readonly baseDailySessions: number;
+  /** Epoch ms of the last management change; absent means `createdAt`. */
+  readonly updatedAt?: number;
 }
 
 /** A dashboard user; signs in with a session cookie. */
@@ -45,6 +47,12 @@ export interface ShortLink {
   /** Mean clicks a day. */
   readonly baseDailyClicks: number;
   readonly createdAt: number;
+  /** The website the link belongs to (management reach of restricted keys); absent means none. */
+  readonly websiteId?: string | null;
+  /** A display title; absent means none. */
+  readonly title?: string | null;
+  /** Epoch ms of the last management change; absent means `createdAt`. */
+  readonly updatedAt?: number;
 }
 
 /** An uptime monitor; its checks are queried with `schedule_id` (the monitor id). */
@@ -58,6 +66,10 @@ export interface UptimeMonitor {
   /** Seconds between two checks. */
   readonly intervalSeconds: number;
   readonly createdAt: number;
+  /** Paused through the management routes; absent means running. */
+  readonly paused?: boolean;
+  /** Epoch ms of the last management change; absent means `createdAt`. */
+  readonly updatedAt?: number;
 }
 
 /**

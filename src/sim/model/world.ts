@@ -7,6 +7,7 @@ import type {
   Website,
 } from './entities.js';
 import type { CheckBatch, ClickBatch, Dictionaries, SessionBatch } from './traffic.js';
+import type { FeatureFlag, Incident, OrganizationSettings, StatusPage } from '../manage/model.js';
 
 /** A fixture API key as the harness reveals it: the record plus its secret and why it exists. */
 export interface FixtureApiKey {
@@ -35,6 +36,11 @@ export interface World {
   readonly users: readonly User[];
   readonly links: readonly ShortLink[];
   readonly monitors: readonly UptimeMonitor[];
+  /** Management fixtures (status pages, incidents, feature flags, organization settings); absent means none. */
+  readonly statusPages?: readonly StatusPage[];
+  readonly incidents?: readonly Incident[];
+  readonly flags?: readonly FeatureFlag[];
+  readonly organizationSettings?: readonly OrganizationSettings[];
   /** Stored records only: hashes, never secrets. */
   readonly apiKeys: readonly ApiKeyRecord[];
   /** Secrets of the fixture keys, for the `/__sim/fixtures` listing only. */

@@ -3,6 +3,7 @@ import type { QueryTypeMeta } from '../../contract/query-response.js';
 import type { ShortLink, UptimeMonitor, Website } from '../model/entities.js';
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
+import type { EventReader } from '../ingest/event-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 
@@ -14,7 +15,12 @@ export type QueryTarget = 'website' | 'link' | 'monitor';
 
 /** The resource a parameter runs against, after access checks. */
 export type QueryScope =
-  | { readonly kind: 'websites'; readonly websites: readonly Website[] }
+  | {
+      readonly kind: 'websites';
+      readonly websites: readonly Website[];
+      /** Set when the scope is an organization: its own events (sent without a website) belong to it too. */
+      readonly organizationId?: string;
+    }
   | { readonly kind: 'link'; readonly link: ShortLink }
   | { readonly kind: 'monitor'; readonly monitor: UptimeMonitor };
 
@@ -31,6 +37,8 @@ export interface RunContext {
   readonly now: number;
   readonly traffic: TrafficReader;
   readonly dictionaries: Dictionaries;
+  /** Custom events accepted by `POST /track`. */
+  readonly events: EventReader;
 }
 
 /** How `/v1/query/compile` renders a type as SQL. */
@@ -62,6 +70,8 @@ export interface QueryTypeDefinition {
   readonly skipDateRange?: boolean;
   /** The longest range this type accepts, in days (types that list every record). */
   readonly maxRangeDays?: number;
+  /** True for types that read tracked events too: their cached rows are keyed by the store's version. */
+  readonly readsTrackedEvents?: boolean;
   readonly meta: QueryTypeMeta;
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];

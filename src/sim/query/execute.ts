@@ -1,5 +1,6 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
+import type { EventReader } from '../ingest/event-store.js';
 import type { QueryScope, QueryTarget, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
@@ -34,6 +35,8 @@ export interface ExecutionEnvironment {
   readonly traffic: TrafficReader;
   readonly dictionaries: Dictionaries;
   readonly cache: ResultCache;
+  /** Custom events accepted by `POST /track`. */
+  readonly events: EventReader;
 }
 
 const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
@@ -57,12 +60,13 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       now: env.now,
       traffic: env.traffic,
       dictionaries: env.dictionaries,
+      events: env.events,
     });
   try {
     if (type.skipDateRange) {
       return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(offset, offset + limit)) };
     }
-    const key = resultKey(type, scope, parameter, env.timezone, plan.filters);
+    const key = resultKey(type, scope, parameter, env.timezone, plan.filters) + (type.readsTrackedEvents ? `|e${env.events.version}` : '');
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, offset, limit) };
   } catch {
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };

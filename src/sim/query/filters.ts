@@ -32,6 +32,23 @@ export interface FilterPlan {
   readonly masks: ReadonlyMap<string, Uint8Array>;
   /** True when a filter on a field with no data (query_string) excludes everything. */
   readonly excludesAll: boolean;
+  /** The allowed filters with their normalized values, for records held as strings (tracked events). */
+  readonly tests: readonly FieldTest[];
+}
+
+/** One allowed filter, ready to test a string value. */
+export interface FieldTest {
+  readonly field: string;
+  readonly op: FilterOperator;
+  readonly values: readonly string[];
+}
+
+/**
+ * Whether a record whose fields are strings passes every filter of a plan; `valueOf` gives a
+ * field's value, the empty string when the record has none (as in the generated traffic).
+ */
+export function passesFilters(plan: FilterPlan, valueOf: (field: string) => string): boolean {
+  return plan.tests.every((test) => matches(test.op, test.field, valueOf(test.field), test.values));
 }
 
 function normalizeValue(field: string, value: string): string {
@@ -83,10 +100,12 @@ export function compileFilters(
   dictionaries: Dictionaries,
 ): FilterPlan {
   const masks = new Map<string, Uint8Array>();
+  const tests: FieldTest[] = [];
   let excludesAll = false;
   for (const filter of filters) {
     if (!allowed.has(filter.field)) continue;
     const values = normalizedValues(filter);
+    tests.push({ field: filter.field, op: filter.op, values });
     if (!(filter.field in dictionaries.values)) {
       // Fields the generator has no data for hold the empty string on every row.
       if (!matches(filter.op, filter.field, '', values)) excludesAll = true;
@@ -99,5 +118,5 @@ export function compileFilters(
     }
     masks.set(filter.field, mask);
   }
-  return { masks, excludesAll };
+  return { masks, excludesAll, tests };
 }

@@ -136,6 +136,7 @@ export const queryRoutes = [
         traffic: ctx.state.traffic,
         dictionaries: ctx.state.world.dictionaries,
         cache: ctx.state.results,
+        events: ctx.state.trackedEvents,
       };
       const results = plans.map((plan) => serializeResult(executeQuery(plan, scope, env)));
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;

@@ -63,7 +63,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
 function scopeKey(scope: QueryScope): string {
   switch (scope.kind) {
     case 'websites':
-      return `w:${scope.websites.map((w) => w.id).join(',')}`;
+      return `w:${scope.websites.map((w) => w.id).join(',')}${scope.organizationId === undefined ? '' : `|o:${scope.organizationId}`}`;
     case 'link':
       return `l:${scope.link.id}`;
     case 'monitor':

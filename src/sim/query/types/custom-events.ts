@@ -1,7 +1,9 @@
+import { organizationOwner, type TrackedEvent } from '../../ingest/event-store.js';
 import type { SessionBatch } from '../../model/traffic.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
 import type { QueryTypeDefinition, RunContext } from '../definition.js';
+import { passesFilters } from '../filters.js';
 import { scanSessions } from '../scan.js';
 
 const EVENT_FILTERS = ['event_name', 'profile_id', 'anonymous_id', 'session_id'];
@@ -26,6 +28,47 @@ function scanEvents(
       visit(batch, i, e, visitorKey, serial);
     }
   });
+}
+
+/** A tracked event's value of a filter field; the empty string for fields it does not carry. */
+function trackedValue(event: TrackedEvent, field: string): string {
+  switch (field) {
+    case 'event_name':
+      return event.name;
+    case 'path':
+      return event.path ?? '';
+    case 'anonymous_id':
+      return event.anonymousId ?? '';
+    case 'session_id':
+      return event.sessionId ?? '';
+    case 'profile_id':
+      return event.profileId ?? '';
+    default:
+      return '';
+  }
+}
+
+/**
+ * Visits each event accepted by `POST /track` for the scope's websites (and, for an
+ * organization scope, the organization's own events) within the range that passes the
+ * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
+ */
+function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
+  if (ctx.scope.kind !== 'websites') return;
+  const owners = ctx.scope.websites.map((w) => w.id);
+  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
+  for (const owner of owners) {
+    ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
+      if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
+    });
+  }
+}
+
+/** True the first time `key` is added. */
+function firstTime(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
 }
 
 interface EventStats {
@@ -53,6 +96,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
       outputFields: ['name', 'total_events', 'unique_users', 'unique_sessions', 'first_occurrence', 'last_occurrence', 'percentage'],
       defaultVisualization: 'table',
     },
+    readsTrackedEvents: true,
     sql: {
       table: 'analytics.custom_events',
       select: ['event_name AS name', 'COUNT(*) AS total_events', 'uniq(anonymous_id) AS unique_users', 'uniq(session_id) AS unique_sessions', 'min(timestamp) AS first_occurrence', 'max(timestamp) AS last_occurrence', 'ROUND(COUNT(*) / SUM(COUNT(*)) OVER () * 100, 2) AS percentage'],
@@ -60,26 +104,39 @@ export const customEventTypes: QueryTypeDefinition[] = [
       orderBy: 'total_events DESC',
     },
     run(ctx) {
-      const byName = new Map<number, EventStats>();
+      const byName = new Map<string, EventStats>();
+      const statsOf = (name: string, t: number): EventStats => {
+        let s = byName.get(name);
+        if (!s) {
+          s = { total: 0, users: 0, sessions: 0, first: t, last: t };
+          byName.set(name, s);
+        }
+        if (t < s.first) s.first = t;
+        if (t > s.last) s.last = t;
+        return s;
+      };
+      const names = ctx.dictionaries.values.event_name;
       const isNewUser = createDistinct();
       const isNewSession = createDistinct();
       scanEvents(ctx, (batch, _i, e, visitorKey, serial) => {
         const code = batch.eventNames[e] as number;
-        const t = batch.eventTimeMs[e] as number;
-        let s = byName.get(code);
-        if (!s) {
-          s = { total: 0, users: 0, sessions: 0, first: t, last: t };
-          byName.set(code, s);
-        }
+        const s = statsOf(names[code] ?? '', batch.eventTimeMs[e] as number);
         s.total += batch.weight;
         if (isNewUser(code, visitorKey)) s.users += batch.weight;
         if (isNewSession(code, serial)) s.sessions += batch.weight;
-        if (t < s.first) s.first = t;
-        if (t > s.last) s.last = t;
       });
-      const names = ctx.dictionaries.values.event_name;
-      const rows = [...byName].map(([code, s]) => ({
-        name: names[code] ?? '',
+      // Tracked events: one each; users and sessions by anonymousId and sessionId, and an
+      // event without one is its own user or session.
+      const users = new Set<string>();
+      const sessions = new Set<string>();
+      scanTracked(ctx, (event) => {
+        const s = statsOf(event.name, event.timestamp);
+        s.total += 1;
+        if (event.anonymousId === null || firstTime(users, `${event.name}\u0000${event.anonymousId}`)) s.users += 1;
+        if (event.sessionId === null || firstTime(sessions, `${event.name}\u0000${event.sessionId}`)) s.sessions += 1;
+      });
+      const rows = [...byName].map(([name, s]) => ({
+        name,
         total_events: s.total,
         unique_users: s.users,
         unique_sessions: s.sessions,
@@ -107,6 +164,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
       defaultVisualization: 'timeseries',
       supportsGranularity: ['hour', 'day'],
     },
+    readsTrackedEvents: true,
     sql: {
       table: 'analytics.custom_events',
       select: ['toDate(toTimeZone(timestamp, {timezone:String})) AS date', 'COUNT(*) AS total_events', 'uniq(anonymous_id) AS unique_users'],
@@ -126,6 +184,17 @@ export const customEventTypes: QueryTypeDefinition[] = [
         }
         s.total += batch.weight;
         if (isNewUser(s.index, visitorKey)) s.users += batch.weight;
+      });
+      const users = new Set<string>();
+      scanTracked(ctx, (event) => {
+        const label = bucket(event.timestamp);
+        let s = byBucket.get(label);
+        if (!s) {
+          s = { index: byBucket.size, total: 0, users: 0 };
+          byBucket.set(label, s);
+        }
+        s.total += 1;
+        if (event.anonymousId === null || firstTime(users, `${label}\u0000${event.anonymousId}`)) s.users += 1;
       });
       return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
         const s = byBucket.get(date);

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** Items per page when `limit` is not given. */
+export const DEFAULT_PAGE_LIMIT = 20;
+
+/** The largest `limit` a list accepts. */
+export const MAX_PAGE_LIMIT = 100;
+
+/** An instant in an answer: ISO 8601, UTC, with milliseconds. */
+export const timestampSchema = z.string().describe('ISO 8601, UTC, with milliseconds');
+
+/** A resource id in a body (a website, a monitor). */
+export const idSchema = z.string().min(1, 'Must not be empty').max(100, 'At most 100 characters');
+
+/** A display name: trimmed, 1 to `max` characters. */
+export function nameSchema(max = 100) {
+  return z.string().trim().min(1, 'Must not be empty').max(max, `At most ${max} characters`);
+}
+
+/** An http(s) URL. */
+export const httpUrlSchema = z
+  .url({ protocol: /^https?$/, message: 'Must be an http or https URL' })
+  .max(2048, 'At most 2048 characters');
+
+/**
+ * The website a resource is attached to, or null for the whole organization. A
+ * website-restricted API key reaches only resources attached to its websites.
+ */
+export const websiteRefSchema = idSchema.nullable();
+
+const ORGANIZATION_ID = z
+  .string()
+  .optional()
+  .describe(
+    "The organization the request acts for. Default: the API key's organization, or the session's active organization. A session may name any organization its user belongs to; a key only its own.",
+  );
+
+function intParam(name: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .refine((v) => Number(v) >= min && Number(v) <= max, `${name} must be between ${min} and ${max}`);
+}
+
+/** Query string of every management route: the organization it acts for. */
+export const organizationQuerySchema = z.object({ organization_id: ORGANIZATION_ID });
+
+/** Query string of a list: organization, page and page size. */
+export const listQuerySchema = z.object({
+  organization_id: ORGANIZATION_ID,
+  page: intParam('page', 1, 1_000_000_000).optional().describe('Page number, from 1 (default 1)'),
+  limit: intParam('limit', 1, MAX_PAGE_LIMIT)
+    .optional()
+    .describe(`Items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`),
+});
+
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** Where a page of a list is. */
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  /** Items in the whole list. */
+  total: z.number().int(),
+  /** Whether a later page has items. */
+  hasMore: z.boolean(),
+});
+
+export type Pagination = z.infer<typeof paginationSchema>;
+
+/** `{ success, requestId, data }` around one item. */
+export function itemResponseSchema<T extends z.ZodType>(item: T) {
+  return z.object({ success: z.literal(true), requestId: z.string(), data: item });
+}
+
+/** `{ success, requestId, data, pagination }` around one page of items, ordered by createdAt then id. */
+export function listResponseSchema<T extends z.ZodType>(item: T) {
+  return z.object({ success: z.literal(true), requestId: z.string(), data: z.array(item), pagination: paginationSchema });
+}
+
+/** The answer of a delete. */
+export const deletedResponseSchema = itemResponseSchema(z.object({ id: z.string(), deleted: z.literal(true) }));
+
+/** Refuses an empty PATCH body. */
+export function notEmpty(value: object): boolean {
+  return Object.keys(value).length > 0;
+}
+
+/** The message of {@link notEmpty}. */
+export const NOT_EMPTY = { message: 'Send at least one field to change' };

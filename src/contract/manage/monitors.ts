@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { httpUrlSchema, itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema, websiteRefSchema } from './common.js';
+
+/** Shortest and longest time between two checks, in seconds. */
+export const MIN_INTERVAL_SECONDS = 30;
+export const MAX_INTERVAL_SECONDS = 86_400;
+
+const intervalSchema = z
+  .number()
+  .int('Must be a whole number of seconds')
+  .min(MIN_INTERVAL_SECONDS, `At least ${MIN_INTERVAL_SECONDS} seconds`)
+  .max(MAX_INTERVAL_SECONDS, `At most ${MAX_INTERVAL_SECONDS} seconds`);
+
+/** An uptime monitor as the management routes return it. Its checks are queried with `schedule_id`. */
+export const managedMonitorSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  websiteId: z.string().nullable(),
+  name: z.string(),
+  url: z.string(),
+  intervalSeconds: z.number().int(),
+  /** A paused monitor shows as `paused` on status pages. */
+  paused: z.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+
+export type ManagedMonitor = z.infer<typeof managedMonitorSchema>;
+
+/** `POST /v1/monitors`. `intervalSeconds` defaults to 60. */
+export const createMonitorSchema = z.strictObject({
+  name: nameSchema(),
+  url: httpUrlSchema,
+  intervalSeconds: intervalSchema.optional(),
+  websiteId: websiteRefSchema.optional(),
+});
+
+export type CreateMonitor = z.infer<typeof createMonitorSchema>;
+
+/** `PATCH /v1/monitors/:id`: any of the fields, at least one (pause and resume have their own routes). */
+export const updateMonitorSchema = z
+  .strictObject({
+    name: nameSchema().optional(),
+    url: httpUrlSchema.optional(),
+    intervalSeconds: intervalSchema.optional(),
+    websiteId: websiteRefSchema.optional(),
+  })
+  .refine(notEmpty, NOT_EMPTY);
+
+export type UpdateMonitor = z.infer<typeof updateMonitorSchema>;
+
+export const monitorResponseSchema = itemResponseSchema(managedMonitorSchema);
+export const monitorListResponseSchema = listResponseSchema(managedMonitorSchema);

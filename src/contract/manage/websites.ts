@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema } from './common.js';
+
+/** How much generated traffic a website gets, from about 5 to about 120,000 sessions a day. */
+export const TRAFFIC_SIZES = ['tiny', 'small', 'medium', 'large', 'huge'] as const;
+
+export const trafficSizeSchema = z.enum(TRAFFIC_SIZES);
+
+export type TrafficSizeName = z.infer<typeof trafficSizeSchema>;
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** A bare domain name (no scheme, port or path), lower-cased. */
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(DOMAIN, 'Must be a domain name such as shop.example.com (no scheme, port or path)');
+
+/** A website as the management routes return it. */
+export const managedWebsiteSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  domain: z.string(),
+  isPublic: z.boolean(),
+  trafficSize: trafficSizeSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+
+export type ManagedWebsite = z.infer<typeof managedWebsiteSchema>;
+
+/** `POST /v1/websites`. A new website gets generated traffic of `trafficSize` (default small, ~150 sessions a day). */
+export const createWebsiteSchema = z.strictObject({
+  name: nameSchema(),
+  domain: domainSchema,
+  isPublic: z.boolean().optional(),
+  trafficSize: trafficSizeSchema.optional(),
+});
+
+export type CreateWebsite = z.infer<typeof createWebsiteSchema>;
+
+/** `PATCH /v1/websites/:id`: any of the fields, at least one. */
+export const updateWebsiteSchema = z
+  .strictObject({
+    name: nameSchema().optional(),
+    domain: domainSchema.optional(),
+    isPublic: z.boolean().optional(),
+    trafficSize: trafficSizeSchema.optional(),
+  })
+  .refine(notEmpty, NOT_EMPTY);
+
+export type UpdateWebsite = z.infer<typeof updateWebsiteSchema>;
+
+export const websiteResponseSchema = itemResponseSchema(managedWebsiteSchema);
+export const websiteListResponseSchema = listResponseSchema(managedWebsiteSchema);

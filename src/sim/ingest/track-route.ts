@@ -1,0 +1,254 @@
+import { errorBodySchema, rateLimitBodySchema, type ErrorDetail } from '../../contract/errors.js';
+import {
+  eventTimeInWindow,
+  eventTimeOf,
+  MAX_EVENT_FUTURE_MS,
+  MIN_EVENT_TIMESTAMP,
+  PROPERTY_LIMITS,
+  TRACK_BATCH_MAX,
+  trackBodySchema,
+  trackQuerySchema,
+  trackResponseSchema,
+  type TrackBody,
+  type TrackEvent,
+} from '../../contract/track.js';
+import { ingestRule } from '../admission/rules.js';
+import { hasScope } from '../auth/access.js';
+import {
+  eventStorageFull,
+  ingestCredentialsRequired,
+  invalidEventSchema,
+  missingTrackScope,
+  resourceNotFound,
+  truncate,
+  websiteScopeMismatch,
+  type SimError,
+} from '../errors.js';
+import type { ApiKeyRecord, Website } from '../model/entities.js';
+import { defineRoute, ok, type Reply, type RouteContext } from '../route.js';
+import { isBotUserAgent } from './bots.js';
+import type { TrackedEvent } from './event-store.js';
+
+/** Who sends the events: an API key with track:events, or (without a usable key) a website. */
+type Sender =
+  | { readonly kind: 'key'; readonly key: ApiKeyRecord; readonly ip: string }
+  | { readonly kind: 'website'; readonly website: Website; readonly ip: string };
+
+/** What `authorize` found: the sender, the events with their times, and whether a bot sent them. */
+interface TrackAccess {
+  readonly sender: Sender;
+  readonly events: readonly TrackEvent[];
+  /** Event times, epoch ms (the arrival instant for events without a timestamp). */
+  readonly times: readonly number[];
+  readonly bot: boolean;
+}
+
+/** Where each event goes. */
+interface Target {
+  readonly organizationId: string;
+  /** Null for an organization-level event. */
+  readonly websiteId: string | null;
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.length === 0 ? undefined : value);
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+const WITHOUT_KEY =
+  'Send an API key with the track:events scope (x-api-key or Authorization: Bearer), or name the website with ?website_id= or websiteId on the first event.';
+
+/** The field name of event `i` in error details: `body.x` for one event, `body[i].x` in a batch. */
+function fieldOf(batch: boolean, i: number, name: string): string {
+  return batch ? `body[${i}].${name}` : `body.${name}`;
+}
+
+/** Event times, or the details of those outside [2000-01-01, now + 1 h]. */
+function eventTimes(events: readonly TrackEvent[], batch: boolean, now: number): number[] | SimError {
+  const details: ErrorDetail[] = [];
+  const times = events.map((event, i) => {
+    if (event.timestamp === undefined) return now;
+    const ms = eventTimeOf(event.timestamp) as number;
+    if (!eventTimeInWindow(ms, now)) {
+      details.push({
+        field: fieldOf(batch, i, 'timestamp'),
+        message: `Timestamp outside accepted range: ${Number.isFinite(new Date(ms).getTime()) ? iso(ms) : String(ms)} is not between ${iso(MIN_EVENT_TIMESTAMP)} and ${iso(now + MAX_EVENT_FUTURE_MS)} (one hour after the receiver's clock)`,
+      });
+    }
+    return ms;
+  });
+  return details.length > 0 ? invalidEventSchema(details) : times;
+}
+
+/**
+ * Who sends the events. A valid API key needs track:events (403). Without one (no key, or a
+ * malformed, unknown, disabled, revoked or expired key, which count as none) the website named
+ * by `?website_id=` or the first event's `websiteId` identifies the sender (401 when neither
+ * is given, 404 when the website does not exist).
+ */
+function resolveSender(ctx: RouteContext, events: readonly TrackEvent[]): Sender | SimError {
+  const { principal } = ctx;
+  if (principal.kind === 'apikey') {
+    if (!hasScope(principal, 'track:events')) return missingTrackScope();
+    return { kind: 'key', key: principal.key, ip: principal.ip };
+  }
+  const websiteId = nonEmpty(ctx.request.query.website_id) ?? nonEmpty(events[0]?.websiteId);
+  if (websiteId === undefined) {
+    const problem = principal.kind === 'anonymous' ? principal.problem : null;
+    return ingestCredentialsRequired(
+      problem ? `${problem} Without a usable API key, name the website with ?website_id= or websiteId on the first event.` : WITHOUT_KEY,
+    );
+  }
+  const website = ctx.state.websites.get(websiteId);
+  if (!website) return resourceNotFound('Website', websiteId);
+  return { kind: 'website', website, ip: principal.ip };
+}
+
+/**
+ * Where each event goes, or why one may not go there. An event names its website with
+ * `websiteId`, else the request's `?website_id=`, else (website identity) the sender's website.
+ * A website-restricted key must name one of its websites for every event; a global key may
+ * name none (an organization-level event) or any website of its organization. Events sent
+ * with a website identity all belong to that website.
+ */
+function resolveTargets(ctx: RouteContext, access: TrackAccess): Target[] | SimError {
+  const { sender, events } = access;
+  const fromQuery = nonEmpty(ctx.request.query.website_id);
+  const ids = events.map((event) => nonEmpty(event.websiteId) ?? fromQuery ?? (sender.kind === 'website' ? sender.website.id : undefined));
+  if (sender.kind === 'website') {
+    const i = ids.findIndex((id) => id !== sender.website.id);
+    if (i !== -1) {
+      return websiteScopeMismatch(
+        `Events sent for website ${sender.website.id} (without an API key) can only belong to it; event ${i} names ${truncate(ids[i] ?? '', 100)}.`,
+      );
+    }
+    return ids.map(() => ({ organizationId: sender.website.organizationId, websiteId: sender.website.id }));
+  }
+  const { key } = sender;
+  if (key.websiteIds !== null) {
+    const allowed = key.websiteIds;
+    const i = ids.findIndex((id) => id === undefined || !allowed.includes(id));
+    if (i !== -1) {
+      const id = ids[i];
+      return websiteScopeMismatch(
+        id === undefined
+          ? `This API key is restricted to ${allowed.join(', ')}: name one of them in websiteId or ?website_id= (event ${i} names none).`
+          : `This API key is restricted to ${allowed.join(', ')} and cannot send events for ${truncate(id, 100)}.`,
+      );
+    }
+  }
+  for (const id of new Set(ids)) {
+    if (id === undefined) continue;
+    const website = ctx.state.websites.get(id);
+    if (!website) return resourceNotFound('Website', id);
+    if (website.organizationId !== key.organizationId) {
+      return websiteScopeMismatch(`Website ${truncate(id, 100)} belongs to another organization than this API key.`);
+    }
+  }
+  return ids.map((id) => ({ organizationId: key.organizationId, websiteId: id ?? null }));
+}
+
+const PROPERTY_KEY = /^(body(?:\[\d+\])?\.properties)\.(.*)$/s;
+
+/**
+ * Schema problems in words a sender can act on: the shape of the whole body, a timestamp of
+ * the wrong type, a property name that is too long (named by its owner field, not by itself).
+ */
+function eventSchemaError(details: readonly ErrorDetail[]): SimError {
+  return invalidEventSchema(
+    details.map((detail) => {
+      if (detail.field === 'body' && detail.message.startsWith('Invalid value')) {
+        return { ...detail, message: `Send one event object or an array of at most ${TRACK_BATCH_MAX} events` };
+      }
+      if (detail.field.endsWith('.timestamp') && detail.message.startsWith('Invalid value')) {
+        return { ...detail, message: 'timestamp must be epoch milliseconds (an integer) or an ISO 8601 string' };
+      }
+      const key = PROPERTY_KEY.exec(detail.field);
+      if (key && detail.message === 'Invalid key in record') {
+        return { field: key[1] as string, message: `Property name ${truncate(key[2] as string, 40)} is longer than ${PROPERTY_LIMITS.keyLength} characters` };
+      }
+      return detail;
+    }),
+  );
+}
+
+const orNull = (value: string | undefined): string | null => (value === undefined ? null : value);
+
+/** A 204 with no body: what a bot is told. */
+const NO_CONTENT: Reply = { reply: true, status: 204, body: undefined, text: '' };
+
+/** Event ingestion (SPEC 4.7 and 8.3; observed §10). */
+export const trackRoutes = [
+  defineRoute<TrackBody, TrackAccess, Target[]>({
+    method: 'POST',
+    path: '/track',
+    family: 'ingest',
+    auth: 'key-or-website',
+    scope: 'track:events',
+    summary:
+      'Send one custom event or a batch of up to 100 (track:events with an API key; or name the website with ?website_id= or websiteId). 600 requests per 60 s per key, or per website and client IP.',
+    query: trackQuerySchema,
+    body: trackBodySchema,
+    bodyError: eventSchemaError,
+    responses: {
+      200: { description: 'Every event was accepted and stored; `count` says how many', schema: trackResponseSchema },
+      204: { description: 'The user agent is a bot (crawler, spider, headless browser): nothing is stored, empty body' },
+      400: { description: 'Malformed JSON (PARSE) or events that do not have the accepted shape (INVALID_EVENT_SCHEMA, `details` name the fields)', schema: errorBodySchema },
+      401: { description: 'No usable API key and no website named (AUTH_REQUIRED "API key or website_id required")', schema: errorBodySchema },
+      403: { description: 'The key lacks track:events (FORBIDDEN) or an event names a website the credential does not reach (ACCESS_DENIED "Website scope mismatch")', schema: errorBodySchema },
+      404: { description: 'The website does not exist (NOT_FOUND "Website not found")', schema: errorBodySchema },
+      413: { description: 'The body is over 1 MB (PAYLOAD_TOO_LARGE)', schema: errorBodySchema },
+      415: { description: 'A form body (send JSON; text/plain is accepted for beacons)', schema: errorBodySchema },
+      429: { description: 'Over 600 requests in 60 s for this key, or this website and client IP (RATE_LIMITED)', schema: rateLimitBodySchema },
+      503: { description: 'Admission is unavailable (SERVICE_UNAVAILABLE), or the simulator’s event storage is full (EVENT_STORAGE_FULL)', schema: errorBodySchema },
+    },
+    authorize(ctx, body) {
+      const batch = Array.isArray(body);
+      const events: readonly TrackEvent[] = batch ? body : [body];
+      const times = eventTimes(events, batch, ctx.now);
+      if (!Array.isArray(times)) return times;
+      const sender = resolveSender(ctx, events);
+      if ('code' in sender) return sender;
+      return { sender, events, times, bot: isBotUserAgent(ctx.request.headers['user-agent']) };
+    },
+    windowRule(access) {
+      if (access.bot) return null;
+      const { sender } = access;
+      return sender.kind === 'key' ? ingestRule(sender.key.id, null, sender.ip) : ingestRule(null, sender.website.id, sender.ip);
+    },
+    validate(ctx, _body, access) {
+      return access.bot ? [] : resolveTargets(ctx, access);
+    },
+    handle(ctx, _body, access, targets) {
+      if (access.bot) return NO_CONTENT;
+      const stored: TrackedEvent[] = access.events.map((event, i) => {
+        const target = targets[i] as Target;
+        return {
+          organizationId: target.organizationId,
+          websiteId: target.websiteId,
+          name: event.name,
+          timestamp: access.times[i] as number,
+          anonymousId: orNull(nonEmpty(event.anonymousId)),
+          sessionId: orNull(nonEmpty(event.sessionId)),
+          profileId: orNull(nonEmpty(event.profileId)),
+          namespace: orNull(event.namespace),
+          source: orNull(event.source),
+          path: orNull(event.path),
+          eventId: orNull(event.eventId),
+          propertiesJson: event.properties === undefined ? null : JSON.stringify(event.properties),
+          receivedAt: ctx.now,
+        };
+      });
+      const store = ctx.state.trackedEvents;
+      const appended = store.append(stored);
+      if (!appended.ok) {
+        const { maxEvents, maxChars } = store.limits;
+        return eventStorageFull(
+          appended.reason === 'events'
+            ? `The simulator keeps at most ${maxEvents} events and holds ${store.size}; these ${stored.length} were not stored. Reset it (POST /__sim/reset) or give it a larger eventStorage.maxEvents.`
+            : `The simulator keeps at most ${maxChars} characters of event text; these ${stored.length} events were not stored. Reset it (POST /__sim/reset) or give it a larger eventStorage.maxChars.`,
+        );
+      }
+      return ok({ status: 'success', type: 'custom_event', count: stored.length });
+    },
+  }),
+];

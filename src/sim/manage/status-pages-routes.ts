@@ -1,0 +1,358 @@
+import { errorBodySchema } from '../../contract/errors.js';
+import { deletedResponseSchema, listQuerySchema, organizationQuerySchema } from '../../contract/manage/common.js';
+import {
+  createIncidentSchema,
+  createStatusPageSchema,
+  incidentListResponseSchema,
+  incidentResponseSchema,
+  incidentUpdateBodySchema,
+  pageMonitorsBodySchema,
+  pageMonitorsResponseSchema,
+  publicStatusPageResponseSchema,
+  statusPageListResponseSchema,
+  statusPageResponseSchema,
+  updateIncidentSchema,
+  updateStatusPageSchema,
+  type CreateIncident,
+  type CreateStatusPage,
+  type IncidentUpdateBody,
+  type PageMonitorsBody,
+  type UpdateIncident,
+  type UpdateStatusPage,
+} from '../../contract/manage/status-pages.js';
+import { accessDenied, resourceNotFound, validationError, type SimError } from '../errors.js';
+import { defineRoute, isError, type RouteContext } from '../route.js';
+import { authorizeItem, reaches, resolveCaller, STATUS_PAGE, type Caller, type Found } from './access.js';
+import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
+import type { Incident, StatusPage } from './model.js';
+import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
+
+const READ = 'read:status_pages';
+const WRITE = 'write:status_pages';
+
+const PAGE_NOT_FOUND = { description: 'No status page has this id (NOT_FOUND)', schema: errorBodySchema };
+const INCIDENT_NOT_FOUND = { description: 'No status page or incident of that page has this id (NOT_FOUND)', schema: errorBodySchema };
+const SLUG_CONFLICT = { description: 'The slug is taken (CONFLICT)', schema: errorBodySchema };
+
+const pageById = (scope: typeof READ | typeof WRITE) =>
+  authorizeItem<StatusPage>(scope, STATUS_PAGE, (ctx, id) => ctx.state.manage.statusPages.get(id));
+
+function slugTaken(ctx: RouteContext, slug: string, exceptId?: string): SimError | undefined {
+  const other = pageBySlug(ctx.state, slug);
+  return other && other.id !== exceptId ? taken('Slug', slug, 'by another status page') : undefined;
+}
+
+/**
+ * Checks the monitors a page is to show: each must be a monitor of the caller's organization
+ * (400 naming `body.monitorIds[i]` otherwise) that the caller reaches (403 ACCESS_DENIED).
+ */
+function checkMonitors(ctx: RouteContext, caller: Caller, monitorIds: readonly string[]): SimError | undefined {
+  const problems = monitorIds.flatMap((id, i) => {
+    const monitor = ctx.state.monitors.get(id);
+    return monitor && monitor.organizationId === caller.organizationId
+      ? []
+      : [{ field: `body.monitorIds[${i}]`, message: `No monitor ${id} in organization ${caller.organizationId}` }];
+  });
+  if (problems.length > 0) return validationError(problems);
+  const outOfReach = monitorIds.find((id) => {
+    const monitor = ctx.state.monitors.get(id);
+    return monitor !== undefined && !reaches(caller, monitor);
+  });
+  return outOfReach === undefined ? undefined : { ...accessDenied('monitor'), hint: `Monitor ${outOfReach} is not attached to a website the API key is restricted to.` };
+}
+
+function pageMonitors(ctx: RouteContext, page: StatusPage) {
+  const monitors = page.monitorIds.flatMap((id) => {
+    const m = ctx.state.monitors.get(id);
+    return m ? [{ id: m.id, name: m.name, url: m.url, paused: m.paused ?? false }] : [];
+  });
+  return { statusPageId: page.id, monitorIds: [...page.monitorIds], monitors };
+}
+
+/** An incident route's access: the page (reached by the caller) and the incident of that page. */
+interface IncidentAccess extends Found<StatusPage> {
+  readonly incident: Incident;
+}
+
+function authorizeIncident(scope: typeof READ | typeof WRITE) {
+  const page = pageById(scope);
+  return (ctx: RouteContext): IncidentAccess | SimError => {
+    const access = page(ctx);
+    if (isError(access)) return access;
+    const id = ctx.params.incidentId ?? '';
+    const incident = ctx.state.manage.incidents.get(id);
+    if (!incident || incident.statusPageId !== access.item.id) return resourceNotFound('Incident', id);
+    return { ...access, incident };
+  };
+}
+
+const pageRoutes = [
+  defineRoute<undefined, Caller, PageRequest>({
+    method: 'GET',
+    path: '/v1/status-pages',
+    family: 'manage',
+    auth: 'key',
+    scope: READ,
+    summary: 'List the status pages of the organization the caller reaches, by creation.',
+    query: listQuerySchema,
+    responses: { 200: { description: 'A page of status pages', schema: statusPageListResponseSchema }, 400: BAD_PAGE },
+    authorize: (ctx) => resolveCaller(ctx, READ),
+    validate: (ctx) => pageRequest(ctx),
+    handle(ctx, _body, caller, page) {
+      const items = inCreationOrder([...ctx.state.manage.statusPages.values()].filter((p) => reaches(caller, p)));
+      return listReply(ctx, items, page, statusPageWire);
+    },
+  }),
+  defineRoute<CreateStatusPage, Caller>({
+    method: 'POST',
+    path: '/v1/status-pages',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Create a status page (published by default) showing monitorIds.',
+    query: organizationQuerySchema,
+    body: createStatusPageSchema,
+    responses: { 201: { description: 'The created status page', schema: statusPageResponseSchema }, 409: SLUG_CONFLICT },
+    authorize: (ctx) => resolveCaller(ctx, WRITE),
+    validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
+    handle(ctx, body, caller) {
+      const conflict = slugTaken(ctx, body.slug);
+      if (conflict) return conflict;
+      const page: StatusPage = {
+        id: ctx.state.manage.ids.next('sp'),
+        organizationId: caller.organizationId,
+        websiteId: body.websiteId ?? null,
+        name: body.name,
+        slug: body.slug,
+        description: body.description ?? null,
+        published: body.published ?? true,
+        monitorIds: [...(body.monitorIds ?? [])],
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.state.manage.statusPages.set(page.id, page);
+      return itemReply(ctx, statusPageWire(page), 201);
+    },
+  }),
+  defineRoute<undefined, Found<StatusPage>>({
+    method: 'GET',
+    path: '/v1/status-pages/:id',
+    family: 'manage',
+    auth: 'key',
+    scope: READ,
+    summary: 'Get a status page.',
+    query: organizationQuerySchema,
+    responses: { 200: { description: 'The status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND },
+    authorize: pageById(READ),
+    handle: (ctx, _body, { item }) => itemReply(ctx, statusPageWire(item)),
+  }),
+  defineRoute<UpdateStatusPage, Found<StatusPage>>({
+    method: 'PATCH',
+    path: '/v1/status-pages/:id',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Change a status page: name, slug, description, published or websiteId.',
+    query: organizationQuerySchema,
+    body: updateStatusPageSchema,
+    responses: { 200: { description: 'The changed status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND, 409: SLUG_CONFLICT },
+    authorize: pageById(WRITE),
+    validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
+    handle(ctx, body, { item }) {
+      const conflict = body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id);
+      if (conflict) return conflict;
+      const next: StatusPage = {
+        ...item,
+        name: body.name ?? item.name,
+        slug: body.slug ?? item.slug,
+        description: body.description === undefined ? item.description : body.description,
+        published: body.published ?? item.published,
+        websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
+        updatedAt: ctx.now,
+      };
+      ctx.state.manage.statusPages.set(item.id, next);
+      return itemReply(ctx, statusPageWire(next));
+    },
+  }),
+  defineRoute<undefined, Found<StatusPage>>({
+    method: 'DELETE',
+    path: '/v1/status-pages/:id',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Delete a status page and its incidents.',
+    query: organizationQuerySchema,
+    responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: PAGE_NOT_FOUND },
+    authorize: pageById(WRITE),
+    handle(ctx, _body, { item }) {
+      deleteStatusPage(ctx.state, item.id);
+      return deletedReply(ctx, item.id);
+    },
+  }),
+  defineRoute<undefined, Found<StatusPage>>({
+    method: 'GET',
+    path: '/v1/status-pages/:id/monitors',
+    family: 'manage',
+    auth: 'key',
+    scope: READ,
+    summary: 'The monitors a status page shows, in order.',
+    query: organizationQuerySchema,
+    responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
+    authorize: pageById(READ),
+    handle: (ctx, _body, { item }) => itemReply(ctx, pageMonitors(ctx, item)),
+  }),
+  defineRoute<PageMonitorsBody, Found<StatusPage>>({
+    method: 'PUT',
+    path: '/v1/status-pages/:id/monitors',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Set which monitors a status page shows, in order (replaces the list).',
+    query: organizationQuerySchema,
+    body: pageMonitorsBodySchema,
+    responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
+    authorize: pageById(WRITE),
+    validate: (ctx, body, { caller }) => checkMonitors(ctx, caller, body.monitorIds),
+    handle(ctx, body, { item }) {
+      const next: StatusPage = { ...item, monitorIds: [...body.monitorIds], updatedAt: ctx.now };
+      ctx.state.manage.statusPages.set(item.id, next);
+      return itemReply(ctx, pageMonitors(ctx, next));
+    },
+  }),
+];
+
+const incidentRoutes = [
+  defineRoute<undefined, Found<StatusPage>, PageRequest>({
+    method: 'GET',
+    path: '/v1/status-pages/:id/incidents',
+    family: 'manage',
+    auth: 'key',
+    scope: READ,
+    summary: 'List the incidents of a status page, by creation.',
+    query: listQuerySchema,
+    responses: { 200: { description: 'A page of incidents', schema: incidentListResponseSchema }, 404: PAGE_NOT_FOUND, 400: BAD_PAGE },
+    authorize: pageById(READ),
+    validate: (ctx) => pageRequest(ctx),
+    handle(ctx, _body, { item }, page) {
+      const items = inCreationOrder([...ctx.state.manage.incidents.values()].filter((i) => i.statusPageId === item.id));
+      return listReply(ctx, items, page, incidentWire);
+    },
+  }),
+  defineRoute<CreateIncident, Found<StatusPage>>({
+    method: 'POST',
+    path: '/v1/status-pages/:id/incidents',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Open an incident on a status page with its first update (default investigating, minor).',
+    query: organizationQuerySchema,
+    body: createIncidentSchema,
+    responses: { 201: { description: 'The created incident', schema: incidentResponseSchema }, 404: PAGE_NOT_FOUND },
+    authorize: pageById(WRITE),
+    handle(ctx, body, { item }) {
+      const { ids } = ctx.state.manage;
+      const status = body.status ?? 'investigating';
+      const incident: Incident = {
+        id: ids.next('inc'),
+        organizationId: item.organizationId,
+        statusPageId: item.id,
+        title: body.title,
+        status,
+        impact: body.impact ?? 'minor',
+        updates: [{ id: ids.next('upd'), status, message: body.message, createdAt: ctx.now }],
+        resolvedAt: status === 'resolved' ? ctx.now : null,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.state.manage.incidents.set(incident.id, incident);
+      return itemReply(ctx, incidentWire(incident), 201);
+    },
+  }),
+  defineRoute<undefined, IncidentAccess>({
+    method: 'GET',
+    path: '/v1/status-pages/:id/incidents/:incidentId',
+    family: 'manage',
+    auth: 'key',
+    scope: READ,
+    summary: 'Get an incident of a status page with its timeline.',
+    query: organizationQuerySchema,
+    responses: { 200: { description: 'The incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
+    authorize: authorizeIncident(READ),
+    handle: (ctx, _body, { incident }) => itemReply(ctx, incidentWire(incident)),
+  }),
+  defineRoute<UpdateIncident, IncidentAccess>({
+    method: 'PATCH',
+    path: '/v1/status-pages/:id/incidents/:incidentId',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
+    query: organizationQuerySchema,
+    body: updateIncidentSchema,
+    responses: { 200: { description: 'The changed incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
+    authorize: authorizeIncident(WRITE),
+    handle(ctx, body, { incident }) {
+      let next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
+      if (body.status !== undefined || body.message !== undefined) {
+        next = withUpdate(next, { status: body.status, message: body.message }, ctx.now, ctx.state.manage.ids);
+      }
+      ctx.state.manage.incidents.set(incident.id, next);
+      return itemReply(ctx, incidentWire(next));
+    },
+  }),
+  defineRoute<IncidentUpdateBody, IncidentAccess>({
+    method: 'POST',
+    path: '/v1/status-pages/:id/incidents/:incidentId/updates',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Add an update to an incident’s timeline, optionally changing its status.',
+    query: organizationQuerySchema,
+    body: incidentUpdateBodySchema,
+    responses: { 201: { description: 'The incident with the new update', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
+    authorize: authorizeIncident(WRITE),
+    handle(ctx, body, { incident }) {
+      const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);
+      ctx.state.manage.incidents.set(incident.id, next);
+      return itemReply(ctx, incidentWire(next), 201);
+    },
+  }),
+  defineRoute<undefined, IncidentAccess>({
+    method: 'DELETE',
+    path: '/v1/status-pages/:id/incidents/:incidentId',
+    family: 'manage',
+    auth: 'key',
+    scope: WRITE,
+    summary: 'Delete an incident.',
+    query: organizationQuerySchema,
+    responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: INCIDENT_NOT_FOUND },
+    authorize: authorizeIncident(WRITE),
+    handle(ctx, _body, { incident }) {
+      ctx.state.manage.incidents.delete(incident.id);
+      return deletedReply(ctx, incident.id);
+    },
+  }),
+];
+
+const publicRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/public/status-pages/:slug',
+    family: 'manage',
+    auth: 'public',
+    summary: 'Public read of a published status page: monitors with their current state, open and recent incidents. No authentication.',
+    responses: {
+      200: { description: 'The public page', schema: publicStatusPageResponseSchema },
+      404: { description: 'No published status page has this slug (NOT_FOUND)', schema: errorBodySchema },
+    },
+    handle(ctx) {
+      const slug = ctx.params.slug ?? '';
+      const page = pageBySlug(ctx.state, slug);
+      if (!page || !page.published) return { ...resourceNotFound('Status page', slug), hint: `No published status page has slug ${slug.slice(0, 100)}.` };
+      return itemReply(ctx, publicStatusPage(ctx.state, page, ctx.now));
+    },
+  }),
+];
+
+/** Status pages, their incidents and monitor visibility (read:status_pages / write:status_pages), and the public read. */
+export const statusPageRoutes = [...pageRoutes, ...incidentRoutes, ...publicRoutes];

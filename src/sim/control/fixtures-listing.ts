@@ -3,9 +3,19 @@ import type { SimState } from '../state.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** A record with its epoch-ms `…At` fields as ISO strings, as the API answers them. */
+function withIsoTimes<T extends object>(record: T): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(record as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(out)) {
+    if (name.endsWith('At') && typeof value === 'number') out[name] = iso(value);
+  }
+  return out;
+}
+
 /**
  * The seeded world as the harness reveals it, secrets included: organizations, websites, users
- * with their session tokens, API keys with their secrets and purposes, links and monitors.
+ * with their session tokens, API keys with their secrets and purposes, links, monitors, status
+ * pages and feature flags, as they stand now.
  * Keys created at run time appear without a secret (it is shown only at creation), and so do
  * fixture keys whose secret was rotated; signed-out fixture sessions show no token.
  */
@@ -24,8 +34,8 @@ export function listFixtures(state: SimState): Record<string, unknown> {
   );
   return {
     seed: world.seed,
-    organizations: [...state.organizations.values()].map((o) => ({ ...o, createdAt: iso(o.createdAt) })),
-    websites: [...state.websites.values()].map((w) => ({ ...w, createdAt: iso(w.createdAt) })),
+    organizations: [...state.organizations.values()].map(withIsoTimes),
+    websites: [...state.websites.values()].map(withIsoTimes),
     users: [...state.users.values()].map((u) => ({ ...u, sessionToken: tokens.get(u.id) ?? null })),
     apiKeys: [...state.keysById.values()].map((k) => ({
       id: k.id,
@@ -43,7 +53,9 @@ export function listFixtures(state: SimState): Record<string, unknown> {
       rateLimitMax: k.rateLimitMax,
       rateLimitTimeWindow: k.rateLimitTimeWindow,
     })),
-    links: [...state.links.values()].map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
-    monitors: [...state.monitors.values()].map((m) => ({ ...m, createdAt: iso(m.createdAt) })),
+    links: [...state.links.values()].map(withIsoTimes),
+    monitors: [...state.monitors.values()].map(withIsoTimes),
+    statusPages: [...state.manage.statusPages.values()].map(withIsoTimes),
+    flags: [...state.manage.flags.values()].map(withIsoTimes),
   };
 }

@@ -47,13 +47,32 @@ const timestampSchema = z
   })
   .describe('Epoch milliseconds (integer) or an ISO 8601 string; within [2000-01-01, now + 1 h]. Default: when the event arrives');
 
+/** Deepest nesting of arrays and objects accepted inside `properties`. */
+const MAX_PROPERTY_DEPTH = 32;
+
+/** Whether `value` nests no deeper than `max` levels; iterative, so hostile input cannot overflow the stack. */
+function isShallow(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
 const propertiesSchema = z
   .record(z.string().max(PROPERTY_LIMITS.keyLength, `Property names are at most ${PROPERTY_LIMITS.keyLength} characters`), z.unknown())
-  .refine((value) => Object.keys(value).length <= PROPERTY_LIMITS.keys, `Too many properties (at most ${PROPERTY_LIMITS.keys})`)
-  .refine(
-    (value) => JSON.stringify(value).length <= PROPERTY_LIMITS.jsonLength,
-    `Properties too large (at most ${PROPERTY_LIMITS.jsonLength} characters of JSON)`,
-  );
+  .superRefine((value, ctx) => {
+    if (Object.keys(value).length > PROPERTY_LIMITS.keys) {
+      ctx.addIssue({ code: 'custom', message: `Too many properties (at most ${PROPERTY_LIMITS.keys})` });
+    } else if (!isShallow(value, MAX_PROPERTY_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: `Properties are nested too deeply (at most ${MAX_PROPERTY_DEPTH} levels)` });
+    } else if (JSON.stringify(value).length > PROPERTY_LIMITS.jsonLength) {
+      ctx.addIssue({ code: 'custom', message: `Properties too large (at most ${PROPERTY_LIMITS.jsonLength} characters of JSON)` });
+    }
+  });
 
 const bounded = (max: number, field: string) => z.string().max(max, `${field} is at most ${max} characters`);
 

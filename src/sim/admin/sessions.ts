@@ -1,3 +1,4 @@
+import { MAX_INSTANT } from '../clock.js';
 import type { SignInRequest, SignInResponse } from '../../contract/sessions.js';
 import { hashSecret } from '../auth/key-hash.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
@@ -41,7 +42,7 @@ export function signIn(state: SimState, now: number, input: SignInRequest): Sign
     hash = hashSecret(token);
   } while (state.sessionsByHash.has(hash));
   const maxAgeSeconds = input.maxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS;
-  const expiresAt = now + maxAgeSeconds * 1000;
+  const expiresAt = Math.min(now + maxAgeSeconds * 1000, MAX_INSTANT);
   state.sessionsByHash.set(hash, user.id);
   admin.sessionExpiresAt.set(hash, expiresAt);
   return {

@@ -47,6 +47,13 @@ function isIngestPath(x: Exchange): boolean {
  * A preflight (`OPTIONS`, on any path) is answered here with 204: before scenario faults, the
  * in-flight gate, the quotas and routing, so it is never refused or rate limited.
  */
+/**
+ * The only control-plane paths a browser page may read: signing in and out, and health. The
+ * rest (fixtures with secrets, keys, audit, journal, clock) never get CORS headers, so no web
+ * page can read them, even from an allowed origin.
+ */
+const BROWSER_CONTROL_PATHS = new Set(['/__sim/sessions', '/__sim/health']);
+
 export function applyCors(x: Exchange): StageResult {
   const origin = x.request.headers.origin;
   const preflight = x.request.method === 'OPTIONS';
@@ -55,11 +62,13 @@ export function applyCors(x: Exchange): StageResult {
   let allowed = false;
   if (origin !== undefined) {
     x.headers.Vary = 'Origin';
-    allowed = ingest ? origin.length > 0 : x.sim.origins.allows(origin, x.request);
+    allowed = ingest
+      ? origin.length > 0
+      : x.sim.origins.allows(origin, x.request) && (!x.control || BROWSER_CONTROL_PATHS.has(x.request.path));
     if (allowed) {
       x.headers['Access-Control-Allow-Origin'] = origin;
       x.headers['Access-Control-Allow-Credentials'] = 'true';
-      if (!ingest) x.headers['Access-Control-Expose-Headers'] = CORS_EXPOSE_HEADERS;
+      x.headers['Access-Control-Expose-Headers'] = CORS_EXPOSE_HEADERS;
     } else if (x.principal?.kind === 'user') {
       x.principal = {
         kind: 'anonymous',

@@ -1,3 +1,4 @@
+import { MAX_INSTANT } from '../clock.js';
 import { errorBodySchema, rateLimitBodySchema, type ErrorDetail } from '../../contract/errors.js';
 import {
   eventTimeInWindow,
@@ -52,7 +53,8 @@ interface Target {
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.length === 0 ? undefined : value);
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/** ISO text of an instant, clamped to the dates JavaScript can print. */
+const iso = (ms: number): string => new Date(Math.max(-MAX_INSTANT, Math.min(ms, MAX_INSTANT))).toISOString();
 
 const WITHOUT_KEY =
   'Send an API key with the track:events scope (x-api-key or Authorization: Bearer), or name the website with ?website_id= or websiteId on the first event.';

@@ -212,6 +212,7 @@ describe('CORS on ingestion (/track)', () => {
     expect(corsHeaders(answer)).toEqual({
       'Access-Control-Allow-Origin': SHOP,
       'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Expose-Headers': 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
       'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, PUT, DELETE',
       'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Requested-With, databuddy-client-id, databuddy-sdk-name, databuddy-sdk-version',
       'Access-Control-Max-Age': '600',
@@ -220,6 +221,16 @@ describe('CORS on ingestion (/track)', () => {
 });
 
 describe('CORS on the control plane', () => {
+  it('never lets a web page read the fixtures, keys, audit or journal, even from an allowed origin', async () => {
+    const sim = freshSimulator();
+    for (const path of ['/__sim/fixtures', '/__sim/keys', '/__sim/audit', '/__sim/journal', '/__sim/clock']) {
+      const answer = await call(sim, 'GET', path, { headers: { origin: PAGE } });
+      expect(answer.headers['Access-Control-Allow-Origin']).toBeUndefined();
+      const pre = await preflight(sim, path);
+      expect(pre.headers['Access-Control-Allow-Origin']).toBeUndefined();
+    }
+  });
+
   it('keeps refusing foreign origins with 403, preflights included, even when the API allows every origin', async () => {
     const sim = createSimulator({ allowedOrigins: ['*'] });
     const signIn = await call(sim, 'POST', '/__sim/sessions', { body: { userId: 'user_alice' }, headers: { origin: 'https://evil.example' } });

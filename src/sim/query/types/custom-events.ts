@@ -1,10 +1,9 @@
-import { organizationOwner, type TrackedEvent } from '../../ingest/event-store.js';
 import type { SessionBatch } from '../../model/traffic.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
 import type { QueryTypeDefinition, RunContext } from '../definition.js';
-import { passesFilters } from '../filters.js';
 import { scanSessions } from '../scan.js';
+import { scanTracked } from '../tracked-events.js';
 
 const EVENT_FILTERS = ['event_name', 'profile_id', 'anonymous_id', 'session_id'];
 
@@ -28,40 +27,6 @@ function scanEvents(
       visit(batch, i, e, visitorKey, serial);
     }
   });
-}
-
-/** A tracked event's value of a filter field; the empty string for fields it does not carry. */
-function trackedValue(event: TrackedEvent, field: string): string {
-  switch (field) {
-    case 'event_name':
-      return event.name;
-    case 'path':
-      return event.path ?? '';
-    case 'anonymous_id':
-      return event.anonymousId ?? '';
-    case 'session_id':
-      return event.sessionId ?? '';
-    case 'profile_id':
-      return event.profileId ?? '';
-    default:
-      return '';
-  }
-}
-
-/**
- * Visits each event accepted by `POST /track` for the scope's websites (and, for an
- * organization scope, the organization's own events) within the range that passes the
- * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
- */
-function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
-  if (ctx.scope.kind !== 'websites') return;
-  const owners = ctx.scope.websites.map((w) => w.id);
-  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
-  for (const owner of owners) {
-    ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
-      if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
-    });
-  }
 }
 
 /** True the first time `key` is added. */

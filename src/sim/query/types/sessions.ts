@@ -1,5 +1,6 @@
 import { bounceRate, groupSessions, median, percentage, round2, totalSessions } from '../aggregate.js';
 import type { QueryTypeDefinition } from '../definition.js';
+import { scanTracked } from '../tracked-events.js';
 
 const DURATION_BUCKETS: readonly [string, number][] = [
   ['0s', 1],
@@ -37,8 +38,13 @@ export const sessionTypes: QueryTypeDefinition[] = [
       select: ['uniq(session_id) AS total_sessions', 'ROUND(avg(session_duration), 2) AS avg_session_duration', 'median(session_duration) AS median_session_duration', 'ROUND(countIf(page_count = 1) / uniq(session_id) * 100, 2) AS bounce_rate', 'ROUND(COUNT(*) / uniq(session_id), 2) AS pages_per_session', 'sum(custom_event_count) AS total_events'],
       where: ["event_name = 'screen_view'"],
     },
+    readsTrackedEvents: true,
     run(ctx) {
       const s = totalSessions(ctx, { durations: true });
+      let tracked = 0;
+      scanTracked(ctx, () => {
+        tracked++;
+      });
       return [
         {
           total_sessions: s.sessions,
@@ -46,7 +52,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
           median_session_duration: median(s.durations),
           bounce_rate: bounceRate(s),
           pages_per_session: s.sessions > 0 ? round2(s.pageviews / s.sessions) : 0,
-          total_events: s.events,
+          total_events: s.events + tracked,
         },
       ];
     },

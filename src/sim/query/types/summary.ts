@@ -1,6 +1,7 @@
 import { bounceRate, groupSessions, median, round2, type TrafficStats } from '../aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../dates.js';
 import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
+import { scanTracked } from '../tracked-events.js';
 
 const EVENTS_WHERE = ["event_name = 'screen_view'"];
 
@@ -48,7 +49,14 @@ export const summaryTypes: QueryTypeDefinition[] = [
       groupBy: ['date'],
       orderBy: 'date ASC',
     },
+    readsTrackedEvents: true,
     run(ctx) {
+      const bucket = createBucketer(ctx.unit, ctx.timezone);
+      const tracked = new Map<string, number>();
+      scanTracked(ctx, (event) => {
+        const label = bucket(event.timestamp);
+        tracked.set(label, (tracked.get(label) ?? 0) + 1);
+      });
       return seriesByTime(ctx, { durations: true }).map(([date, s]) => ({
         date,
         pageviews: s?.pageviews ?? 0,
@@ -56,7 +64,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
         sessions: s?.sessions ?? 0,
         bounce_rate: s ? bounceRate(s) : null,
         median_session_duration: s ? median(s.durations) : 0,
-        total_events: s?.events ?? 0,
+        total_events: (s?.events ?? 0) + (tracked.get(date) ?? 0),
       }));
     },
   },

@@ -63,4 +63,13 @@ export default tseslint.config(
     files: ['src/http/**/*.ts', 'src/msw/**/*.ts'],
     rules: restrictImports(['**/cli/*'], 'Nothing imports the CLI.'),
   },
+  {
+    // analytics-sim/msw/browser is bundled for web pages: only the node entry may reach msw/node.
+    files: ['src/msw/**/*.ts'],
+    ignores: ['src/msw/index.ts', 'src/msw/setup-simulator.ts', 'src/msw/interception.ts'],
+    rules: restrictImports(
+      ['**/cli/*', '**/http/*', 'node:*', 'msw/node', 'express', 'ioredis'],
+      'src/msw is bundled for browsers: import msw, msw/browser and the core only (node-only code lives in setup-simulator.ts and interception.ts).',
+    ),
+  },
 );

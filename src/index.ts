@@ -28,7 +28,7 @@ export type { Simulator, SimulatorOptions, ScenarioControl } from './sim/simulat
 export { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
 export { scenarioSchema, type Scenario, type ScenarioInput } from './contract/scenario.js';
 export type { ActiveScenario, StepRef } from './sim/faults/scenario-runner.js';
-export type { SimRequest, SimResponse } from './sim/messages.js';
+export { MAX_BODY_BYTES, type SimRequest, type SimResponse, type HandleOptions } from './sim/messages.js';
 export type { SimClock, ClockMode, ClockSnapshot } from './sim/clock.js';
 export type { World, WorldFactory } from './sim/model/world.js';
 export { DEFAULT_VIRTUAL_START } from './sim/clock.js';

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { secretOf } from '../helpers/sim.js';
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium, SKIP_BROWSER } from './chromium.js';
 
 /**
  * A real browser against the simulator: Debian's Chromium driven by playwright-core (never a
@@ -15,22 +16,6 @@ import { secretOf } from '../helpers/sim.js';
  * SameSite=Lax session cookie travels with `credentials: 'include'`, and CORS decides whether
  * the page may read the answer.
  */
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = Boolean(process.env.CI);
-
-/** The flags that work on this project's machines (reference/toolchain.md). */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The page every origin serves: a dashboard that signs in and lists websites, as a browser app would. */
 const PAGE = `<!doctype html>
@@ -106,11 +91,7 @@ const signIn = (page: Page, api: string, userId: string) =>
   page.evaluate(`signIn(${JSON.stringify(api)}, ${JSON.stringify(userId)})`) as Promise<{ status: number; body: { token: string } }>;
 const listWebsites = (page: Page, api: string) => page.evaluate(`listWebsites(${JSON.stringify(api)})`) as Promise<WebsitesResult>;
 
-if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(`[browser tests skipped] no Chromium at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`);
-}
-
-describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('a real browser against the simulator (Chromium via playwright-core)', () => {
+describe.skipIf(SKIP_BROWSER)('a real browser against the simulator (Chromium via playwright-core)', () => {
   let context: BrowserContext;
   let userDataDir: string;
   let allowedPage: PageServer;
@@ -123,7 +104,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('a real browser against the simulator 
   let strictApi: RunningServer;
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) throw new Error(`Chromium is required in CI but missing at ${CHROMIUM}; .ci/run installs it with apt-get.`);
+    requireChromium();
     [allowedPage, foreignPage] = await Promise.all([servePage(), servePage()]);
     openSim = createSimulator({ seed: 42 });
     strictSim = createSimulator({ seed: 42, allowedOrigins: [allowedPage.origin] });

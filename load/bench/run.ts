@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: measures the simulator server against a bare node:http server in the same
  * run, with autocannon. Prints requests/s, latency p50/p99, the ratio to the bare server,
- * start-up time, first-request latency and RSS. Not a test: it asserts nothing.
+ * start-up time, first-request latency and RSS; and the throughput of a quota-enabled key
+ * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
+ * journal. Not a test: it asserts nothing.
  *
  *   npm run bench -- [--duration 5] [--connections 32]
  */
@@ -86,6 +88,8 @@ const bare = await start(process.execPath, ['--import', 'tsx', 'load/bench/bare-
 const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42', '--limits', 'off']);
 // The refusal path: limits on; after the first 120 requests of the minute every query is a 429.
 const limited = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42']);
+// A quota-enabled key on the real clock, limits on: the journal of this run is judged by the oracle.
+const quota = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'real', '--seed', '42']);
 
 try {
   const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as {
@@ -126,6 +130,31 @@ try {
     body: cheap,
   });
   rows.push({ ...refused, non2xx: 0 });
+  const quotaSecret = fixtures.apiKeys.find((k) => k.id === 'key_acme_quota_default')?.secret ?? '';
+  // A fixed number of requests, so the whole run fits the journal (100,000 entries) and every
+  // decision is judged: 5,000 to warm up, then 90,000 measured.
+  const quotaTarget = { url: `${quota.url}/v1/query?website_id=${largest}`, method: 'POST' as const, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
+  await autocannon({ connections, amount: 5_000, ...quotaTarget });
+  const quotaBegan = performance.now();
+  const quotaResult = await autocannon({ connections, amount: 90_000, ...quotaTarget });
+  const quotaSeconds = (performance.now() - quotaBegan) / 1000;
+  const quotaRow: Measured = {
+    name: 'quota key (300/60 s) 90k requests, limits on',
+    rps: quotaResult.requests.total / quotaSeconds,
+    p50: quotaResult.latency.p50,
+    p99: quotaResult.latency.p99,
+    errors: quotaResult.errors,
+    non2xx: quotaResult.non2xx,
+  };
+  rows.push(quotaRow);
+  const oracle = (await (await fetch(`${quota.url}/__sim/journal/oracle`)).json()) as {
+    checked: number;
+    skipped: number;
+    overAdmissions: number;
+    underAdmissions: number;
+    accuracy: number;
+  };
+  const journalInfo = ((await (await fetch(`${quota.url}/__sim/journal?limit=1`)).json()) as { info: { size: number; dropped: number } }).info;
   const baseline = rows[0]?.rps ?? 1;
 
   const pad = (s: string, n: number): string => s.padEnd(n);
@@ -145,6 +174,8 @@ try {
       `5-parameter 90-day batch, cold:     ${coldBatchMs.toFixed(1)} ms`,
       `5-parameter 90-day batch, warm p50: ${(warm[25] ?? 0).toFixed(1)} ms (p99 ${(warm[49] ?? 0).toFixed(1)} ms, 50 sequential)`,
       `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB`,
+      `quota-key run, journal oracle:      ${oracle.accuracy}% accuracy over ${oracle.checked} checks (${oracle.skipped} skipped), ${oracle.overAdmissions} over-, ${oracle.underAdmissions} under-admissions; ${journalInfo.size} decisions journaled, ${journalInfo.dropped} dropped`,
+      `quota-key throughput vs bare:       ${(quotaRow.rps / baseline).toFixed(2)}x (${quotaRow.rps.toFixed(0)} req/s at ${oracle.accuracy}% accuracy)`,
       '',
     ].join('\n'),
   );
@@ -152,6 +183,7 @@ try {
   bare.child.kill('SIGTERM');
   sim.child.kill('SIGTERM');
   limited.child.kill('SIGTERM');
+  quota.child.kill('SIGTERM');
 }
 
 await new Promise<void>((resolve) => {

@@ -14,7 +14,7 @@ import { hashSecret, KEY_PREFIX, KEY_SECRET_LENGTH, KEY_START_LENGTH } from '../
 import { MAX_INSTANT } from '../clock.js';
 import { conflict, resourceNotFound, schemaValidation, type SimError } from '../errors.js';
 import type { ApiKeyRecord } from '../model/entities.js';
-import { parseDateInput } from '../query/dates.js';
+import { formatIsoOrNull, parseDateInput } from '../query/dates.js';
 import { ALPHANUMERIC } from '../random.js';
 import type { SimState } from '../state.js';
 import { AUDIT_CAPACITY } from './admin-state.js';
@@ -30,7 +30,7 @@ export interface AdminContext {
 /** The actor recorded for control-plane requests that name none. */
 export const DEFAULT_ACTOR = 'control-plane';
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = formatIsoOrNull;
 
 /** What a key is at `now`: revoked, disabled, expired or active (revocation is final, so it shows first). */
 export function keyStatus(key: ApiKeyRecord, now: number): ApiKeyView['status'] {

@@ -1,7 +1,8 @@
 import { hashPresented } from '../auth/authenticate.js';
 import type { SimState } from '../state.js';
+import { formatIsoOrNull } from '../query/dates.js';
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = formatIsoOrNull;
 
 /** A record with its epoch-ms `…At` fields as ISO strings, as the API answers them. */
 function withIsoTimes<T extends object>(record: T): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { MAX_INSTANT } from '../clock.js';
+import { formatIso } from '../query/dates.js';
 import { errorBodySchema, rateLimitBodySchema, type ErrorDetail } from '../../contract/errors.js';
 import {
   eventTimeInWindow,
@@ -53,8 +53,7 @@ interface Target {
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.length === 0 ? undefined : value);
 
-/** ISO text of an instant, clamped to the dates JavaScript can print. */
-const iso = (ms: number): string => new Date(Math.max(-MAX_INSTANT, Math.min(ms, MAX_INSTANT))).toISOString();
+const iso = formatIso;
 
 const WITHOUT_KEY =
   'Send an API key with the track:events scope (x-api-key or Authorization: Bearer), or name the website with ?website_id= or websiteId on the first event.';

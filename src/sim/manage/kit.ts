@@ -4,11 +4,10 @@ import { accessDenied, conflict, validationError, type SimError } from '../error
 import { ok, type Reply, type RouteContext } from '../route.js';
 import type { Caller } from './access.js';
 import { reachesWebsite } from './access.js';
+import { formatIso } from '../query/dates.js';
 
-/** An instant as answers carry it: ISO 8601, UTC, with milliseconds. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
+/** An instant as answers carry it (see {@link formatIso}). */
+export const iso = formatIso;
 
 /** Which page of a list a request asks for. */
 export interface PageRequest {

@@ -29,9 +29,18 @@ const deterministicCore = {
   ],
 };
 
-const restrictImports = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+const restrictImports = (patterns, message, more = []) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }, ...more] }],
 });
+
+/** Routes declare their access; only the pipeline checks a scope. */
+const NO_SCOPE_CHECKS = [
+  {
+    group: ['**/auth/access.js'],
+    importNames: ['hasScope'],
+    message: 'Declare the scope in the route (access: { kind, scope }); the pipeline enforces it.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -51,6 +60,14 @@ export default tseslint.config(
       ...deterministicCore,
       ...restrictImports(['**/fixtures/*', '**/scenarios/*', ...ADAPTERS, ...NODE_AND_TRANSPORT], 'The core imports only contract and its own modules; the world is injected.'),
     },
+  },
+  {
+    files: ['src/sim/{query,manage,ingest,control,discovery,admin}/**/*.ts'],
+    rules: restrictImports(
+      ['**/fixtures/*', '**/scenarios/*', ...ADAPTERS, ...NODE_AND_TRANSPORT],
+      'The core imports only contract and its own modules; the world is injected.',
+      NO_SCOPE_CHECKS,
+    ),
   },
   {
     files: ['src/fixtures/**/*.ts', 'src/scenarios/**/*.ts'],

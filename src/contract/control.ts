@@ -32,3 +32,80 @@ export const clockSnapshotSchema = z.object({
   now: z.number().int(),
   iso: z.string(),
 });
+
+/** `GET /__sim/health`. */
+export const healthReportSchema = z.object({
+  ok: z.literal(true),
+  seed: z.string(),
+  clock: clockSnapshotSchema,
+  /** API key requests in flight. */
+  inFlight: z.number().int(),
+});
+
+/** `POST /__sim/reset`. */
+export const resetResponseSchema = z.object({ ok: z.literal(true), seed: z.string(), clock: clockSnapshotSchema });
+
+/** One window check of a journal entry. */
+export const windowCheckSchema = z.object({
+  rule: z.string(),
+  id: z.string(),
+  limit: z.number().int(),
+  windowMs: z.number().int(),
+  allowed: z.boolean(),
+  order: z.number().int(),
+});
+
+/** One admission decision, as `GET /__sim/journal` lists it. */
+export const journalEntrySchema = z.object({
+  seq: z.number().int(),
+  at: z.number().int(),
+  requestId: z.string(),
+  method: z.string(),
+  path: z.string(),
+  route: z.string().nullable(),
+  identity: z.string(),
+  keyId: z.string().nullable(),
+  outcome: z.string(),
+  status: z.number().int(),
+  checks: z.array(windowCheckSchema),
+  inFlight: z.number().int().nullable(),
+  inFlightCap: z.number().int().nullable(),
+  faults: z.array(z.object({ scenario: z.string(), step: z.number().int(), name: z.string().nullable(), effect: z.string() })),
+  fingerprint: z.string(),
+  retryAfter: z.number().nullable(),
+});
+
+/** What the journal knows about its own completeness. */
+export const journalInfoSchema = z.object({
+  complete: z.boolean(),
+  since: z.number().int(),
+  capacity: z.number().int(),
+  size: z.number().int(),
+  dropped: z.number().int(),
+});
+
+/** `GET /__sim/journal`. */
+export const journalListingSchema = z.object({ info: journalInfoSchema, entries: z.array(journalEntrySchema) });
+
+/** `DELETE /__sim/journal`. */
+export const journalClearedSchema = z.object({ ok: z.literal(true), info: journalInfoSchema });
+
+/** `GET /__sim/journal/oracle`: the replay's verdict. */
+export const oracleReportSchema = z.object({
+  checked: z.number().int(),
+  skipped: z.number().int(),
+  disagreements: z.array(
+    z.object({
+      seq: z.number().int(),
+      requestId: z.string(),
+      rule: z.string(),
+      id: z.string(),
+      recorded: z.enum(['allowed', 'refused']),
+      expected: z.enum(['allowed', 'refused']),
+      kind: z.enum(['over-admission', 'under-admission']),
+    }),
+  ),
+  overAdmissions: z.number().int(),
+  underAdmissions: z.number().int(),
+  accuracy: z.number(),
+});

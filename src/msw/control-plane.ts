@@ -1,58 +1,17 @@
-import { replayJournal, type OracleReport } from '../sim/admission/oracle.js';
+import type { FixturesListing } from '../contract/fixtures.js';
+import type { OracleReport } from '../sim/admission/oracle.js';
 import type { KeyAdmin, SessionAdmin } from '../sim/admin/admin-api.js';
 import type { SimClock } from '../sim/clock.js';
 import type { JournalEntry, JournalInfo, JournalQuery } from '../sim/journal/journal.js';
-import { auditRetries, type RetryAudit, type RetryPolicy } from '../sim/journal/retry-audit.js';
+import type { RetryAudit, RetryPolicy } from '../sim/journal/retry-audit.js';
 import type { ScenarioControl, Simulator } from '../sim/simulator.js';
 import { expectRetriesCompliant } from '../testing/expect-retries.js';
 
-/** A fixture API key as `GET /__sim/fixtures` lists it. */
-export interface FixtureApiKey {
-  readonly id: string;
-  readonly name: string;
-  /** What a client developer tests with it. */
-  readonly purpose: string | null;
-  /** The secret to send, while it is still the key's secret (null after a rotation or for created keys). */
-  readonly secret: string | null;
-  /** The first characters of the secret, as key listings show it. */
-  readonly start: string;
-  readonly organizationId: string;
-  readonly scopes: readonly string[];
-  /** null: every website of the organization. */
-  readonly websiteIds: readonly string[] | null;
-  readonly enabled: boolean;
-  readonly expiresAt: string | null;
-  readonly revokedAt: string | null;
-  /** Whether the rolling per-key quota applies. */
-  readonly rateLimitEnabled: boolean;
-  /** Its limit; null: the default of 300. */
-  readonly rateLimitMax: number | null;
-  /** Its window in seconds; null: the default of 60. */
-  readonly rateLimitTimeWindow: number | null;
-}
+/** A fixture API key as `GET /__sim/fixtures` lists it (the contract's schema). */
+export type { FixtureApiKey, FixtureUser } from '../contract/fixtures.js';
 
-/** A fixture user and the dashboard session token it is signed in with (null once signed out). */
-export interface FixtureUser {
-  readonly id: string;
-  readonly name: string;
-  readonly email: string;
-  readonly organizationIds: readonly string[];
-  readonly activeOrganizationId: string;
-  readonly sessionToken: string | null;
-}
-
-/** The seeded world, secrets included, as `GET /__sim/fixtures` lists it; the other lists are records of the API. */
-export interface SimulatorFixtures {
-  readonly seed: string;
-  readonly apiKeys: readonly FixtureApiKey[];
-  readonly users: readonly FixtureUser[];
-  readonly organizations: readonly Record<string, unknown>[];
-  readonly websites: readonly Record<string, unknown>[];
-  readonly links: readonly Record<string, unknown>[];
-  readonly monitors: readonly Record<string, unknown>[];
-  readonly statusPages: readonly Record<string, unknown>[];
-  readonly flags: readonly Record<string, unknown>[];
-}
+/** The seeded world, secrets included, as `GET /__sim/fixtures` lists it (the contract's schema). */
+export type SimulatorFixtures = FixturesListing;
 
 /** The journal of admission decisions, with its judges. */
 export interface SimulatorJournal {
@@ -101,10 +60,10 @@ export interface SimulatorControl {
   expectRetriesCompliant(policy?: Partial<RetryPolicy>): RetryAudit;
 }
 
-/** Builds the control plane of a simulator mounted at `baseUrl` and `ingestUrl`. */
+/** Builds the control plane of a simulator mounted at `baseUrl` and `ingestUrl`: the simulator's control backend as calls. */
 export function controlPlane(simulator: Simulator, urls: { baseUrl: string; ingestUrl: string }): SimulatorControl {
-  const { journal } = simulator;
-  const fixtures = (): SimulatorFixtures => simulator.fixtures() as unknown as SimulatorFixtures;
+  const { journal } = simulator.control;
+  const fixtures = (): SimulatorFixtures => simulator.control.fixtures();
   return {
     simulator,
     baseUrl: urls.baseUrl,
@@ -116,9 +75,11 @@ export function controlPlane(simulator: Simulator, urls: { baseUrl: string; inge
     journal: {
       list: (query) => journal.list(query),
       info: () => journal.info(),
-      clear: () => journal.clear(simulator.clock.now()),
-      retryAudit: (query, policy) => auditRetries(journal.list(query), policy),
-      oracle: () => replayJournal(journal.list(), journal.info()),
+      clear: () => {
+        journal.clear();
+      },
+      retryAudit: (query, policy) => journal.retryAudit(query, policy),
+      oracle: () => journal.oracle(),
     },
     scenarios: simulator.scenarios,
     keys: simulator.keys,

@@ -1,3 +1,4 @@
+import { truncate } from './text.js';
 import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../contract/errors.js';
 
 /**
@@ -19,34 +20,45 @@ function simError(code: ErrorCode, message: string, more: Partial<SimError> = {}
   return { status: ERROR_STATUS[code], code, message, ...more };
 }
 
+/** What a caller may change of a factory's default words. */
+export interface Wording {
+  readonly message?: string;
+  readonly hint?: string;
+}
+
+function worded(defaults: { message: string; hint?: string }, wording: Wording): { message: string; hint?: string } {
+  const hint = wording.hint ?? defaults.hint;
+  return hint === undefined ? { message: wording.message ?? defaults.message } : { message: wording.message ?? defaults.message, hint };
+}
+
 /** The challenge sent with every 401. */
 export const AUTH_CHALLENGE = 'Bearer realm="analytics-sim", charset="UTF-8"';
 
-/** 401: no credential was accepted. `hint` says why (missing, malformed, unknown, expired…). */
-export function authRequired(hint: string): SimError {
-  return simError('AUTH_REQUIRED', 'Authentication required', {
-    hint,
-    headers: { 'WWW-Authenticate': AUTH_CHALLENGE },
-  });
+/** 401 AUTH_REQUIRED: no credential was accepted. `hint` says why (missing, malformed, unknown, expired…). */
+export function authRequired(hint: string, wording: Wording = {}): SimError {
+  const { message } = worded({ message: 'Authentication required' }, wording);
+  return simError('AUTH_REQUIRED', message, { hint, headers: { 'WWW-Authenticate': AUTH_CHALLENGE } });
 }
 
-/** 403: authenticated, but the resource is outside what the credential reaches. */
-export function accessDenied(
-  resource: 'website' | 'link' | 'monitor' | 'organization' | 'status page' | 'feature flag',
-): SimError {
-  return simError('ACCESS_DENIED', `Access denied to this ${resource}`);
+/** The resources an ACCESS_DENIED names. */
+export type DeniedResource = 'website' | 'link' | 'monitor' | 'organization' | 'status page' | 'feature flag';
+
+/** 403 ACCESS_DENIED: authenticated, but the resource is outside what the credential reaches. */
+export function accessDenied(resource: DeniedResource, wording: Wording = {}): SimError {
+  const { message, hint } = worded({ message: `Access denied to this ${resource}` }, wording);
+  return simError('ACCESS_DENIED', message, hint === undefined ? {} : { hint });
 }
 
-/** 403: authenticated, but the credential lacks the scope the operation needs. */
-export function forbidden(requiredScope: string): SimError {
-  return simError('FORBIDDEN', 'Insufficient permissions', {
-    hint: `This operation needs the ${requiredScope} scope.`,
-  });
-}
-
-/** 403: a control-plane request from a page or host name that may not use it. */
-export function forbiddenOrigin(hint: string): SimError {
-  return simError('FORBIDDEN', 'Forbidden origin', { hint });
+/**
+ * 403 FORBIDDEN: authenticated, but the credential lacks `requiredScope`; or (scope null, with
+ * wording) a request the simulator will not serve, such as a foreign page calling the control plane.
+ */
+export function forbidden(requiredScope: string | null, wording: Wording = {}): SimError {
+  const defaults = requiredScope === null
+    ? { message: 'Forbidden' }
+    : { message: 'Insufficient permissions', hint: `This operation needs the ${requiredScope} scope.` };
+  const { message, hint } = worded(defaults, wording);
+  return simError('FORBIDDEN', message, hint === undefined ? {} : { hint });
 }
 
 /** 400: the request is well-formed but its values are wrong. The first problem is the message. */
@@ -89,16 +101,17 @@ export function unsupportedMediaType(contentType: string): SimError {
   });
 }
 
-/** 404: no route has this path. */
-export function routeNotFound(method: string, path: string): SimError {
-  return simError('NOT_FOUND', 'Route not found', {
-    hint: `No route matches ${truncate(method, 16)} ${truncate(path, 200)}.`,
-  });
-}
-
-/** 404: the route exists but the named resource does not. */
-export function resourceNotFound(kind: string, id: string): SimError {
-  return simError('NOT_FOUND', `${kind} not found`, { hint: `No ${kind.toLowerCase()} has id ${truncate(id, 100)}.` });
+/**
+ * 404 NOT_FOUND: no route has this path, or the route exists and the named `kind` (`Website`,
+ * `Scenario`, …) with `id` does not. Untrusted text is shortened before it is echoed.
+ */
+export function notFound(what: { route: { method: string; path: string } } | { kind: string; id: string }, wording: Wording = {}): SimError {
+  const defaults =
+    'route' in what
+      ? { message: 'Route not found', hint: `No route matches ${truncate(what.route.method, 16)} ${truncate(what.route.path, 200)}.` }
+      : { message: `${what.kind} not found`, hint: `No ${what.kind.toLowerCase()} has id ${truncate(what.id, 100)}.` };
+  const { message, hint } = worded(defaults, wording);
+  return simError('NOT_FOUND', message, hint === undefined ? {} : { hint });
 }
 
 /** 405: the path exists with other methods. */
@@ -166,7 +179,7 @@ export function injectedError(status: number, code: string, message: string, ret
   return { status, code, message, ...(retryAfterSeconds !== undefined ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}) };
 }
 
-/** 400 (`/track`): events that do not have the accepted shape; `details` name each field. */
+/** 400 INVALID_EVENT_SCHEMA (ingestion): events that do not have the accepted shape; `details` name each field. */
 export function invalidEventSchema(details: readonly ErrorDetail[]): SimError {
   return simError('INVALID_EVENT_SCHEMA', 'Invalid event schema', {
     details: details.slice(0, 20),
@@ -174,27 +187,7 @@ export function invalidEventSchema(details: readonly ErrorDetail[]): SimError {
   });
 }
 
-/** 401 (`/track`): no usable API key and no website named; `hint` says why a key was refused. */
-export function ingestCredentialsRequired(hint: string): SimError {
-  return simError('AUTH_REQUIRED', 'API key or website_id required', {
-    hint,
-    headers: { 'WWW-Authenticate': AUTH_CHALLENGE },
-  });
-}
-
-/** 403 (`/track`): the API key lacks the track:events scope. */
-export function missingTrackScope(): SimError {
-  return simError('FORBIDDEN', 'API key missing track:events scope', {
-    hint: 'Sending events with an API key needs the track:events scope.',
-  });
-}
-
-/** 403 (`/track`): an event names a website the credential does not reach (or none, for a website-restricted key). */
-export function websiteScopeMismatch(hint: string): SimError {
-  return simError('ACCESS_DENIED', 'Website scope mismatch', { hint });
-}
-
-/** 503 (`/track`): the simulator's event storage is full; nothing of the request was stored. */
+/** 503 EVENT_STORAGE_FULL (ingestion): the simulator's event storage is full; nothing of the request was stored. */
 export function eventStorageFull(hint: string): SimError {
   return simError('EVENT_STORAGE_FULL', 'Event storage is full', { hint });
 }
@@ -202,9 +195,4 @@ export function eventStorageFull(hint: string): SimError {
 /** 500: a bug in the simulator. The body never carries the cause or a stack. */
 export function internalError(): SimError {
   return simError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side. Try again in a moment.');
-}
-
-/** Shortens untrusted text before it is echoed in an error. */
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

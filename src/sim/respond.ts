@@ -1,6 +1,6 @@
 import type { SimError } from './errors.js';
 import type { SimResponse } from './messages.js';
-import type { Reply } from './route.js';
+import type { Reply } from './routing/route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,28 +1,25 @@
-import type { Admission } from './admission/admission-stages.js';
+import type { FixturesListing } from '../contract/fixtures.js';
+import type { Scenario, ScenarioInput } from '../contract/scenario.js';
+import type { Route } from './routing/route.js';
+import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-api.js';
+import type { Admission } from './admission/admission.js';
 import { createInFlightGate } from './admission/in-flight-gate.js';
 import { createMemoryStore, type AdmissionStore } from './admission/store.js';
 import { createSimClock, type ClockMode, type SimClock } from './clock.js';
-import { listFixtures } from './control/fixtures-listing.js';
-import { internalError, type SimError } from './errors.js';
-import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
-import { identityOf } from './auth/principal.js';
-import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
-import type { WorldFactory } from './model/world.js';
-import { PIPELINE, type Exchange, type StageResult } from './pipeline.js';
-import { createRequestIds, type RequestIdSource } from './request-id.js';
-import { errorResponse, replyResponse } from './respond.js';
-import { isError, type SimulatorCore } from './route.js';
-import { createRouter } from './router.js';
-import { ROUTES } from './routes.js';
-import { createState, type SimState } from './state.js';
-import { scenarioSchema, type Scenario, type ScenarioInput } from '../contract/scenario.js';
-import { issueDetails } from './decode-body.js';
-import { createScenarioRunner, type ActiveScenario, type ScenarioRunner } from './faults/scenario-runner.js';
-import { NO_FAULTS } from './faults/scenario-runner.js';
-import { fingerprintOf } from './journal/fingerprint.js';
-import { suggest } from './query/suggest.js';
+import { createControlBackend, type ControlBackend } from './control/control-backend.js';
+import { CONTROL_ROUTES } from './control/control-table.js';
 import { createOriginPolicy } from './cors/origins.js';
-import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-api.js';
+import { isError } from './routing/route.js';
+import { resolveScenario } from './faults/resolve-scenario.js';
+import type { ActiveScenario } from './faults/scenario-runner.js';
+import { createRequestHandler } from './handle-request.js';
+import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
+import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
+import type { WorldFactory } from './model/world.js';
+import { PUBLIC_ROUTES } from './routing/public-routes.js';
+import { createRouter } from './routing/router.js';
+import { createSeededRun } from './seeded-run.js';
+import type { SimulatorCore } from './routing/route.js';
 
 /** Options of {@link createSimulator}. Everything with an effect on answers is injected. */
 export interface SimulatorOptions {
@@ -94,204 +91,97 @@ export interface Simulator {
   /** Answers one request. Never rejects: failures are answered with a 500 body. */
   handle(request: SimRequest, options?: HandleOptions): Promise<SimResponse>;
   /** The seeded world with its secrets, as `GET /__sim/fixtures` lists it. */
-  fixtures(): Record<string, unknown>;
+  fixtures(): FixturesListing;
   /** Back to the seeded state, optionally with a new seed; restarts the clock, clears limits and journal. */
   reset(seed?: string | number): Promise<void>;
   /** API key administration and the audit log, as `/__sim/keys` and `/__sim/audit` do it. */
   readonly keys: KeyAdmin;
   /** Dashboard sessions, as `/__sim/sessions` does it. */
   readonly sessions: SessionAdmin;
+  /** The harness operations behind `/__sim` (health, fixtures, clock, journal, scenarios), as values. */
+  readonly control: ControlBackend;
 }
 
-const CONTROL_PREFIX = '/__sim';
+const matchPublic = createRouter(PUBLIC_ROUTES);
+const matchControl = createRouter(CONTROL_ROUTES);
+const ALL_ROUTES: readonly Route[] = [...PUBLIC_ROUTES, ...CONTROL_ROUTES];
 
-/** Creates a simulator. */
+/**
+ * Creates a simulator: wires the clock, the admission machinery, the seeded run (state, request
+ * ids, scenarios: rebuilt on reset), the control backend and the request handler together.
+ */
 export function createSimulator(options: SimulatorOptions): Simulator {
   const clock = createSimClock({ mode: options.clock ?? 'virtual', startMs: options.startMs, realNow: options.realNow });
-  const match = createRouter(ROUTES);
   const admission: Admission = {
     store: options.store ?? createMemoryStore(),
     gate: createInFlightGate(),
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
   };
-  let seed = String(options.seed ?? 42);
-  const stateOptions = { eventStorage: options.eventStorage ?? {} };
-  let state: SimState = createState(options.createWorld(seed), stateOptions);
-  let requestIds: RequestIdSource = createRequestIds(seed);
-  let scenarios: ScenarioRunner = createScenarioRunner(seed);
   const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
-  const startup = (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog));
-  const startStartup = (): void => {
-    for (const scenario of startup) scenarios.start(scenario, clock.now());
-  };
-  startStartup();
-
+  const run = createSeededRun({
+    seed: String(options.seed ?? 42),
+    createWorld: options.createWorld,
+    stateOptions: { eventStorage: options.eventStorage ?? {} },
+    startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
+    clock,
+  });
+  const control = createControlBackend({
+    seed: () => run.seed,
+    clock,
+    admission,
+    scenarios: () => run.scenarios,
+    catalog,
+    state: () => run.state,
+    async reset(seed) {
+      clock.restart();
+      run.restart(seed);
+      await admission.store.clear();
+      admission.journal.restart(clock.now());
+    },
+  });
   const core: SimulatorCore = {
     get seed() {
-      return seed;
+      return run.seed;
     },
     clock,
     admission,
     get scenarios() {
-      return scenarios;
+      return run.scenarios;
     },
     catalog,
     guardHost: options.guardControlHost ?? false,
     enforceLimits: options.limits !== 'off',
-    routes: ROUTES,
+    routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),
-    state: () => state,
-    async reset(next) {
-      if (next !== undefined) seed = String(next);
-      state = createState(options.createWorld(seed), stateOptions);
-      requestIds = createRequestIds(seed);
-      clock.restart();
-      scenarios = createScenarioRunner(seed);
-      startStartup();
-      await admission.store.clear();
-      admission.journal.restart(clock.now());
-    },
+    control,
+    state: () => run.state,
   };
-
-  async function run(x: Exchange): Promise<SimResponse> {
-    let outcome: StageResult;
-    for (const stage of PIPELINE) {
-      const result = stage(x);
-      outcome = result instanceof Promise ? await result : result;
-      if (outcome !== undefined) break;
-    }
-    const response: SimResponse =
-      outcome === undefined
-        ? errorResponse(internalError(), x.requestId)
-        : 'drop' in outcome
-          ? { status: 0, headers: {}, body: '', abort: true }
-          : isError(outcome)
-            ? errorResponse(withHeaders(outcome, x.headers), x.requestId)
-            : replyResponse(outcome, x.requestId, x.headers);
-    const delayMs = x.faults.latencyMs;
-    return delayMs > 0 ? { ...response, delayMs } : response;
-  }
-
-  function record(x: Exchange, seq: number, response: SimResponse): void {
-    const principal = x.principal;
-    admission.journal.record({
-      seq,
-      at: x.now,
-      requestId: x.requestId,
-      method: x.request.method,
-      path: x.request.path.slice(0, 200),
-      route: x.route?.path ?? routeOf(x.request),
-      identity: principal ? identityOf(principal) : 'unknown',
-      keyId: principal?.kind === 'apikey' ? principal.key.id : null,
-      outcome: x.refusedBy ?? 'admitted',
-      status: response.status,
-      checks: x.checks,
-      inFlight: x.inFlight,
-      inFlightCap: x.inFlightCap,
-      faults: x.faults.touched,
-      fingerprint: fingerprintOf(x.request),
-      retryAfter: retryAfterOf(response),
-    });
-  }
-
-  /** The route pattern a request names, for requests answered before routing (scenario refusals). */
-  function routeOf(request: SimRequest): string | null {
-    const found = match(request.method, request.path);
-    return found.kind === 'found' ? found.route.path : null;
-  }
-
-  const control: ScenarioControl = {
-    start(entry) {
-      const scenario = resolveScenario(entry, catalog);
-      const started = scenarios.start(scenario, clock.now());
-      if (!started.ok) throw new Error(started.reason);
-      return scenarios.list(clock.now()).find((s) => s.name === scenario.name) as ActiveScenario;
-    },
-    stop: (name) => scenarios.stop(name),
-    list: () => scenarios.list(clock.now()),
-  };
-
   return {
     get seed() {
-      return seed;
+      return run.seed;
     },
     clock,
     journal: admission.journal,
-    scenarios: control,
-    async handle(request, handleOptions = {}) {
-      const requestId = requestIds.next();
-      const x: Exchange = {
-        request,
-        requestId,
-        now: clock.now(),
-        sim: core,
-        state,
-        match,
-        control: request.path === CONTROL_PREFIX || request.path.startsWith(`${CONTROL_PREFIX}/`),
-        headers: {},
-        checks: [],
-        lease: null,
-        inFlight: null,
-        inFlightCap: null,
-        refusedBy: null,
-        faults: NO_FAULTS,
-      };
-      const seq = x.control ? 0 : admission.journal.reserve();
-      let response: SimResponse;
-      try {
-        response = await run(x);
-      } catch {
-        response = errorResponse(internalError(), requestId);
-      }
-      if (!x.control) record(x, seq, response);
-      const lease = x.lease;
-      if (lease === null) return response;
-      let released = false;
-      const release = (): void => {
-        if (released) return;
-        released = true;
-        admission.gate.release(lease);
-      };
-      if (!handleOptions.holdSlot) {
-        release();
-        return response;
-      }
-      return { ...response, release };
-    },
-    fixtures: () => listFixtures(state),
+    scenarios: scenarioControl(control, catalog),
+    handle: createRequestHandler({ core, matchPublic, matchControl, requestIds: () => run.requestIds }),
+    fixtures: () => control.fixtures(),
     ...createAdminApi(core),
-    reset: (next) => core.reset(next === undefined ? undefined : String(next)),
+    reset: async (seed) => {
+      await control.reset(seed);
+    },
+    control,
   };
 }
 
-/**
- * A scenario by catalog name, or a definition validated against the schema. Throws an Error
- * that names the field (or the unknown name) so that a server never starts half-way.
- */
-function resolveScenario(entry: string | ScenarioInput, catalog: ReadonlyMap<string, Scenario>): Scenario {
-  if (typeof entry === 'string') {
-    const found = catalog.get(entry);
-    if (!found) {
-      const names = [...catalog.keys()];
-      const near = suggest(entry, names);
-      throw new Error(`Unknown scenario '${entry}'.${near ? ` Did you mean '${near}'?` : ''} Built-in scenarios: ${names.join(', ') || 'none'}.`);
-    }
-    return found;
-  }
-  const parsed = scenarioSchema.safeParse(entry);
-  if (!parsed.success) {
-    const problems = issueDetails(parsed.error.issues).map((d) => `${d.field.replace(/^body\.?/, '') || '(root)'}: ${d.message}`);
-    throw new Error(`Invalid scenario: ${problems.join('; ')}`);
-  }
-  return parsed.data;
-}
-
-/** Seconds of the response's Retry-After header, or null. */
-function retryAfterOf(response: SimResponse): number | null {
-  const value = response.headers['Retry-After'];
-  return value === undefined ? null : Number(value);
-}
-
-function withHeaders(error: SimError, headers: Record<string, string>): SimError {
-  return Object.keys(headers).length === 0 ? error : { ...error, headers: { ...headers, ...error.headers } };
+/** The library's scenario control: the backend's operations, throwing what HTTP answers. */
+function scenarioControl(control: ControlBackend, catalog: ReadonlyMap<string, Scenario>): ScenarioControl {
+  return {
+    start(entry) {
+      const started = control.scenarios.start(resolveScenario(entry, catalog));
+      if (isError(started)) throw new Error(started.hint ?? started.message);
+      return started;
+    },
+    stop: (name) => control.scenarios.stop(name),
+    list: () => control.scenarios.list(),
+  };
 }

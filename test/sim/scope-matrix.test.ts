@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/contract/scopes.js';
-import { ROUTES } from '../../src/sim/routes.js';
+import { PUBLIC_ROUTES } from '../../src/sim/routing/public-routes.js';
+import { documentedScope } from '../../src/sim/routing/route.js';
 import type { Simulator } from '../../src/index.js';
 import { call, freshSimulator, type Answer } from '../helpers/sim.js';
 
@@ -60,7 +61,7 @@ const EXAMPLES: Record<string, Example> = {
   'PATCH /v1/organization/settings': { path: '/v1/organization/settings', body: { dataRetentionDays: 60 } },
 };
 
-const PROTECTED = ROUTES.filter((r) => r.auth === 'key' || r.auth === 'key-or-website');
+const PROTECTED = PUBLIC_ROUTES.filter((r) => r.access.kind === 'key' || r.access.kind === 'ingest');
 
 /** Creates a global Acme key with the given scopes through the control plane; returns its secret. */
 async function keyWith(sim: Simulator, scopes: readonly Scope[]): Promise<string> {
@@ -81,11 +82,11 @@ describe('the scope matrix', () => {
   it('has an example request for every protected route and a scope on each', () => {
     const missing = PROTECTED.map((r) => `${r.method} ${r.path}`).filter((name) => !EXAMPLES[name]);
     expect(missing).toEqual([]);
-    expect(PROTECTED.filter((r) => !r.scope).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(PROTECTED.filter((r) => !documentedScope(r)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
     expect(PROTECTED.length).toBeGreaterThanOrEqual(40);
   });
 
-  describe.each(PROTECTED.map((r) => [`${r.method} ${r.path}`, r.method, r.scope as Scope] as const))('%s', (name, method, scope) => {
+  describe.each(PROTECTED.map((r) => [`${r.method} ${r.path}`, r.method, documentedScope(r) as Scope] as const))('%s', (name, method, scope) => {
     const example = EXAMPLES[name] as Example;
 
     it(`answers 401 AUTH_REQUIRED without a credential`, async () => {

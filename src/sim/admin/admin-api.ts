@@ -11,7 +11,8 @@ import {
 import { signInRequestSchema, type SignInResponse } from '../../contract/sessions.js';
 import { issueDetails } from '../decode-body.js';
 import { schemaValidation, type SimError } from '../errors.js';
-import { isError, type SimulatorCore } from '../route.js';
+import { isError } from '../routing/route.js';
+import type { SimulatorCore } from '../routing/route.js';
 import { createKey, deleteKey, getKey, listAudit, listKeys, revokeKey, rotateKey, updateKey, type AdminContext } from './keys.js';
 import { sessionCookie, signIn, signOut } from './sessions.js';
 

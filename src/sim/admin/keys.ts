@@ -12,9 +12,10 @@ import type { Scope } from '../../contract/scopes.js';
 import { DEFAULT_KEY_QUOTA } from '../admission/rules.js';
 import { hashSecret, KEY_PREFIX, KEY_SECRET_LENGTH, KEY_START_LENGTH } from '../auth/key-hash.js';
 import { MAX_INSTANT } from '../clock.js';
-import { conflict, resourceNotFound, schemaValidation, type SimError } from '../errors.js';
+import { conflict, notFound, schemaValidation, type SimError } from '../errors.js';
 import type { ApiKeyRecord } from '../model/entities.js';
-import { formatIsoOrNull, parseDateInput } from '../query/dates.js';
+import { parseDateInput } from '../query/dates.js';
+import { formatIsoOrNull } from '../text.js';
 import { ALPHANUMERIC } from '../random.js';
 import type { SimState } from '../state.js';
 import { AUDIT_CAPACITY } from './admin-state.js';
@@ -253,7 +254,7 @@ export function listKeys(ctx: Omit<AdminContext, 'actor'>, filter: { organizatio
 }
 
 function find(state: SimState, id: string): ApiKeyRecord | SimError {
-  return state.keysById.get(id) ?? resourceNotFound('API key', id);
+  return state.keysById.get(id) ?? notFound({ kind: 'API key', id });
 }
 
 /** One key by id, or 404. */

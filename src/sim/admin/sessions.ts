@@ -2,7 +2,7 @@ import { MAX_INSTANT } from '../clock.js';
 import type { SignInRequest, SignInResponse } from '../../contract/sessions.js';
 import { hashSecret } from '../auth/key-hash.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
-import { resourceNotFound, schemaValidation, type SimError } from '../errors.js';
+import { notFound, schemaValidation, type SimError } from '../errors.js';
 import type { User } from '../model/entities.js';
 import { ALPHANUMERIC } from '../random.js';
 import type { SimState } from '../state.js';
@@ -17,10 +17,10 @@ function findUser(state: SimState, input: SignInRequest): User | SimError {
   if (input.userId !== undefined && input.email !== undefined) {
     return schemaValidation([{ field: 'body.email', message: 'Name the user by userId or by email, not both' }]);
   }
-  if (input.userId !== undefined) return state.users.get(input.userId) ?? resourceNotFound('User', input.userId);
+  if (input.userId !== undefined) return state.users.get(input.userId) ?? notFound({ kind: 'User', id: input.userId });
   if (input.email !== undefined) {
     const email = input.email.trim().toLowerCase();
-    return [...state.users.values()].find((u) => u.email.toLowerCase() === email) ?? resourceNotFound('User', input.email);
+    return [...state.users.values()].find((u) => u.email.toLowerCase() === email) ?? notFound({ kind: 'User', id: input.email });
   }
   return schemaValidation([{ field: 'body.userId', message: 'Name the user to sign in: userId (e.g. user_alice) or email' }]);
 }

@@ -1,39 +1,29 @@
 import { hashPresented, isWellFormedKey, presentedKey } from '../auth/authenticate.js';
 import { identityOf } from '../auth/principal.js';
-import { rateLimited, serviceUnavailable, type SimError } from '../errors.js';
-import type { Journal } from '../journal/journal.js';
-import type { Exchange, StageResult } from '../pipeline.js';
-import type { InFlightGate } from './in-flight-gate.js';
+import { rateLimited, serviceUnavailable } from '../errors.js';
+import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
-import type { AdmissionStore } from './store.js';
-
-/** The admission machinery a simulator owns. */
-export interface Admission {
-  readonly store: AdmissionStore;
-  readonly gate: InFlightGate;
-  readonly journal: Journal;
-}
-
-type WindowOutcome = SimError | WindowDecision;
 
 /**
- * Checks one window in the store and records the check. A store failure (a throw or a
+ * Checks one window in the store and records the check: `undefined` when admitted (with the
+ * window's numbers passed to `admitted`), else the refusal. A store failure (a throw or a
  * rejection) becomes 503 SERVICE_UNAVAILABLE: the simulator never guesses an admission.
  * Synchronous when the store answers synchronously, so the in-memory path allocates no promise.
  */
-function checkWindow(x: Exchange, rule: WindowRule, message: string): WindowOutcome | Promise<WindowOutcome> {
+function checkWindow(
+  x: Exchange,
+  rule: WindowRule,
+  message: string,
+  admitted: (decision: WindowDecision) => StageResult = () => CONTINUE,
+): StageResult | Promise<StageResult> {
   const order = x.sim.admission.journal.nextCheck();
-  const decide = (decision: WindowDecision): WindowOutcome => {
+  const decide = (decision: WindowDecision): StageResult => {
     x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
-    if (decision.allowed) return decision;
-    x.refusedBy = rule.rule;
-    return rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });
+    if (decision.allowed) return admitted(decision);
+    return respond(rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) }), rule.rule);
   };
-  const degrade = (): WindowOutcome => {
-    x.refusedBy = 'degraded';
-    return serviceUnavailable();
-  };
+  const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
   let pending;
   try {
     pending = x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
@@ -43,31 +33,30 @@ function checkWindow(x: Exchange, rule: WindowRule, message: string): WindowOutc
   return pending instanceof Promise ? pending.then(decide, degrade) : decide(pending);
 }
 
-/** Applies `then` to a value now, or to a promise when it resolves. */
-function after<T, R>(value: T | Promise<T>, then: (v: T) => R): R | Promise<R> {
-  return value instanceof Promise ? value.then(then) : then(value);
+/** Whether the SPEC 8 limits apply to this request at all. */
+function limited(x: Exchange): boolean {
+  return x.sim.enforceLimits;
 }
 
 /**
  * SPEC 8.2.2: at most 20 requests in flight per API key, counted by the hash of any
  * well-formed presented secret before the key is resolved. The 21st gets 429 with
- * Retry-After: 1. OPTIONS and the control plane are exempt.
+ * Retry-After: 1. OPTIONS is exempt; a scenario's `concurrency` step may lower the cap.
  */
 export function gateInFlight(x: Exchange): StageResult {
-  if (x.control || !x.sim.enforceLimits || x.request.method === 'OPTIONS') return undefined;
+  if (!limited(x) || x.request.method === 'OPTIONS') return CONTINUE;
   const secret = presentedKey(x.request);
-  if (secret === undefined || !isWellFormedKey(secret)) return undefined;
+  if (secret === undefined || !isWellFormedKey(secret)) return CONTINUE;
   const fingerprint = hashPresented(secret, x.state.hashMemo);
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
-  x.inFlight = held;
-  x.inFlightCap = cap;
   if (!acquired) {
-    x.refusedBy = 'concurrency';
-    return rateLimited('Too many concurrent API key requests', { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 });
+    return {
+      ...respond(rateLimited('Too many concurrent API key requests', { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 }), 'concurrency'),
+      with: { inFlight: held, inFlightCap: cap },
+    };
   }
-  x.lease = fingerprint;
-  return undefined;
+  return next({ lease: fingerprint, inFlight: held, inFlightCap: cap });
 }
 
 /**
@@ -76,28 +65,25 @@ export function gateInFlight(x: Exchange): StageResult {
  * the X-RateLimit-* headers.
  */
 export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult> {
-  if (x.control || !x.sim.enforceLimits || x.principal?.kind !== 'apikey') return undefined;
+  if (!limited(x) || x.principal?.kind !== 'apikey') return CONTINUE;
   const override = x.faults.quota;
   const rule: WindowRule | null = override
     ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
     : keyQuotaRule(x.principal.key);
-  if (!rule) return undefined;
-  return after(checkWindow(x, rule, 'API key rate limit exceeded'), (result) => {
-    if ('code' in result) return result;
+  if (!rule) return CONTINUE;
+  return checkWindow(x, rule, 'API key rate limit exceeded', (decision) => {
     x.headers['X-RateLimit-Limit'] = String(rule.limit);
-    x.headers['X-RateLimit-Remaining'] = String(result.remaining);
-    x.headers['X-RateLimit-Reset'] = String(result.reset);
-    return undefined;
+    x.headers['X-RateLimit-Remaining'] = String(decision.remaining);
+    x.headers['X-RateLimit-Reset'] = String(decision.reset);
+    return CONTINUE;
   });
 }
 
-/** SPEC 8.1: the per-endpoint limit per identity, before access checks and validation. */
+/** SPEC 8.1: the matched route's per-endpoint limit per identity, before access checks and validation. */
 export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageResult> {
-  const name = x.route?.limit;
-  if (x.control || !x.sim.enforceLimits || !name || !x.principal) return undefined;
-  return after(checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded'), (result) =>
-    'code' in result ? result : undefined,
-  );
+  const name = x.match.kind === 'found' ? x.match.route.limit : undefined;
+  if (!limited(x) || !name || !x.principal) return CONTINUE;
+  return checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded');
 }
 
 /**
@@ -106,8 +92,8 @@ export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageRe
  * exceeded" with the SPEC 8.4 body and headers.
  */
 export function enforceRouteWindow(x: Exchange): StageResult | Promise<StageResult> {
-  if (x.control || !x.sim.enforceLimits || !x.route?.windowRule) return undefined;
-  const rule = x.route.windowRule(x.access);
-  if (!rule) return undefined;
-  return after(checkWindow(x, rule, 'Rate limit exceeded'), (result) => ('code' in result ? result : undefined));
+  const route = x.match.kind === 'found' ? x.match.route : undefined;
+  if (!limited(x) || !route?.windowRule) return CONTINUE;
+  const rule = route.windowRule(x.access);
+  return rule ? checkWindow(x, rule, 'Rate limit exceeded') : CONTINUE;
 }

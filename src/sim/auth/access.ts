@@ -1,5 +1,5 @@
 import type { Scope } from '../../contract/scopes.js';
-import { accessDenied, authRequired, forbidden, missingProjectId, type SimError } from '../errors.js';
+import { accessDenied, authRequired, missingProjectId, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import type { QueryScope, QueryTypeDefinition } from '../query/definition.js';
 import type { SimState } from '../state.js';
@@ -66,10 +66,28 @@ function websitesOf(state: SimState, organizationId: string): Website[] {
 }
 
 /**
- * Decides what a query runs against, or why it may not run. The named id wins in the order
- * link, schedule, website, organization; without one, a global key or a session supplies its
- * organization. Public websites answer public types to anyone. Missing scope → 403 FORBIDDEN,
- * resource out of reach (or unknown) → 403 ACCESS_DENIED, anonymous → 401.
+ * The public website a query may read without a credential (SPEC 4.3): one named by
+ * `website_id`, public, with every named type public and no link or monitor named; else null.
+ */
+export function publicWebsite(ids: QueryIds, types: readonly QueryTypeDefinition[], state: SimState): Website | null {
+  if (ids.website_id === undefined || ids.link_id !== undefined || ids.schedule_id !== undefined) return null;
+  const website = state.websites.get(ids.website_id);
+  return website?.isPublic === true && types.length > 0 && types.every((t) => t.publicAccess) ? website : null;
+}
+
+/** The scopes a query needs: those of the types it names (read:data when it names none). */
+export function scopesOfTypes(types: readonly QueryTypeDefinition[]): Scope[] {
+  const needed = new Set<Scope>(types.map((t) => t.scope));
+  if (needed.size === 0) needed.add('read:data');
+  return [...needed];
+}
+
+/**
+ * Decides what a query runs against, once the pipeline has granted access (credential and
+ * scopes). The named id wins in the order link, schedule, website, organization; without one,
+ * a global key or a session supplies its organization. Public websites answer public types to
+ * anyone. Resource out of reach (or unknown) → 403 ACCESS_DENIED; no resource named and none
+ * implied → 400 MISSING_PROJECT_ID.
  */
 export function resolveQueryScope(
   principal: Principal,
@@ -77,20 +95,9 @@ export function resolveQueryScope(
   types: readonly QueryTypeDefinition[],
   state: SimState,
 ): QueryScope | SimError {
-  const website = ids.website_id === undefined ? undefined : state.websites.get(ids.website_id);
-  const publicRead =
-    ids.link_id === undefined &&
-    ids.schedule_id === undefined &&
-    website?.isPublic === true &&
-    types.length > 0 &&
-    types.every((t) => t.publicAccess);
-  if (publicRead && website) return { kind: 'websites', websites: [website] };
+  const open = publicWebsite(ids, types, state);
+  if (open) return { kind: 'websites', websites: [open] };
   if (principal.kind === 'anonymous') return unauthenticated(principal);
-
-  const needed = new Set<Scope>(types.map((t) => t.scope));
-  if (needed.size === 0) needed.add('read:data');
-  for (const scope of needed) if (!hasScope(principal, scope)) return forbidden(scope);
-
   if (ids.link_id !== undefined) {
     const link = state.links.get(ids.link_id);
     return link && inOrganization(principal, link.organizationId) ? { kind: 'link', link } : accessDenied('link');
@@ -107,6 +114,7 @@ export function resolveQueryScope(
     return reach && monitor ? { kind: 'monitor', monitor } : accessDenied('monitor');
   }
   if (ids.website_id !== undefined) {
+    const website = state.websites.get(ids.website_id);
     return website && canReachWebsite(principal, website) ? { kind: 'websites', websites: [website] } : accessDenied('website');
   }
   const organizationId = ids.organization_id ?? defaultOrganization(principal);

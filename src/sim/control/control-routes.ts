@@ -1,150 +1,155 @@
-import { clockRequestSchema, resetRequestSchema, type ClockRequest, type ResetRequest } from '../../contract/control.js';
-import type { ErrorDetail } from '../../contract/errors.js';
-import { replayJournal } from '../admission/oracle.js';
+import { z } from 'zod';
+import {
+  clockRequestSchema,
+  clockSnapshotSchema,
+  healthReportSchema,
+  journalClearedSchema,
+  journalListingSchema,
+  oracleReportSchema,
+  resetRequestSchema,
+  resetResponseSchema,
+} from '../../contract/control.js';
+import { errorBodySchema } from '../../contract/errors.js';
+import { fixturesListingSchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
-import { auditRetries } from '../journal/retry-audit.js';
-import { validationError } from '../errors.js';
 import { parseDateInput } from '../query/dates.js';
-import type { JournalQuery } from '../journal/journal.js';
-import type { RouteContext } from '../route.js';
-import { defineRoute, ok } from '../route.js';
-import { listFixtures } from './fixtures-listing.js';
+import { defineRoute, isError, ok } from '../routing/route.js';
+
+const CONTROL = { kind: 'control' } as const;
+
+const OUTCOMES = ['admitted', 'scenario', ...ADMISSION_RULES] as const;
+
+function instantParam(name: string) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      const ms = /^\d{1,16}$/.test(value) ? Number(value) : (parseDateInput(value)?.ms ?? Number.NaN);
+      if (Number.isFinite(ms)) return ms;
+      ctx.addIssue({ code: 'custom', message: `${name} must be epoch milliseconds or an ISO 8601 instant` });
+      return z.NEVER;
+    })
+    .optional()
+    .describe(`Decisions at or ${name === 'since' ? 'after' : 'before'} this instant (epoch ms or ISO 8601)`);
+}
+
+/** The journal filters of `GET /__sim/journal` and the retry audit. */
+export const journalQuerySchema = z.object({
+  identity: z.string().optional().describe('apikey:<id>, user:<id> or anon:<ip>'),
+  route: z.string().optional().describe('A route pattern, e.g. /v1/query'),
+  outcome: z
+    .enum(OUTCOMES, { error: `outcome must be one of ${OUTCOMES.join(', ')}` })
+    .optional()
+    .describe('admitted, scenario, or the rule that refused'),
+  since: instantParam('since'),
+  until: instantParam('until'),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be a positive integer')
+    .transform(Number)
+    .refine((n) => n > 0, 'limit must be a positive integer')
+    .optional()
+    .describe('At most this many entries, the newest last'),
+});
+
+const BAD_FILTER = { description: 'A filter is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema };
 
 /**
  * The harness control plane under `/__sim`: not part of the simulated service, never
- * authenticated or rate limited. Meant for localhost and test processes only.
+ * authenticated or rate limited. Meant for localhost and test processes only. Each route is a
+ * thin translation of the control backend (`ctx.sim.control`).
  */
 export const controlRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sim/health',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
+    browser: true,
     summary: 'Ready check: seed, clock, and API key requests in flight.',
-    handle: (ctx) => ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot(), inFlight: ctx.sim.admission.gate.total() }),
+    responses: { 200: { description: 'Ready', schema: healthReportSchema } },
+    handle: (ctx) => ok(ctx.sim.control.health()),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sim/fixtures',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'The seeded world, with API key secrets and session tokens.',
-    handle: (ctx) => ok(listFixtures(ctx.state)),
+    responses: { 200: { description: 'The world as it stands now', schema: fixturesListingSchema } },
+    handle: (ctx) => ok(ctx.sim.control.fixtures()),
   }),
-  defineRoute<ResetRequest>({
+  defineRoute({
     method: 'POST',
     path: '/__sim/reset',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Back to the seeded state (optionally with another seed); restarts the clock.',
     body: resetRequestSchema,
     bodyOptional: true,
-    async handle(ctx, body) {
-      await ctx.sim.reset(body.seed === undefined ? undefined : String(body.seed));
-      return ok({ ok: true, seed: ctx.sim.seed, clock: ctx.sim.clock.snapshot() });
-    },
+    responses: { 200: { description: 'Reset', schema: resetResponseSchema } },
+    handle: async (ctx, body) => ok(await ctx.sim.control.reset(body.seed)),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sim/clock',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'The clock: mode and current instant.',
-    handle: (ctx) => ok(ctx.sim.clock.snapshot()),
+    responses: { 200: { description: 'The clock', schema: clockSnapshotSchema } },
+    handle: (ctx) => ok(ctx.sim.control.clock.snapshot()),
   }),
-  defineRoute<ClockRequest>({
+  defineRoute({
     method: 'POST',
     path: '/__sim/clock',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Switch real/virtual, set the virtual instant, or advance it ({ mode, now, advanceMs }).',
     body: clockRequestSchema,
+    responses: {
+      200: { description: 'The clock after the change', schema: clockSnapshotSchema },
+      400: { description: 'The clock refused a step (it never runs backwards)', schema: errorBodySchema },
+    },
     handle(ctx, body) {
-      const { clock } = ctx.sim;
-      const steps = [
-        body.mode === 'real' ? () => clock.useReal() : undefined,
-        body.mode === 'virtual' ? () => clock.useVirtual(body.now === undefined ? undefined : toMs(body.now)) : undefined,
-        body.now !== undefined && body.mode !== 'virtual' ? () => clock.set(toMs(body.now as number | string)) : undefined,
-        body.advanceMs !== undefined ? () => clock.advance(body.advanceMs as number) : undefined,
-      ];
-      for (const step of steps) {
-        if (!step) continue;
-        const change = step();
-        if (!change.ok) return validationError([{ field: 'body', message: change.reason }]);
-      }
-      return ok(clock.snapshot());
+      const snapshot = ctx.sim.control.clock.change(body);
+      return isError(snapshot) ? snapshot : ok(snapshot);
     },
   }),
-  defineRoute<undefined, undefined, JournalQuery>({
+  defineRoute({
     method: 'GET',
     path: '/__sim/journal',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
-    validate: journalQuery,
-    handle: (ctx, _body, _access, query) =>
-      ok({ info: ctx.sim.admission.journal.info(), entries: ctx.sim.admission.journal.list(query) }),
+    query: journalQuerySchema,
+    responses: { 200: { description: 'The decisions', schema: journalListingSchema }, 400: BAD_FILTER },
+    handle: (ctx) => ok({ info: ctx.sim.control.journal.info(), entries: ctx.sim.control.journal.list(ctx.query) }),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/__sim/journal',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Clear the journal (limits keep their state).',
-    handle(ctx) {
-      ctx.sim.admission.journal.clear(ctx.now);
-      return ok({ ok: true, info: ctx.sim.admission.journal.info() });
-    },
+    responses: { 200: { description: 'Cleared', schema: journalClearedSchema } },
+    handle: (ctx) => ok({ ok: true, info: ctx.sim.control.journal.clear() }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sim/journal/oracle',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
-    handle(ctx) {
-      const { journal } = ctx.sim.admission;
-      return ok(replayJournal(journal.list(), journal.info()));
-    },
+    responses: { 200: { description: 'The verdict', schema: oracleReportSchema } },
+    handle: (ctx) => ok(ctx.sim.control.journal.oracle()),
   }),
-  defineRoute<undefined, undefined, JournalQuery>({
+  defineRoute({
     method: 'GET',
     path: '/__sim/journal/retry-audit',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Judge how clients retried 429s, 503s and other failures (SPEC 8.4 rule 4); same filters as the journal.',
-    validate: journalQuery,
-    handle: (ctx, _body, _access, query) => ok(auditRetries(ctx.sim.admission.journal.list(query))),
+    query: journalQuerySchema,
+    responses: { 200: { description: 'The audit' }, 400: BAD_FILTER },
+    handle: (ctx) => ok(ctx.sim.control.journal.retryAudit(ctx.query)),
   }),
 ];
-
-const OUTCOMES = ['admitted', 'scenario', ...ADMISSION_RULES];
-
-/** Reads the journal filters from the query string; bad values are a 400 naming the parameter. */
-function journalQuery(ctx: RouteContext) {
-  const q = ctx.request.query;
-  const details: ErrorDetail[] = [];
-  const query: { -readonly [K in keyof JournalQuery]: JournalQuery[K] } = {};
-  if (q.identity !== undefined) query.identity = q.identity;
-  if (q.route !== undefined) query.route = q.route;
-  if (q.outcome !== undefined) {
-    if (OUTCOMES.includes(q.outcome)) query.outcome = q.outcome;
-    else details.push({ field: 'outcome', message: `outcome must be one of ${OUTCOMES.join(', ')}` });
-  }
-  for (const name of ['since', 'until'] as const) {
-    const value = q[name];
-    if (value === undefined) continue;
-    const ms = /^\d{1,16}$/.test(value) ? Number(value) : (parseDateInput(value)?.ms ?? Number.NaN);
-    if (Number.isFinite(ms)) query[name] = ms;
-    else details.push({ field: name, message: `${name} must be epoch milliseconds or an ISO 8601 instant` });
-  }
-  if (q.limit !== undefined) {
-    if (/^\d+$/.test(q.limit) && Number(q.limit) > 0) query.limit = Number(q.limit);
-    else details.push({ field: 'limit', message: 'limit must be a positive integer' });
-  }
-  return details.length > 0 ? validationError(details) : query;
-}
-
-function toMs(instant: number | string): number {
-  return typeof instant === 'number' ? instant : (parseDateInput(instant)?.ms ?? Number.NaN);
-}

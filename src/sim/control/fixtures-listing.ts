@@ -1,12 +1,13 @@
+import type { FixturesListing } from '../../contract/fixtures.js';
 import { hashPresented } from '../auth/authenticate.js';
 import type { SimState } from '../state.js';
-import { formatIsoOrNull } from '../query/dates.js';
+import { formatIsoOrNull } from '../text.js';
 
 const iso = formatIsoOrNull;
 
 /** A record with its epoch-ms `…At` fields as ISO strings, as the API answers them. */
-function withIsoTimes<T extends object>(record: T): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...(record as Record<string, unknown>) };
+function withIsoTimes<T extends { id: string }>(record: T): { id: string } & Record<string, unknown> {
+  const out: { id: string } & Record<string, unknown> = { ...(record as { id: string } & Record<string, unknown>) };
   for (const [name, value] of Object.entries(out)) {
     if (name.endsWith('At') && typeof value === 'number') out[name] = iso(value);
   }
@@ -20,7 +21,7 @@ function withIsoTimes<T extends object>(record: T): Record<string, unknown> {
  * Keys created at run time appear without a secret (it is shown only at creation), and so do
  * fixture keys whose secret was rotated; signed-out fixture sessions show no token.
  */
-export function listFixtures(state: SimState): Record<string, unknown> {
+export function listFixtures(state: SimState): FixturesListing {
   const { world } = state;
   const secrets = new Map(world.fixtureKeys.map((k) => [k.id, k]));
   // A secret or token is revealed only while it is still the live one (not rotated away,

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   auditListResponseSchema,
   auditQuerySchema,
@@ -10,8 +9,6 @@ import {
   keyResponseSchema,
   revokeKeyResponseSchema,
   updateKeyRequestSchema,
-  type CreateKeyRequest,
-  type UpdateKeyRequest,
 } from '../../contract/keys.js';
 import { errorBodySchema } from '../../contract/errors.js';
 import {
@@ -26,34 +23,27 @@ import {
   updateKey,
   type AdminContext,
 } from '../admin/keys.js';
-import { issueDetails } from '../decode-body.js';
-import { isError, ok, defineRoute, type RouteContext } from '../route.js';
+import { isError, ok, defineRoute, type RouteContext } from '../routing/route.js';
 import type { SimRequest } from '../messages.js';
-import { validationError } from '../errors.js';
 
 const ACTOR = /^[\x20-\x7e]{1,64}$/;
 
 /** The actor of a change: the `x-sim-actor` header (printable, at most 64 characters), else `control-plane`. */
-export function actorOf(request: SimRequest): string {
+export function actorOf(request: Pick<SimRequest, 'headers'>): string {
   const header = request.headers['x-sim-actor']?.trim();
   return header !== undefined && ACTOR.test(header) ? header : DEFAULT_ACTOR;
 }
 
-function admin(ctx: RouteContext): AdminContext {
+function admin(ctx: RouteContext<unknown>): AdminContext {
   return { state: ctx.state, now: ctx.now, actor: actorOf(ctx.request) };
-}
-
-/** Reads a query string with its schema; a bad value is a 400 naming the parameter. */
-function readQuery<T>(schema: z.ZodType<T>, ctx: RouteContext) {
-  const parsed = schema.safeParse(ctx.request.query);
-  if (parsed.success) return parsed.data;
-  return validationError(issueDetails(parsed.error.issues).map((d) => ({ ...d, field: d.field.replace(/^body\.?/, '') })));
 }
 
 const NOT_FOUND = { description: 'No key has this id (NOT_FOUND)', schema: errorBodySchema };
 const INVALID = { description: 'A field is wrong (VALIDATION), with details naming each field', schema: errorBodySchema };
 
-const id = (ctx: RouteContext): string => ctx.params.id as string;
+const id = (ctx: RouteContext<unknown>): string => ctx.params.id as string;
+
+const CONTROL = { kind: 'control' } as const;
 
 /**
  * Key administration under `/__sim/keys` and the audit log, `/__sim/audit`: what the live
@@ -61,11 +51,11 @@ const id = (ctx: RouteContext): string => ctx.params.id as string;
  * requests made with keys are not audited.
  */
 export const keyRoutes = [
-  defineRoute<CreateKeyRequest>({
+  defineRoute({
     method: 'POST',
     path: '/__sim/keys',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Create an API key (name, organizationId, scopes, websiteIds or global, expiresAt, quota); the secret is shown only in this answer.',
     body: createKeyRequestSchema,
     responses: {
@@ -78,17 +68,16 @@ export const keyRoutes = [
       return isError(issued) ? issued : ok(issued, 201);
     },
   }),
-  defineRoute<undefined, undefined, z.infer<typeof keyListQuerySchema>>({
+  defineRoute({
     method: 'GET',
     path: '/__sim/keys',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Every API key (fixtures first), with prefix and start but never a secret; filter by organizationId or status.',
     query: keyListQuerySchema,
     responses: { 200: { description: 'The keys', schema: keyListResponseSchema } },
-    validate: (ctx) => readQuery(keyListQuerySchema, ctx),
-    handle(ctx, _body, _access, filter) {
-      const keys = listKeys({ state: ctx.state, now: ctx.now }, filter);
+    handle(ctx) {
+      const keys = listKeys({ state: ctx.state, now: ctx.now }, ctx.query);
       return ok({ keys, total: keys.length });
     },
   }),
@@ -96,7 +85,7 @@ export const keyRoutes = [
     method: 'GET',
     path: '/__sim/keys/:id',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'One API key, without its secret.',
     responses: { 200: { description: 'The key', schema: keyResponseSchema }, 404: NOT_FOUND },
     handle(ctx) {
@@ -104,11 +93,11 @@ export const keyRoutes = [
       return isError(key) ? key : ok({ key });
     },
   }),
-  defineRoute<UpdateKeyRequest>({
+  defineRoute({
     method: 'PATCH',
     path: '/__sim/keys/:id',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Change a key’s name, scopes, websiteIds or global access, expiresAt, quota or enabled; applies to the next request.',
     body: updateKeyRequestSchema,
     responses: { 200: { description: 'The changed key', schema: keyResponseSchema }, 404: NOT_FOUND, 422: INVALID },
@@ -121,7 +110,7 @@ export const keyRoutes = [
     method: 'POST',
     path: '/__sim/keys/:id/rotate',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Issue a new secret for a key; the old secret is refused from the next request on.',
     responses: {
       200: { description: 'The key and its new secret, shown only here', schema: issuedKeySchema },
@@ -137,7 +126,7 @@ export const keyRoutes = [
     method: 'POST',
     path: '/__sim/keys/:id/revoke',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Revoke a key for good; idempotent (a second call answers alreadyRevoked: true and audits nothing).',
     responses: { 200: { description: 'The revoked key', schema: revokeKeyResponseSchema }, 404: NOT_FOUND },
     handle(ctx) {
@@ -149,7 +138,7 @@ export const keyRoutes = [
     method: 'DELETE',
     path: '/__sim/keys/:id',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Delete a key (fixture keys too, until the next reset).',
     responses: { 200: { description: 'Deleted', schema: deleteKeyResponseSchema }, 404: NOT_FOUND },
     handle(ctx) {
@@ -157,15 +146,14 @@ export const keyRoutes = [
       return isError(deleted) ? deleted : ok(deleted);
     },
   }),
-  defineRoute<undefined, undefined, z.infer<typeof auditQuerySchema>>({
+  defineRoute({
     method: 'GET',
     path: '/__sim/audit',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Audit records of key mutations (created, updated, revoked, rotated, deleted), oldest first; filter by keyId or kind.',
     query: auditQuerySchema,
     responses: { 200: { description: 'The records', schema: auditListResponseSchema } },
-    validate: (ctx) => readQuery(auditQuerySchema, ctx),
-    handle: (ctx, _body, _access, filter) => ok(listAudit(ctx.state, filter)),
+    handle: (ctx) => ok(listAudit(ctx.state, ctx.query)),
   }),
 ];

@@ -1,10 +1,10 @@
-import { startScenarioSchema, type Scenario } from '../../contract/scenario.js';
-import { conflict, resourceNotFound } from '../errors.js';
-import { suggest } from '../query/suggest.js';
-import { defineRoute, ok } from '../route.js';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { scenarioSchema, startScenarioSchema } from '../../contract/scenario.js';
+import { errorBodySchema } from '../../contract/errors.js';
+import { notFound } from '../errors.js';
+import { defineRoute, isError, ok } from '../routing/route.js';
 
-type StartScenario = z.infer<typeof startScenarioSchema>;
+const CONTROL = { kind: 'control' } as const;
 
 /** `/__sim/scenarios`: list the built-ins and the running scenarios, start and stop them. */
 export const scenarioRoutes = [
@@ -12,52 +12,52 @@ export const scenarioRoutes = [
     method: 'GET',
     path: '/__sim/scenarios',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Built-in scenarios, and the running ones with the state of each step.',
-    handle: (ctx) =>
-      ok({
-        available: [...ctx.sim.catalog.values()],
-        active: ctx.sim.scenarios.list(ctx.now),
-      }),
+    responses: { 200: { description: 'Available and running scenarios', schema: z.object({ available: z.array(scenarioSchema), active: z.array(z.looseObject({ name: z.string() })) }) } },
+    handle: (ctx) => ok({ available: ctx.sim.control.scenarios.available(), active: ctx.sim.control.scenarios.list() }),
   }),
-  defineRoute<StartScenario, undefined, Scenario>({
+  defineRoute({
     method: 'POST',
     path: '/__sim/scenarios',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Start a scenario now: { "name": "<built-in>" } or { "scenario": { name, steps } }.',
     body: startScenarioSchema,
-    validate(ctx, body) {
-      if ('scenario' in body) return body.scenario;
-      const found = ctx.sim.catalog.get(body.name);
-      if (found) return found;
-      const near = suggest(body.name, [...ctx.sim.catalog.keys()]);
-      return { ...resourceNotFound('Scenario', body.name), ...(near ? { hint: `Did you mean '${near}'?` } : {}) };
+    responses: {
+      201: { description: 'Started', schema: z.object({ started: z.looseObject({ name: z.string() }) }) },
+      404: { description: 'No built-in scenario has this name (NOT_FOUND), with a did-you-mean', schema: errorBodySchema },
+      409: { description: 'A scenario of this name is running (CONFLICT)', schema: errorBodySchema },
     },
+    validate: (ctx, body) => ('scenario' in body ? body.scenario : ctx.sim.control.scenarios.find(body.name)),
     handle(ctx, _body, _access, scenario) {
-      const started = ctx.sim.scenarios.start(scenario, ctx.now);
-      if (!started.ok) return conflict(`Scenario ${scenario.name} is already running`, started.reason);
-      return ok({ started: ctx.sim.scenarios.list(ctx.now).find((s) => s.name === scenario.name) }, 201);
+      const started = ctx.sim.control.scenarios.start(scenario);
+      return isError(started) ? started : ok({ started }, 201);
     },
   }),
   defineRoute({
     method: 'DELETE',
     path: '/__sim/scenarios',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Stop every running scenario.',
-    handle: (ctx) => ok({ stopped: ctx.sim.scenarios.stop() }),
+    responses: { 200: { description: 'The names stopped', schema: z.object({ stopped: z.array(z.string()) }) } },
+    handle: (ctx) => ok({ stopped: ctx.sim.control.scenarios.stop() }),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/__sim/scenarios/:name',
     family: 'control',
-    auth: 'control',
+    access: CONTROL,
     summary: 'Stop one running scenario.',
+    responses: {
+      200: { description: 'Stopped', schema: z.object({ stopped: z.array(z.string()) }) },
+      404: { description: 'No scenario of this name is running (NOT_FOUND)', schema: errorBodySchema },
+    },
     handle(ctx) {
       const name = ctx.params.name as string;
-      const stopped = ctx.sim.scenarios.stop(name);
-      return stopped.length > 0 ? ok({ stopped }) : resourceNotFound('Running scenario', name);
+      const stopped = ctx.sim.control.scenarios.stop(name);
+      return stopped.length > 0 ? ok({ stopped }) : notFound({ kind: 'Running scenario', id: name });
     },
   }),
 ];

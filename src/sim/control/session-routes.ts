@@ -4,16 +4,14 @@ import {
   signInResponseSchema,
   signOutRequestSchema,
   signOutResponseSchema,
-  type SignInRequest,
-  type SignOutRequest,
 } from '../../contract/sessions.js';
 import { clearedSessionCookie, sessionCookie, signIn, signOut } from '../admin/sessions.js';
 import { readCookie, SESSION_COOKIE } from '../auth/authenticate.js';
 import type { SimRequest } from '../messages.js';
-import { defineRoute, isError, ok } from '../route.js';
+import { defineRoute, isError, ok } from '../routing/route.js';
 
 /** Whether the request says it came over https (a TLS-terminating proxy sets `X-Forwarded-Proto`). */
-function overHttps(request: SimRequest): boolean {
+function overHttps(request: Omit<SimRequest, 'query'>): boolean {
   return request.headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase() === 'https';
 }
 
@@ -22,11 +20,12 @@ function overHttps(request: SimRequest): boolean {
  * the `databuddy.session_token` cookie; `DELETE /__sim/sessions` signs out and clears it.
  */
 export const sessionRoutes = [
-  defineRoute<SignInRequest>({
+  defineRoute({
     method: 'POST',
     path: '/__sim/sessions',
     family: 'control',
-    auth: 'control',
+    access: { kind: 'control' },
+    browser: true,
     summary:
       'Sign a fixture user in ({ userId } or { email }, optional maxAgeSeconds): the token in the body and in a Set-Cookie databuddy.session_token (HttpOnly, SameSite=Lax, Secure over https).',
     body: signInRequestSchema,
@@ -41,11 +40,12 @@ export const sessionRoutes = [
       return ok(session, 201, { 'Set-Cookie': sessionCookie(session.token, session.maxAgeSeconds, overHttps(ctx.request)) });
     },
   }),
-  defineRoute<SignOutRequest>({
+  defineRoute({
     method: 'DELETE',
     path: '/__sim/sessions',
     family: 'control',
-    auth: 'control',
+    access: { kind: 'control' },
+    browser: true,
     summary: 'Sign out: ends the session of the request’s cookie (or of { token }) and clears the cookie.',
     body: signOutRequestSchema,
     bodyOptional: true,

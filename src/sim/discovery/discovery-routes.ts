@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { defineRoute, jsonText, ok } from '../route.js';
+import { defineRoute, jsonText, ok } from '../routing/route.js';
 import { API_CATALOG_TYPE, buildApiCatalog } from './api-catalog.js';
 import { buildAuthMarkdown } from './auth-markdown.js';
 import { requestOrigin } from './base-url.js';
@@ -22,7 +22,7 @@ export const discoveryRoutes = [
     method: 'GET',
     path: '/health',
     family: 'discovery',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'Service health, as the live API reports it (the timestamp is the simulator clock).',
     responses: { 200: { description: 'Healthy', schema: healthSchema } },
     handle: (ctx) =>
@@ -40,7 +40,7 @@ export const discoveryRoutes = [
     method: 'GET',
     path: '/.well-known/api-catalog',
     family: 'discovery',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'RFC 9727 API catalog: links to the API, its OpenAPI description, auth.md and health.',
     responses: { 200: { description: 'An RFC 9727 linkset' } },
     handle: (ctx) => ({
@@ -56,7 +56,7 @@ export const discoveryRoutes = [
     method: 'GET',
     path: '/openapi.json',
     family: 'discovery',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'The OpenAPI 3.1 description of every route, generated from the request and response schemas.',
     responses: { 200: { description: 'An OpenAPI 3.1 document' } },
     handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.sim.routes, requestOrigin(ctx.request), VERSION))),
@@ -65,7 +65,7 @@ export const discoveryRoutes = [
     method: 'GET',
     path: '/auth.md',
     family: 'discovery',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'How to get, send and revoke a credential for this simulator (Markdown).',
     responses: { 200: { description: 'Markdown' } },
     handle: (ctx) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema, rateLimitBodySchema } from '../../contract/errors.js';
-import type { Route } from '../route.js';
+import type { Route } from '../routing/route.js';
 
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
 type JsonSchema = Record<string, unknown>;
@@ -18,12 +18,32 @@ function errorResponse(description: string, schema: JsonSchema = ERROR) {
   return { description, content: { 'application/json': { schema } } };
 }
 
-const SECURITY: Record<NonNullable<Route['auth']>, unknown[] | undefined> = {
-  public: [],
-  key: [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { SessionCookie: [] }],
-  'key-or-website': [{ ApiKeyHeader: [] }, { BearerAuth: [] }, {}],
-  control: [],
-};
+const CREDENTIALS = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { SessionCookie: [] }];
+
+/** The security requirement of a route's declared access (`{}`: no credential is one option). */
+function securityOf(route: Route): unknown[] {
+  switch (route.access.kind) {
+    case 'public':
+    case 'control':
+      return [];
+    case 'key':
+      return CREDENTIALS;
+    case 'ingest':
+      return [{ ApiKeyHeader: [] }, { BearerAuth: [] }, {}];
+  }
+}
+
+/** What the description says of the declared access. */
+function accessNote(route: Route): string | null {
+  const { access } = route;
+  if (access.kind === 'key') {
+    const open = access.publicWhen ? ' Public data of a public website needs no credential.' : '';
+    const more = access.scopesFor ? ' Some parameters need further scopes.' : '';
+    return `Requires the \`${access.scope}\` scope when called with an API key.${more}${open}`;
+  }
+  if (access.kind === 'ingest') return `Requires the \`${access.scope}\` scope when called with an API key; without one, the request names its website.`;
+  return null;
+}
 
 function operationId(route: Route): string {
   const words = `${route.method.toLowerCase()} ${route.path}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
@@ -58,18 +78,22 @@ function operation(route: Route): Record<string, unknown> {
     responses['413'] ??= errorResponse('The body is over 1 MB (PAYLOAD_TOO_LARGE)');
     if (!route.bodyError) responses['422'] ??= errorResponse('The body does not have the schema’s shape (VALIDATION), with details naming the fields');
   }
-  if (route.auth === 'key' || route.auth === 'key-or-website') {
+  if (route.query) {
+    responses['400'] ??= errorResponse('A query-string parameter is not usable (VALIDATION_ERROR), with details naming it');
+  }
+  if (route.access.kind === 'key' || route.access.kind === 'ingest') {
     responses['401'] ??= errorResponse('No credential was accepted (AUTH_REQUIRED); a hint says why');
     responses['403'] ??= errorResponse('A scope is missing (FORBIDDEN) or the resource is out of reach (ACCESS_DENIED)');
     responses['429'] ??= errorResponse('A rate limit, the per-key quota or the concurrency cap refused the request (RATE_LIMITED)', RATE_LIMITED);
     responses['503'] ??= errorResponse('Admission is unavailable (SERVICE_UNAVAILABLE); retry after Retry-After seconds');
   }
-  const security = SECURITY[route.auth ?? (route.family === 'control' ? 'control' : 'public')];
+  const security = securityOf(route);
+  const note = accessNote(route);
   return {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.family],
-    ...(route.scope ? { description: `Requires the \`${route.scope}\` scope when called with an API key.` } : {}),
+    ...(note ? { description: note } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } }

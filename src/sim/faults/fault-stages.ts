@@ -1,17 +1,16 @@
 import { presentedKey } from '../auth/authenticate.js';
 import { identityOf, type Principal } from '../auth/principal.js';
-import { DEFAULT_KEY_QUOTA, endpointRule, keyQuotaRule, type EndpointLimitName } from '../admission/rules.js';
+import { DEFAULT_KEY_QUOTA, endpointRule, keyQuotaRule } from '../admission/rules.js';
 import { injectedError, rateLimited, serviceUnavailable } from '../errors.js';
-import type { Exchange, StageResult } from '../pipeline.js';
+import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
 
 /**
- * The limit a scenario's 429 reports when the step names none: the route's per-endpoint limit
- * for this caller, else the key's own quota, else the default key quota.
+ * The limit a scenario's 429 reports when the step names none: the matched route's
+ * per-endpoint limit for this caller, else the key's own quota, else the default key quota.
  */
 function limitOf(x: Exchange): number {
   const principal = x.principal as Principal;
-  const endpoint: EndpointLimitName | null =
-    x.request.path === '/v1/query' ? 'query:execute' : x.request.path === '/v1/query/compile' ? 'query:compile' : null;
+  const endpoint = x.match.kind === 'found' ? x.match.route.limit : undefined;
   if (endpoint) return endpointRule(endpoint, principal, identityOf(principal)).limit;
   if (principal.kind === 'apikey') return keyQuotaRule(principal.key)?.limit ?? DEFAULT_KEY_QUOTA.limit;
   return DEFAULT_KEY_QUOTA.limit;
@@ -19,8 +18,8 @@ function limitOf(x: Exchange): number {
 
 /** Asks the active scenarios what they do to this request (once: probabilities are drawn here). */
 export function planFaults(x: Exchange): StageResult {
-  if (x.control || !x.principal) return undefined;
-  x.faults = x.sim.scenarios.plan(
+  if (!x.principal) return CONTINUE;
+  const faults = x.sim.scenarios.plan(
     {
       method: x.request.method,
       path: x.request.path,
@@ -31,7 +30,7 @@ export function planFaults(x: Exchange): StageResult {
     },
     x.now,
   );
-  return undefined;
+  return faults === x.faults ? CONTINUE : next({ faults });
 }
 
 /**
@@ -40,22 +39,24 @@ export function planFaults(x: Exchange): StageResult {
  */
 export function injectFault(x: Exchange): StageResult {
   const refusal = x.faults.refusal;
-  if (!refusal) return undefined;
-  x.refusedBy = 'scenario';
+  if (!refusal) return CONTINUE;
   const effect = refusal.effect;
   switch (effect.type) {
     case 'rate_limit':
-      return rateLimited('Rate limit exceeded', {
-        limit: effect.limit ?? limitOf(x),
-        remaining: 0,
-        reset: x.now + effect.retryAfterSeconds * 1000,
-        retryAfter: effect.retryAfterSeconds,
-      });
+      return respond(
+        rateLimited('Rate limit exceeded', {
+          limit: effect.limit ?? limitOf(x),
+          remaining: 0,
+          reset: x.now + effect.retryAfterSeconds * 1000,
+          retryAfter: effect.retryAfterSeconds,
+        }),
+        'scenario',
+      );
     case 'outage':
-      return serviceUnavailable();
+      return respond(serviceUnavailable(), 'scenario');
     case 'error':
-      return injectedError(effect.status, effect.code, effect.message, effect.retryAfterSeconds);
+      return respond(injectedError(effect.status, effect.code, effect.message, effect.retryAfterSeconds), 'scenario');
     case 'reset':
-      return { drop: true };
+      return respond({ drop: true }, 'scenario');
   }
 }

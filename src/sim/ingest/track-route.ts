@@ -1,4 +1,4 @@
-import { formatIso } from '../query/dates.js';
+import { formatIso } from '../text.js';
 import { errorBodySchema, rateLimitBodySchema, type ErrorDetail } from '../../contract/errors.js';
 import {
   eventTimeInWindow,
@@ -14,19 +14,17 @@ import {
   type TrackEvent,
 } from '../../contract/track.js';
 import { ingestRule } from '../admission/rules.js';
-import { hasScope } from '../auth/access.js';
 import {
+  accessDenied,
+  authRequired,
   eventStorageFull,
-  ingestCredentialsRequired,
   invalidEventSchema,
-  missingTrackScope,
-  resourceNotFound,
-  truncate,
-  websiteScopeMismatch,
+  notFound,
   type SimError,
 } from '../errors.js';
+import { truncate } from '../text.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
-import { defineRoute, ok, type Reply, type RouteContext } from '../route.js';
+import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { isBotUserAgent } from './bots.js';
 import type { TrackedEvent } from './event-store.js';
 
@@ -80,27 +78,33 @@ function eventTimes(events: readonly TrackEvent[], batch: boolean, now: number):
   return details.length > 0 ? invalidEventSchema(details) : times;
 }
 
+/** The query string of `/track`. */
+type TrackQuery = { readonly website_id?: string | undefined };
+
+/** 403 ACCESS_DENIED "Website scope mismatch", in the service's words. */
+function websiteScopeMismatch(hint: string): SimError {
+  return accessDenied('website', { message: 'Website scope mismatch', hint });
+}
+
 /**
- * Who sends the events. A valid API key needs track:events (403). Without one (no key, or a
- * malformed, unknown, disabled, revoked or expired key, which count as none) the website named
- * by `?website_id=` or the first event's `websiteId` identifies the sender (401 when neither
- * is given, 404 when the website does not exist).
+ * Who sends the events: an API key (the pipeline has checked its track:events scope), or,
+ * without one (no key, or a malformed, unknown, disabled, revoked or expired key, which count
+ * as none), the website named by `?website_id=` or the first event's `websiteId` (401 when
+ * neither is given, 404 when the website does not exist).
  */
-function resolveSender(ctx: RouteContext, events: readonly TrackEvent[]): Sender | SimError {
+function resolveSender(ctx: RouteContext<TrackQuery>, events: readonly TrackEvent[]): Sender | SimError {
   const { principal } = ctx;
-  if (principal.kind === 'apikey') {
-    if (!hasScope(principal, 'track:events')) return missingTrackScope();
-    return { kind: 'key', key: principal.key, ip: principal.ip };
-  }
-  const websiteId = nonEmpty(ctx.request.query.website_id) ?? nonEmpty(events[0]?.websiteId);
+  if (principal.kind === 'apikey') return { kind: 'key', key: principal.key, ip: principal.ip };
+  const websiteId = nonEmpty(ctx.query.website_id) ?? nonEmpty(events[0]?.websiteId);
   if (websiteId === undefined) {
     const problem = principal.kind === 'anonymous' ? principal.problem : null;
-    return ingestCredentialsRequired(
+    return authRequired(
       problem ? `${problem} Without a usable API key, name the website with ?website_id= or websiteId on the first event.` : WITHOUT_KEY,
+      { message: 'API key or website_id required' },
     );
   }
   const website = ctx.state.websites.get(websiteId);
-  if (!website) return resourceNotFound('Website', websiteId);
+  if (!website) return notFound({ kind: 'Website', id: websiteId });
   return { kind: 'website', website, ip: principal.ip };
 }
 
@@ -111,9 +115,9 @@ function resolveSender(ctx: RouteContext, events: readonly TrackEvent[]): Sender
  * name none (an organization-level event) or any website of its organization. Events sent
  * with a website identity all belong to that website.
  */
-function resolveTargets(ctx: RouteContext, access: TrackAccess): Target[] | SimError {
+function resolveTargets(ctx: RouteContext<TrackQuery>, access: TrackAccess): Target[] | SimError {
   const { sender, events } = access;
-  const fromQuery = nonEmpty(ctx.request.query.website_id);
+  const fromQuery = nonEmpty(ctx.query.website_id);
   const ids = events.map((event) => nonEmpty(event.websiteId) ?? fromQuery ?? (sender.kind === 'website' ? sender.website.id : undefined));
   if (sender.kind === 'website') {
     const i = ids.findIndex((id) => id !== sender.website.id);
@@ -140,7 +144,7 @@ function resolveTargets(ctx: RouteContext, access: TrackAccess): Target[] | SimE
   for (const id of new Set(ids)) {
     if (id === undefined) continue;
     const website = ctx.state.websites.get(id);
-    if (!website) return resourceNotFound('Website', id);
+    if (!website) return notFound({ kind: 'Website', id });
     if (website.organizationId !== key.organizationId) {
       return websiteScopeMismatch(`Website ${truncate(id, 100)} belongs to another organization than this API key.`);
     }
@@ -174,17 +178,13 @@ function eventSchemaError(details: readonly ErrorDetail[]): SimError {
 
 const orNull = (value: string | undefined): string | null => (value === undefined ? null : value);
 
-/** A 204 with no body: what a bot is told. */
-const NO_CONTENT: Reply = { reply: true, status: 204, body: undefined, text: '' };
-
 /** Event ingestion (SPEC 4.7 and 8.3; observed §10). */
 export const trackRoutes = [
-  defineRoute<TrackBody, TrackAccess, Target[]>({
+  defineRoute<TrackBody, TrackAccess, Target[], TrackQuery>({
     method: 'POST',
     path: '/track',
     family: 'ingest',
-    auth: 'key-or-website',
-    scope: 'track:events',
+    access: { kind: 'ingest', scope: 'track:events' },
     summary:
       'Send one custom event or a batch of up to 100 (track:events with an API key; or name the website with ?website_id= or websiteId). 600 requests per 60 s per key, or per website and client IP.',
     query: trackQuerySchema,

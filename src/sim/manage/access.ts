@@ -1,8 +1,7 @@
-import type { Scope } from '../../contract/scopes.js';
-import { hasScope, unauthenticated } from '../auth/access.js';
+import { unauthenticated } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
-import { accessDenied, forbidden, resourceNotFound, type SimError } from '../errors.js';
-import { isError, type RouteContext } from '../route.js';
+import { accessDenied, notFound, type SimError } from '../errors.js';
+import { isError, type RouteContext } from '../routing/route.js';
 
 /**
  * Who a management request acts as, and for which organization.
@@ -40,13 +39,15 @@ export const MONITOR: ResourceKind = { label: 'Monitor', denied: 'monitor' };
 export const STATUS_PAGE: ResourceKind = { label: 'Status page', denied: 'status page' };
 export const FLAG: ResourceKind = { label: 'Feature flag', denied: 'feature flag' };
 
-/** 401 without a credential, 403 FORBIDDEN without `scope`, 403 ACCESS_DENIED for an organization out of reach. */
-export function resolveCaller(ctx: RouteContext, scope: Scope): Caller | SimError {
+/**
+ * The caller and the organization it acts for, once the pipeline has granted access (credential
+ * and scope): 403 ACCESS_DENIED for an organization out of reach.
+ */
+export function resolveCaller(ctx: RouteContext): Caller | SimError {
   const { principal } = ctx;
   if (principal.kind === 'anonymous') return unauthenticated(principal);
-  if (!hasScope(principal, scope)) return forbidden(scope);
   const home = principal.kind === 'apikey' ? principal.key.organizationId : principal.user.activeOrganizationId;
-  const organizationId = ctx.request.query.organization_id ?? home;
+  const organizationId = ctx.query.organization_id ?? home;
   const member =
     principal.kind === 'apikey'
       ? principal.key.organizationId === organizationId
@@ -81,13 +82,13 @@ export function found<T extends Owned>(
   id: string,
   attachedTo: (item: T) => string | null = (i) => i.websiteId ?? null,
 ): T | SimError {
-  if (item === undefined) return resourceNotFound(kind.label, id);
+  if (item === undefined) return notFound({ kind: kind.label, id });
   if (!reaches(caller, item, attachedTo(item))) {
     const hint =
       item.organizationId === caller.organizationId
         ? `This ${kind.denied} is not attached to a website the API key is restricted to.`
         : `This ${kind.denied} belongs to another organization; a session of one of its members can name it with ?organization_id=.`;
-    return { ...accessDenied(kind.denied), hint };
+    return accessDenied(kind.denied, { hint });
   }
   return item;
 }
@@ -100,13 +101,12 @@ export interface Found<T> {
 
 /** An `authorize` step for routes that name one resource by the `:id` segment. */
 export function authorizeItem<T extends Owned>(
-  scope: Scope,
   kind: ResourceKind,
   lookup: (ctx: RouteContext, id: string) => T | undefined,
   attachedTo?: (item: T) => string | null,
 ): (ctx: RouteContext) => Found<T> | SimError {
   return (ctx) => {
-    const caller = resolveCaller(ctx, scope);
+    const caller = resolveCaller(ctx);
     if (isError(caller)) return caller;
     const id = ctx.params.id ?? '';
     const item = found(caller, lookup(ctx, id), kind, id, attachedTo);

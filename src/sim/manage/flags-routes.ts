@@ -10,7 +10,7 @@ import {
   type UpdateFlag,
 } from '../../contract/manage/flags.js';
 import type { SimError } from '../errors.js';
-import { defineRoute, type RouteContext } from '../route.js';
+import { defineRoute, type RouteContext } from '../routing/route.js';
 import { authorizeItem, FLAG, reaches, resolveCaller, type Caller, type Found } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, iso, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
 import type { FeatureFlag, FlagRule } from './model.js';
@@ -49,7 +49,7 @@ function keyTaken(ctx: RouteContext, organizationId: string, key: string, except
 
 const copyRules = (rules: readonly FlagRule[]): FlagRule[] => rules.map((r) => ({ ...r, values: [...r.values] }));
 
-const byId = authorizeItem<FeatureFlag>(SCOPE, FLAG, (ctx, id) => ctx.state.manage.flags.get(id));
+const byId = authorizeItem<FeatureFlag>(FLAG, (ctx, id) => ctx.state.manage.flags.get(id));
 
 /** Feature flags with targeting rules (manage:flags). */
 export const flagRoutes = [
@@ -57,12 +57,11 @@ export const flagRoutes = [
     method: 'GET',
     path: '/v1/flags',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'List the feature flags of the organization the caller reaches, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of flags', schema: flagListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx, SCOPE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, caller, page) {
       const items = inCreationOrder([...ctx.state.manage.flags.values()].filter((f) => reaches(caller, f)));
@@ -73,13 +72,12 @@ export const flagRoutes = [
     method: 'POST',
     path: '/v1/flags',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Create a feature flag (default disabled, 0% rollout, no rules).',
     query: organizationQuerySchema,
     body: createFlagSchema,
     responses: { 201: { description: 'The created flag', schema: flagResponseSchema }, 409: CONFLICT },
-    authorize: (ctx) => resolveCaller(ctx, SCOPE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null),
     handle(ctx, body, caller) {
       const conflict = keyTaken(ctx, caller.organizationId, body.key);
@@ -104,8 +102,7 @@ export const flagRoutes = [
     method: 'GET',
     path: '/v1/flags/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Get a feature flag with its rules.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The flag', schema: flagResponseSchema }, 404: NOT_FOUND },
@@ -116,8 +113,7 @@ export const flagRoutes = [
     method: 'PATCH',
     path: '/v1/flags/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Change a feature flag; rules, when given, replace the whole list.',
     query: organizationQuerySchema,
     body: updateFlagSchema,
@@ -145,8 +141,7 @@ export const flagRoutes = [
     method: 'DELETE',
     path: '/v1/flags/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Delete a feature flag.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: NOT_FOUND },

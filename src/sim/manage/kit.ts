@@ -1,10 +1,10 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { DEFAULT_PAGE_LIMIT, listQuerySchema, type Pagination } from '../../contract/manage/common.js';
+import { DEFAULT_PAGE_LIMIT, type Pagination } from '../../contract/manage/common.js';
 import { accessDenied, conflict, validationError, type SimError } from '../errors.js';
-import { ok, type Reply, type RouteContext } from '../route.js';
+import { ok, type Reply, type RouteContext } from '../routing/route.js';
 import type { Caller } from './access.js';
 import { reachesWebsite } from './access.js';
-import { formatIso } from '../query/dates.js';
+import { formatIso } from '../text.js';
 
 /** An instant as answers carry it (see {@link formatIso}). */
 export const iso = formatIso;
@@ -15,13 +15,9 @@ export interface PageRequest {
   readonly limit: number;
 }
 
-/** Reads `?page=&limit=` (defaults 1 and 20, limit at most 100); a bad value is a 400 naming the parameter. */
-export function pageRequest(ctx: RouteContext): PageRequest | SimError {
-  const parsed = listQuerySchema.safeParse(ctx.request.query);
-  if (!parsed.success) {
-    return validationError(parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? 'query'), message: issue.message })));
-  }
-  return { page: Number(parsed.data.page ?? 1), limit: Number(parsed.data.limit ?? DEFAULT_PAGE_LIMIT) };
+/** The page `?page=&limit=` asks for (defaults 1 and 20); the pipeline has validated both against `listQuerySchema`. */
+export function pageRequest(ctx: RouteContext): PageRequest {
+  return { page: Number(ctx.query.page ?? 1), limit: Number(ctx.query.limit ?? DEFAULT_PAGE_LIMIT) };
 }
 
 /** The documented 400 of a list route. */
@@ -58,14 +54,14 @@ export function deletedReply(ctx: RouteContext, id: string): Reply {
 export function checkWebsiteRef(ctx: RouteContext, caller: Caller, websiteId: string | null, field = 'body.websiteId'): SimError | undefined {
   if (websiteId === null) {
     if (reachesWebsite(caller, null)) return undefined;
-    return { ...accessDenied('organization'), hint: `A website-restricted API key reaches only what is attached to its websites: name one of them in ${field.replace(/^body\./, '')}.` };
+    return accessDenied('organization', { hint: `A website-restricted API key reaches only what is attached to its websites: name one of them in ${field.replace(/^body\./, '')}.` });
   }
   const website = ctx.state.websites.get(websiteId);
   if (!website || website.organizationId !== caller.organizationId) {
     return validationError([{ field, message: `No website ${websiteId} in organization ${caller.organizationId}` }]);
   }
   if (!reachesWebsite(caller, websiteId)) {
-    return { ...accessDenied('website'), hint: 'The API key is restricted to other websites.' };
+    return accessDenied('website', { hint: 'The API key is restricted to other websites.' });
   }
   return undefined;
 }

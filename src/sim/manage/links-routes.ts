@@ -11,7 +11,7 @@ import {
 } from '../../contract/manage/links.js';
 import type { SimError } from '../errors.js';
 import type { ShortLink } from '../model/entities.js';
-import { defineRoute, type RouteContext } from '../route.js';
+import { defineRoute, type RouteContext } from '../routing/route.js';
 import { authorizeItem, LINK, reaches, resolveCaller, type Caller, type Found } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, iso, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
 
@@ -52,7 +52,7 @@ function slugConflict(slug: string): SimError {
   return taken('Slug', slug, 'by another short link');
 }
 
-const byId = (scope: typeof READ | typeof WRITE) => authorizeItem<ShortLink>(scope, LINK, (ctx, id) => ctx.state.links.get(id));
+const byId = authorizeItem<ShortLink>(LINK, (ctx, id) => ctx.state.links.get(id));
 
 /** Short links: read:links lists and reads, write:links creates, changes and deletes. */
 export const linkRoutes = [
@@ -60,12 +60,11 @@ export const linkRoutes = [
     method: 'GET',
     path: '/v1/links',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'List the short links of the organization the caller reaches, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of links', schema: linkListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx, READ),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, caller, page) {
       const items = inCreationOrder([...ctx.state.links.values()].filter((l) => reaches(caller, l)));
@@ -76,13 +75,12 @@ export const linkRoutes = [
     method: 'POST',
     path: '/v1/links',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Create a short link (a slug is generated when none is given).',
     query: organizationQuerySchema,
     body: createLinkSchema,
     responses: { 201: { description: 'The created link', schema: linkResponseSchema }, 409: CONFLICT },
-    authorize: (ctx) => resolveCaller(ctx, WRITE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null),
     handle(ctx, body, caller) {
       if (body.slug !== undefined && slugTaken(ctx, body.slug)) return slugConflict(body.slug);
@@ -107,25 +105,23 @@ export const linkRoutes = [
     method: 'GET',
     path: '/v1/links/:id',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'Get a short link.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The link', schema: linkResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(READ),
+    authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, linkWire(item)),
   }),
   defineRoute<UpdateLink, Found<ShortLink>>({
     method: 'PATCH',
     path: '/v1/links/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Change a short link: targetUrl, slug, title or websiteId.',
     query: organizationQuerySchema,
     body: updateLinkSchema,
     responses: { 200: { description: 'The changed link', schema: linkResponseSchema }, 404: NOT_FOUND, 409: CONFLICT },
-    authorize: byId(WRITE),
+    authorize: byId,
     validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
     handle(ctx, body, { item }) {
       if (body.slug !== undefined && slugTaken(ctx, body.slug, item.id)) return slugConflict(body.slug);
@@ -145,12 +141,11 @@ export const linkRoutes = [
     method: 'DELETE',
     path: '/v1/links/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Delete a short link.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(WRITE),
+    authorize: byId,
     handle(ctx, _body, { item }) {
       ctx.state.links.delete(item.id);
       return deletedReply(ctx, item.id);

@@ -1,4 +1,4 @@
-import type { Route } from '../route.js';
+import type { Route } from '../routing/route.js';
 import { flagRoutes } from './flags-routes.js';
 import { linkRoutes } from './links-routes.js';
 import { monitorRoutes } from './monitors-routes.js';

@@ -10,7 +10,7 @@ import {
   type UpdateMonitor,
 } from '../../contract/manage/monitors.js';
 import type { UptimeMonitor } from '../model/entities.js';
-import { defineRoute, type RouteContext } from '../route.js';
+import { defineRoute, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { authorizeItem, MONITOR, reaches, resolveCaller, type Caller, type Found } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, iso, itemReply, listReply, pageRequest, type PageRequest } from './kit.js';
@@ -55,21 +55,20 @@ function setPaused(ctx: RouteContext, monitor: UptimeMonitor, paused: boolean): 
   return next;
 }
 
-const byId = (scope: typeof READ | typeof WRITE) => authorizeItem<UptimeMonitor>(scope, MONITOR, (ctx, id) => ctx.state.monitors.get(id));
+const byId = authorizeItem<UptimeMonitor>(MONITOR, (ctx, id) => ctx.state.monitors.get(id));
 
 function pauseRoute(paused: boolean) {
   return defineRoute<undefined, Found<UptimeMonitor>>({
     method: 'POST',
     path: `/v1/monitors/:id/${paused ? 'pause' : 'resume'}`,
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: paused
       ? 'Pause a monitor (idempotent): status pages show it as paused.'
       : 'Resume a paused monitor (idempotent).',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(WRITE),
+    authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(setPaused(ctx, item, paused))),
   });
 }
@@ -80,12 +79,11 @@ export const monitorRoutes = [
     method: 'GET',
     path: '/v1/monitors',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'List the uptime monitors of the organization the caller reaches, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of monitors', schema: monitorListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx, READ),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, caller, page) {
       const items = inCreationOrder([...ctx.state.monitors.values()].filter((m) => reaches(caller, m)));
@@ -96,13 +94,12 @@ export const monitorRoutes = [
     method: 'POST',
     path: '/v1/monitors',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
     query: organizationQuerySchema,
     body: createMonitorSchema,
     responses: { 201: { description: 'The created monitor', schema: monitorResponseSchema } },
-    authorize: (ctx) => resolveCaller(ctx, WRITE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null),
     handle(ctx, body, caller) {
       const monitor: UptimeMonitor = {
@@ -124,25 +121,23 @@ export const monitorRoutes = [
     method: 'GET',
     path: '/v1/monitors/:id',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'Get an uptime monitor.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(READ),
+    authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(item)),
   }),
   defineRoute<UpdateMonitor, Found<UptimeMonitor>>({
     method: 'PATCH',
     path: '/v1/monitors/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
     query: organizationQuerySchema,
     body: updateMonitorSchema,
     responses: { 200: { description: 'The changed monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(WRITE),
+    authorize: byId,
     validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
     handle(ctx, body, { item }) {
       const next: UptimeMonitor = {
@@ -165,12 +160,11 @@ export const monitorRoutes = [
     method: 'DELETE',
     path: '/v1/monitors/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Delete an uptime monitor; status pages stop showing it.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: NOT_FOUND },
-    authorize: byId(WRITE),
+    authorize: byId,
     handle(ctx, _body, { item }) {
       deleteMonitor(ctx.state, item.id, ctx.now);
       return deletedReply(ctx, item.id);

@@ -8,7 +8,7 @@ import { organizationQuerySchema } from '../../contract/manage/common.js';
 import { accessDenied, type SimError } from '../errors.js';
 import type { Organization } from '../model/entities.js';
 import { canonicalTimeZone } from '../query/dates.js';
-import { defineRoute, isError, type RouteContext } from '../route.js';
+import { defineRoute, isError, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { organizationWide, resolveCaller, type Caller } from './access.js';
 import { checkWebsiteRef, iso, itemReply } from './kit.js';
@@ -35,7 +35,7 @@ function settingsWire(state: SimState, organization: Organization): Organization
 
 /** Settings are the organization's as a whole: a website-restricted key is out of reach (403 ACCESS_DENIED). */
 function authorize(ctx: RouteContext): Caller | SimError {
-  const caller = resolveCaller(ctx, SCOPE);
+  const caller = resolveCaller(ctx);
   if (isError(caller) || organizationWide(caller)) return caller;
   return { ...accessDenied('organization'), hint: 'Organization settings need an API key with access to the whole organization.' };
 }
@@ -46,8 +46,7 @@ export const organizationRoutes = [
     method: 'GET',
     path: '/v1/organization/settings',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'The settings of the organization: name, time zone, default website, data retention, allowed origins.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The settings', schema: organizationSettingsResponseSchema } },
@@ -60,8 +59,7 @@ export const organizationRoutes = [
     method: 'PATCH',
     path: '/v1/organization/settings',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Change the settings of the organization; a new name shows in the website list too.',
     query: organizationQuerySchema,
     body: updateOrganizationSettingsSchema,

@@ -20,8 +20,8 @@ import {
   type UpdateIncident,
   type UpdateStatusPage,
 } from '../../contract/manage/status-pages.js';
-import { accessDenied, resourceNotFound, validationError, type SimError } from '../errors.js';
-import { defineRoute, isError, type RouteContext } from '../route.js';
+import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
+import { defineRoute, isError, type RouteContext } from '../routing/route.js';
 import { authorizeItem, reaches, resolveCaller, STATUS_PAGE, type Caller, type Found } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
 import type { Incident, StatusPage } from './model.js';
@@ -34,8 +34,8 @@ const PAGE_NOT_FOUND = { description: 'No status page has this id (NOT_FOUND)', 
 const INCIDENT_NOT_FOUND = { description: 'No status page or incident of that page has this id (NOT_FOUND)', schema: errorBodySchema };
 const SLUG_CONFLICT = { description: 'The slug is taken (CONFLICT)', schema: errorBodySchema };
 
-const pageById = (scope: typeof READ | typeof WRITE) =>
-  authorizeItem<StatusPage>(scope, STATUS_PAGE, (ctx, id) => ctx.state.manage.statusPages.get(id));
+const pageById =
+  authorizeItem<StatusPage>(STATUS_PAGE, (ctx, id) => ctx.state.manage.statusPages.get(id));
 
 function slugTaken(ctx: RouteContext, slug: string, exceptId?: string): SimError | undefined {
   const other = pageBySlug(ctx.state, slug);
@@ -74,14 +74,14 @@ interface IncidentAccess extends Found<StatusPage> {
   readonly incident: Incident;
 }
 
-function authorizeIncident(scope: typeof READ | typeof WRITE) {
-  const page = pageById(scope);
+function authorizeIncident() {
+  const page = pageById;
   return (ctx: RouteContext): IncidentAccess | SimError => {
     const access = page(ctx);
     if (isError(access)) return access;
     const id = ctx.params.incidentId ?? '';
     const incident = ctx.state.manage.incidents.get(id);
-    if (!incident || incident.statusPageId !== access.item.id) return resourceNotFound('Incident', id);
+    if (!incident || incident.statusPageId !== access.item.id) return notFound({ kind: 'Incident', id });
     return { ...access, incident };
   };
 }
@@ -91,12 +91,11 @@ const pageRoutes = [
     method: 'GET',
     path: '/v1/status-pages',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'List the status pages of the organization the caller reaches, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of status pages', schema: statusPageListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx, READ),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, caller, page) {
       const items = inCreationOrder([...ctx.state.manage.statusPages.values()].filter((p) => reaches(caller, p)));
@@ -107,13 +106,12 @@ const pageRoutes = [
     method: 'POST',
     path: '/v1/status-pages',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Create a status page (published by default) showing monitorIds.',
     query: organizationQuerySchema,
     body: createStatusPageSchema,
     responses: { 201: { description: 'The created status page', schema: statusPageResponseSchema }, 409: SLUG_CONFLICT },
-    authorize: (ctx) => resolveCaller(ctx, WRITE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
     handle(ctx, body, caller) {
       const conflict = slugTaken(ctx, body.slug);
@@ -138,25 +136,23 @@ const pageRoutes = [
     method: 'GET',
     path: '/v1/status-pages/:id',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'Get a status page.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById(READ),
+    authorize: pageById,
     handle: (ctx, _body, { item }) => itemReply(ctx, statusPageWire(item)),
   }),
   defineRoute<UpdateStatusPage, Found<StatusPage>>({
     method: 'PATCH',
     path: '/v1/status-pages/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Change a status page: name, slug, description, published or websiteId.',
     query: organizationQuerySchema,
     body: updateStatusPageSchema,
     responses: { 200: { description: 'The changed status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND, 409: SLUG_CONFLICT },
-    authorize: pageById(WRITE),
+    authorize: pageById,
     validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
     handle(ctx, body, { item }) {
       const conflict = body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id);
@@ -178,12 +174,11 @@ const pageRoutes = [
     method: 'DELETE',
     path: '/v1/status-pages/:id',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Delete a status page and its incidents.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById(WRITE),
+    authorize: pageById,
     handle(ctx, _body, { item }) {
       deleteStatusPage(ctx.state, item.id);
       return deletedReply(ctx, item.id);
@@ -193,25 +188,23 @@ const pageRoutes = [
     method: 'GET',
     path: '/v1/status-pages/:id/monitors',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'The monitors a status page shows, in order.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById(READ),
+    authorize: pageById,
     handle: (ctx, _body, { item }) => itemReply(ctx, pageMonitors(ctx, item)),
   }),
   defineRoute<PageMonitorsBody, Found<StatusPage>>({
     method: 'PUT',
     path: '/v1/status-pages/:id/monitors',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Set which monitors a status page shows, in order (replaces the list).',
     query: organizationQuerySchema,
     body: pageMonitorsBodySchema,
     responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById(WRITE),
+    authorize: pageById,
     validate: (ctx, body, { caller }) => checkMonitors(ctx, caller, body.monitorIds),
     handle(ctx, body, { item }) {
       const next: StatusPage = { ...item, monitorIds: [...body.monitorIds], updatedAt: ctx.now };
@@ -226,12 +219,11 @@ const incidentRoutes = [
     method: 'GET',
     path: '/v1/status-pages/:id/incidents',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'List the incidents of a status page, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of incidents', schema: incidentListResponseSchema }, 404: PAGE_NOT_FOUND, 400: BAD_PAGE },
-    authorize: pageById(READ),
+    authorize: pageById,
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, { item }, page) {
       const items = inCreationOrder([...ctx.state.manage.incidents.values()].filter((i) => i.statusPageId === item.id));
@@ -242,13 +234,12 @@ const incidentRoutes = [
     method: 'POST',
     path: '/v1/status-pages/:id/incidents',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Open an incident on a status page with its first update (default investigating, minor).',
     query: organizationQuerySchema,
     body: createIncidentSchema,
     responses: { 201: { description: 'The created incident', schema: incidentResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById(WRITE),
+    authorize: pageById,
     handle(ctx, body, { item }) {
       const { ids } = ctx.state.manage;
       const status = body.status ?? 'investigating';
@@ -272,25 +263,23 @@ const incidentRoutes = [
     method: 'GET',
     path: '/v1/status-pages/:id/incidents/:incidentId',
     family: 'manage',
-    auth: 'key',
-    scope: READ,
+    access: { kind: 'key', scope: READ },
     summary: 'Get an incident of a status page with its timeline.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(READ),
+    authorize: authorizeIncident(),
     handle: (ctx, _body, { incident }) => itemReply(ctx, incidentWire(incident)),
   }),
   defineRoute<UpdateIncident, IncidentAccess>({
     method: 'PATCH',
     path: '/v1/status-pages/:id/incidents/:incidentId',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
     query: organizationQuerySchema,
     body: updateIncidentSchema,
     responses: { 200: { description: 'The changed incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(WRITE),
+    authorize: authorizeIncident(),
     handle(ctx, body, { incident }) {
       let next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
       if (body.status !== undefined || body.message !== undefined) {
@@ -304,13 +293,12 @@ const incidentRoutes = [
     method: 'POST',
     path: '/v1/status-pages/:id/incidents/:incidentId/updates',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Add an update to an incident’s timeline, optionally changing its status.',
     query: organizationQuerySchema,
     body: incidentUpdateBodySchema,
     responses: { 201: { description: 'The incident with the new update', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(WRITE),
+    authorize: authorizeIncident(),
     handle(ctx, body, { incident }) {
       const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);
       ctx.state.manage.incidents.set(incident.id, next);
@@ -321,12 +309,11 @@ const incidentRoutes = [
     method: 'DELETE',
     path: '/v1/status-pages/:id/incidents/:incidentId',
     family: 'manage',
-    auth: 'key',
-    scope: WRITE,
+    access: { kind: 'key', scope: WRITE },
     summary: 'Delete an incident.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(WRITE),
+    authorize: authorizeIncident(),
     handle(ctx, _body, { incident }) {
       ctx.state.manage.incidents.delete(incident.id);
       return deletedReply(ctx, incident.id);
@@ -339,7 +326,7 @@ const publicRoutes = [
     method: 'GET',
     path: '/v1/public/status-pages/:slug',
     family: 'manage',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'Public read of a published status page: monitors with their current state, open and recent incidents. No authentication.',
     responses: {
       200: { description: 'The public page', schema: publicStatusPageResponseSchema },
@@ -348,7 +335,7 @@ const publicRoutes = [
     handle(ctx) {
       const slug = ctx.params.slug ?? '';
       const page = pageBySlug(ctx.state, slug);
-      if (!page || !page.published) return { ...resourceNotFound('Status page', slug), hint: `No published status page has slug ${slug.slice(0, 100)}.` };
+      if (!page || !page.published) return notFound({ kind: 'Status page', id: slug }, { hint: `No published status page has slug ${slug.slice(0, 100)}.` });
       return itemReply(ctx, publicStatusPage(ctx.state, page, ctx.now));
     },
   }),

@@ -10,7 +10,7 @@ import {
 } from '../../contract/manage/websites.js';
 import { accessDenied } from '../errors.js';
 import type { Website } from '../model/entities.js';
-import { defineRoute, isError } from '../route.js';
+import { defineRoute, isError } from '../routing/route.js';
 import { authorizeItem, organizationWide, reaches, resolveCaller, WEBSITE, type Caller, type Found } from './access.js';
 import { BAD_PAGE, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
 import { DEFAULT_TRAFFIC_SIZE, deleteWebsite, domainTaken, SESSIONS_BY_SIZE, websiteWire } from './websites.js';
@@ -18,7 +18,7 @@ import { DEFAULT_TRAFFIC_SIZE, deleteWebsite, domainTaken, SESSIONS_BY_SIZE, web
 const SCOPE = 'manage:websites';
 const NOT_FOUND = { description: 'No website has this id (NOT_FOUND)', schema: errorBodySchema };
 const CONFLICT = { description: 'Another website of the organization has this domain (CONFLICT)', schema: errorBodySchema };
-const byId = authorizeItem<Website>(SCOPE, WEBSITE, (ctx, id) => ctx.state.websites.get(id), (w) => w.id);
+const byId = authorizeItem<Website>(WEBSITE, (ctx, id) => ctx.state.websites.get(id), (w) => w.id);
 
 /** Websites CRUD (manage:websites). Created websites get generated traffic and appear in the Query API. */
 export const websiteRoutes = [
@@ -26,12 +26,11 @@ export const websiteRoutes = [
     method: 'GET',
     path: '/v1/websites',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'List the websites of the organization the caller reaches, by creation.',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of websites', schema: websiteListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx, SCOPE),
+    authorize: (ctx) => resolveCaller(ctx),
     validate: (ctx) => pageRequest(ctx),
     handle(ctx, _body, caller, page) {
       const items = inCreationOrder([...ctx.state.websites.values()].filter((w) => reaches(caller, w, w.id)));
@@ -42,14 +41,13 @@ export const websiteRoutes = [
     method: 'POST',
     path: '/v1/websites',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Create a website; it gets generated traffic of trafficSize (default small, ~150 sessions a day).',
     query: organizationQuerySchema,
     body: createWebsiteSchema,
     responses: { 201: { description: 'The created website', schema: websiteResponseSchema }, 409: CONFLICT },
     authorize(ctx) {
-      const caller = resolveCaller(ctx, SCOPE);
+      const caller = resolveCaller(ctx);
       if (isError(caller) || organizationWide(caller)) return caller;
       return { ...accessDenied('organization'), hint: 'A website-restricted API key cannot create websites.' };
     },
@@ -75,8 +73,7 @@ export const websiteRoutes = [
     method: 'GET',
     path: '/v1/websites/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Get a website.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'The website', schema: websiteResponseSchema }, 404: NOT_FOUND },
@@ -87,8 +84,7 @@ export const websiteRoutes = [
     method: 'PATCH',
     path: '/v1/websites/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Change a website: name, domain, isPublic or trafficSize.',
     query: organizationQuerySchema,
     body: updateWebsiteSchema,
@@ -120,8 +116,7 @@ export const websiteRoutes = [
     method: 'DELETE',
     path: '/v1/websites/:id',
     family: 'manage',
-    auth: 'key',
-    scope: SCOPE,
+    access: { kind: 'key', scope: SCOPE },
     summary: 'Delete a website; its links, monitors, status pages and flags stay, detached from it.',
     query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: NOT_FOUND },

@@ -3,7 +3,7 @@ import { compilationError, type SimError } from '../errors.js';
 import { formatDateTime, parseDateInput } from './dates.js';
 import type { QueryTarget } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES, allowedFilters } from './registry.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../text.js';
 
 /** Fields `/v1/query/compile` may group by. */
 export const ALLOWED_GROUP_BY = [

@@ -59,18 +59,6 @@ export function parseDateInput(input: string): ParsedDate | null {
   return null;
 }
 
-/**
- * An instant as answers carry it: ISO 8601, UTC, with milliseconds. Instants past what a
- * JavaScript date can print are clamped, so formatting never throws.
- */
-export function formatIso(ms: number): string {
-  return new Date(Math.max(-8.64e15, Math.min(ms, 8.64e15))).toISOString();
-}
-
-/** {@link formatIso}, with null passed through (for optional instants such as `revokedAt`). */
-export function formatIsoOrNull(ms: number | null): string | null {
-  return ms === null ? null : formatIso(ms);
-}
 
 /** `YYYY-MM-DD` of an epoch-ms instant in UTC. */
 export function formatDate(ms: number): DateString {

@@ -4,7 +4,7 @@ import { DAY_MS } from '../model/world.js';
 import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
 import type { QueryTypeDefinition } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES } from './registry.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../text.js';
 
 /** Largest page size, as the service accepts. */
 export const MAX_LIMIT = 10_000;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { batchResponseSchema, compileResponseSchema, queryResponseSchema, queryTypesResponseSchema } from '../../contract/query-response.js';
 import { websitesResponseSchema } from '../../contract/website.js';
-import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type CompileRequest, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
+import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
-import { canReachWebsite, defaultOrganization, hasScope, reachableWebsites, resolveQueryScope, unauthenticated } from '../auth/access.js';
-import { accessDenied, forbidden, missingProjectId, validationError } from '../errors.js';
-import type { RouteContext } from '../route.js';
-import { defineRoute, jsonText, ok } from '../route.js';
+import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
+import { accessDenied, missingProjectId, validationError, type SimError } from '../errors.js';
+import { defineRoute, jsonText, ok } from '../routing/route.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
 import type { QueryScope } from './definition.js';
@@ -14,11 +13,21 @@ import { executeQuery, serializeResult } from './execute.js';
 import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
 import { allowedFilters, QUERY_TYPES, QUERY_TYPE_NAMES } from './registry.js';
 
-/** The request's time zone: the `timezone` query parameter when valid, else UTC (silently, as the service). */
-function timezoneOf(ctx: RouteContext): string {
-  const tz = ctx.request.query.timezone;
-  return (tz !== undefined ? canonicalTimeZone(tz) : null) ?? 'UTC';
-}
+/**
+ * The `timezone` parameter: an IANA name in its canonical spelling; an unknown name is dropped
+ * (the service then answers in UTC, silently).
+ */
+const timezoneParam = z
+  .string()
+  .optional()
+  .transform((tz) => (tz === undefined ? undefined : (canonicalTimeZone(tz) ?? undefined)))
+  .describe('IANA time zone of presets, buckets and dates (default UTC; an unknown name falls back to UTC)');
+
+/** The query string of `POST /v1/query`: the resource ids and the time zone. */
+const queryParams = queryStringSchema.extend({ timezone: timezoneParam });
+
+/** The query string of `POST /v1/query/compile`. */
+const compileParams = z.object({ website_id: z.string().optional(), timezone: timezoneParam });
 
 function queriesOf(body: QueryBody): QueryRequest[] {
   return Array.isArray(body) ? body : [body];
@@ -51,15 +60,9 @@ export const queryRoutes = [
     method: 'GET',
     path: '/v1/query/websites',
     family: 'query',
-    auth: 'key',
-    scope: 'read:data',
+    access: { kind: 'key', scope: 'read:data' },
     summary: 'List the websites the caller can access (read:data).',
     responses: { 200: { description: 'The websites the caller reaches, oldest first', schema: websitesResponseSchema } },
-    authorize(ctx) {
-      if (ctx.principal.kind === 'anonymous') return unauthenticated(ctx.principal);
-      if (!hasScope(ctx.principal, 'read:data')) return forbidden('read:data');
-      return undefined;
-    },
     handle(ctx) {
       const websites = reachableWebsites(ctx.principal, ctx.state).map((w) => ({
         id: w.id,
@@ -77,44 +80,46 @@ export const queryRoutes = [
     method: 'GET',
     path: '/v1/query/types',
     family: 'query',
-    auth: 'public',
+    access: { kind: 'public' },
     summary: 'List the query types with their filters, limits and (with include_meta=true) output fields. Public.',
-    query: z.object({ include_meta: z.enum(['true', 'false']).optional().describe('Include each type’s meta (description, output fields, visualization hints)') }),
+    query: z.object({
+      include_meta: z
+        .enum(['true', 'false'])
+        .optional()
+        .catch(undefined)
+        .describe('Include each type’s meta (description, output fields, visualization hints); any other value counts as false'),
+    }),
     responses: { 200: { description: 'Every query type and its configuration', schema: queryTypesResponseSchema } },
     handle(ctx) {
-      const tail = typesTail(ctx.request.query.include_meta === 'true');
+      const tail = typesTail(ctx.query.include_meta === 'true');
       return jsonText(`{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`);
     },
   }),
-  defineRoute<QueryBody, QueryScope, QueryPlan[]>({
+  defineRoute({
     method: 'POST',
     path: '/v1/query',
     family: 'query',
-    auth: 'key',
-    scope: 'read:data',
-    summary: 'Run one query or a batch (read:data; uptime types read:monitors).',
-    query: queryStringSchema,
+    access: {
+      kind: 'key',
+      scope: 'read:data',
+      scopesFor: (body: QueryBody) => scopesOfTypes(namedTypes(queriesOf(body))),
+      publicWhen: (ctx, body) => publicWebsite(ctx.query, namedTypes(queriesOf(body)), ctx.state) !== null,
+    },
+    summary: 'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential.',
+    query: queryParams,
     responses: {
       200: { description: 'One result (single query) or `results` (batch); failed parameters come last', schema: z.union([queryResponseSchema, batchResponseSchema]) },
     },
     limit: 'query:execute',
     body: queryBodySchema,
-    authorize(ctx, body) {
-      const q = ctx.request.query;
-      return resolveQueryScope(
-        ctx.principal,
-        { website_id: q.website_id, link_id: q.link_id, schedule_id: q.schedule_id, organization_id: q.organization_id },
-        namedTypes(queriesOf(body)),
-        ctx.state,
-      );
-    },
-    validate(ctx, body, scope) {
+    authorize: (ctx, body): QueryScope | SimError => resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state),
+    validate(ctx, body, scope): QueryPlan[] | SimError {
       const queries = queriesOf(body);
       const details: ErrorDetail[] = [];
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
       if (queries.length > MAX_BATCH_QUERIES) details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
       if (details.length > 0) return validationError(details);
-      const tz = timezoneOf(ctx);
+      const tz = ctx.query.timezone ?? 'UTC';
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details));
       if (details.length > 0) return validationError(details);
       const sites = scope.kind === 'websites' ? scope.websites.length : 1;
@@ -132,7 +137,7 @@ export const queryRoutes = [
     handle(ctx, body, scope, plans) {
       const env = {
         now: ctx.now,
-        timezone: timezoneOf(ctx),
+        timezone: ctx.query.timezone ?? 'UTC',
         traffic: ctx.state.traffic,
         dictionaries: ctx.state.world.dictionaries,
         cache: ctx.state.results,
@@ -143,22 +148,19 @@ export const queryRoutes = [
       return jsonText(Array.isArray(body) ? `${head}"batch":true,"results":[${results.map((r) => `{${r}}`).join(',')}]}` : `${head}${results[0]}}`);
     },
   }),
-  defineRoute<CompileRequest>({
+  defineRoute({
     method: 'POST',
     path: '/v1/query/compile',
     family: 'query',
-    auth: 'key',
-    scope: 'read:data',
+    access: { kind: 'key', scope: 'read:data' },
     summary: 'Compile a query to SQL and parameters without running it (read:data).',
-    query: z.object({ website_id: z.string().optional(), timezone: z.string().optional() }),
+    query: compileParams,
     responses: { 200: { description: 'ClickHouse-style SQL and its parameters', schema: compileResponseSchema } },
     limit: 'query:compile',
     body: compileRequestSchema,
-    authorize(ctx) {
+    authorize(ctx): undefined | SimError {
       const { principal } = ctx;
-      if (principal.kind === 'anonymous') return unauthenticated(principal);
-      if (!hasScope(principal, 'read:data')) return forbidden('read:data');
-      const websiteId = ctx.request.query.website_id;
+      const websiteId = ctx.query.website_id;
       if (websiteId !== undefined) {
         const website = ctx.state.websites.get(websiteId);
         return website && canReachWebsite(principal, website) ? undefined : accessDenied('website');
@@ -166,7 +168,7 @@ export const queryRoutes = [
       return defaultOrganization(principal) === null ? missingProjectId() : undefined;
     },
     handle(ctx, body) {
-      const compiled = compileQuery(body, timezoneOf(ctx));
+      const compiled = compileQuery(body, ctx.query.timezone ?? 'UTC');
       if ('code' in compiled) return compiled;
       return ok({ success: true, requestId: ctx.requestId, sql: compiled.sql, params: compiled.params });
     },

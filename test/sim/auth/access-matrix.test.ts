@@ -186,7 +186,7 @@ describe('access to resources by id', () => {
   });
 
   it('answers anonymous public types on every public website', async () => {
-    const fixtures = sim.fixtures() as { websites: { id: string; isPublic: boolean }[] };
+    const fixtures = sim.fixtures() as unknown as { websites: { id: string; isPublic: boolean }[] };
     const publicSites = fixtures.websites.filter((w) => w.isPublic);
     expect(publicSites.length).toBeGreaterThan(0);
     for (const site of publicSites) {
@@ -217,7 +217,7 @@ interface FixtureWebsite {
 }
 
 describe('the websites list of each key', () => {
-  const fixtures = sim.fixtures() as { websites: FixtureWebsite[]; organizations: { id: string; name: string }[] };
+  const fixtures = sim.fixtures() as unknown as { websites: FixtureWebsite[]; organizations: { id: string; name: string }[] };
   const orgName = new Map(fixtures.organizations.map((o) => [o.id, o.name]));
   const expectedFor = (predicate: (w: FixtureWebsite) => boolean): ListedWebsite[] =>
     fixtures.websites

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../src/sim/routes.js';
+import { CONTROL_ROUTES } from '../../../src/sim/control/control-table.js';
+import { PUBLIC_ROUTES } from '../../../src/sim/routing/public-routes.js';
 import { VERSION } from '../../../src/version.js';
 import { call, freshSimulator } from '../../helpers/sim.js';
 
@@ -19,7 +20,7 @@ describe('GET /openapi.json', () => {
 
   it('describes every route the simulator serves, with its method', async () => {
     const doc = (await call(freshSimulator(), 'GET', '/openapi.json', { headers: HOST })).json;
-    const missing = ROUTES.filter((route) => route.method !== 'HEAD')
+    const missing = [...PUBLIC_ROUTES, ...CONTROL_ROUTES].filter((route) => route.method !== 'HEAD')
       .map((route) => [route.method.toLowerCase(), route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')] as const)
       .filter(([method, path]) => !doc.paths[path]?.[method]);
     expect(missing).toEqual([]);

@@ -1,4 +1,27 @@
 /**
+ * Text the simulator writes into answers: instants in ISO 8601, untrusted input shortened before
+ * it is echoed, and "did you mean" suggestions for misspelt names.
+ */
+
+/**
+ * An instant as answers carry it: ISO 8601, UTC, with milliseconds. Instants past what a
+ * JavaScript date can print are clamped, so formatting never throws.
+ */
+export function formatIso(ms: number): string {
+  return new Date(Math.max(-8.64e15, Math.min(ms, 8.64e15))).toISOString();
+}
+
+/** {@link formatIso}, with null passed through (for optional instants such as `revokedAt`). */
+export function formatIsoOrNull(ms: number | null): string | null {
+  return ms === null ? null : formatIso(ms);
+}
+
+/** Shortens untrusted text before it is echoed in an error. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
  * Finds the candidate closest to a misspelt `input`, for "Did you mean" hints. Scores combine
  * a shared prefix with edit distance; returns undefined when nothing is close enough.
  */

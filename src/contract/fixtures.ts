@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** A fixture API key as `GET /__sim/fixtures` lists it. */
+export const fixtureApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** What a client developer tests with it. */
+  purpose: z.string().nullable(),
+  /** The secret to send, while it is still the key's secret (null after a rotation or for created keys). */
+  secret: z.string().nullable(),
+  /** The first characters of the secret, as key listings show it. */
+  start: z.string(),
+  organizationId: z.string(),
+  scopes: z.array(z.string()).readonly(),
+  /** null: every website of the organization. */
+  websiteIds: z.array(z.string()).readonly().nullable(),
+  enabled: z.boolean(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  /** Whether the rolling per-key quota applies. */
+  rateLimitEnabled: z.boolean(),
+  /** Its limit; null: the default of 300. */
+  rateLimitMax: z.number().int().nullable(),
+  /** Its window in seconds; null: the default of 60. */
+  rateLimitTimeWindow: z.number().int().nullable(),
+});
+
+export type FixtureApiKey = z.infer<typeof fixtureApiKeySchema>;
+
+/** A fixture user and the dashboard session token it is signed in with (null once signed out). */
+export const fixtureUserSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  organizationIds: z.array(z.string()).readonly(),
+  activeOrganizationId: z.string(),
+  sessionToken: z.string().nullable(),
+});
+
+export type FixtureUser = z.infer<typeof fixtureUserSchema>;
+
+/** A record of the world as it stands (an organization, website, link, …): its own fields, instants in ISO 8601. */
+export const fixtureRecordSchema = z.looseObject({ id: z.string() });
+
+/** `GET /__sim/fixtures`: the seeded world as it stands now, secrets and session tokens included. */
+export const fixturesListingSchema = z.object({
+  seed: z.string(),
+  organizations: z.array(fixtureRecordSchema),
+  websites: z.array(fixtureRecordSchema),
+  users: z.array(fixtureUserSchema),
+  apiKeys: z.array(fixtureApiKeySchema),
+  links: z.array(fixtureRecordSchema),
+  monitors: z.array(fixtureRecordSchema),
+  statusPages: z.array(fixtureRecordSchema),
+  flags: z.array(fixtureRecordSchema),
+});
+
+export type FixturesListing = z.infer<typeof fixturesListingSchema>;

@@ -1,0 +1,22 @@
+import type { SimResponse } from '../messages.js';
+import type { InFlightGate } from './in-flight-gate.js';
+
+/**
+ * Ends a request's hold on its in-flight slot. Without `holdSlot` the slot is released now;
+ * with it the response carries an idempotent `release` for the adapter to call once the last
+ * byte is sent or the client went away (SPEC 8.2.2 counts a request until it is answered).
+ */
+export function settleLease(gate: InFlightGate, lease: string | null, response: SimResponse, holdSlot: boolean): SimResponse {
+  if (lease === null) return response;
+  if (!holdSlot) {
+    gate.release(lease);
+    return response;
+  }
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    gate.release(lease);
+  };
+  return { ...response, release };
+}

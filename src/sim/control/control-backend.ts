@@ -1,0 +1,134 @@
+import type { ClockRequest } from '../../contract/control.js';
+import type { FixturesListing } from '../../contract/fixtures.js';
+import type { Scenario } from '../../contract/scenario.js';
+import type { Admission } from '../admission/admission.js';
+import { replayJournal, type OracleReport } from '../admission/oracle.js';
+import type { ClockSnapshot, SimClock } from '../clock.js';
+import { conflict, notFound, validationError, type SimError } from '../errors.js';
+import type { ActiveScenario, ScenarioRunner } from '../faults/scenario-runner.js';
+import type { JournalEntry, JournalInfo, JournalQuery } from '../journal/journal.js';
+import { auditRetries, type RetryAudit, type RetryPolicy } from '../journal/retry-audit.js';
+import { parseDateInput } from '../query/dates.js';
+import type { SimState } from '../state.js';
+import { suggest } from '../text.js';
+import { listFixtures } from './fixtures-listing.js';
+
+/** What the backend works on: the simulator's parts, read when each call is made. */
+export interface ControlBackendParts {
+  seed(): string;
+  readonly clock: SimClock;
+  readonly admission: Admission;
+  scenarios(): ScenarioRunner;
+  readonly catalog: ReadonlyMap<string, Scenario>;
+  state(): SimState;
+  /** Back to the seeded state (optionally with another seed). */
+  reset(seed?: string): Promise<void>;
+}
+
+/** `GET /__sim/health`. */
+export interface HealthReport {
+  readonly ok: true;
+  readonly seed: string;
+  readonly clock: ClockSnapshot;
+  /** API key requests in flight. */
+  readonly inFlight: number;
+}
+
+/**
+ * The harness operations, once: `/__sim` routes, MSW's control plane and the library API all
+ * call these. Operations that can be refused return a {@link SimError} value; the HTTP routes
+ * answer it, the library throws it.
+ */
+export interface ControlBackend {
+  health(): HealthReport;
+  /** The seeded world with its secrets, as it stands now. */
+  fixtures(): FixturesListing;
+  reset(seed?: string | number): Promise<{ ok: true; seed: string; clock: ClockSnapshot }>;
+  readonly clock: {
+    snapshot(): ClockSnapshot;
+    /** Switches mode, sets and/or advances, in that order; 400 when a step is refused. */
+    change(request: ClockRequest): ClockSnapshot | SimError;
+  };
+  readonly journal: {
+    list(query?: JournalQuery): JournalEntry[];
+    info(): JournalInfo;
+    /** Drops the entries; the limits keep their state. */
+    clear(): JournalInfo;
+    oracle(): OracleReport;
+    retryAudit(query?: JournalQuery, policy?: Partial<RetryPolicy>): RetryAudit;
+  };
+  readonly scenarios: {
+    /** The built-ins that can be started by name. */
+    available(): Scenario[];
+    /** The running scenarios with the state of each step. */
+    list(): ActiveScenario[];
+    /** A catalog scenario by name; 404 with a did-you-mean when none has it. */
+    find(name: string): Scenario | SimError;
+    /** Starts a scenario now; 409 when one of that name is running. */
+    start(scenario: Scenario): ActiveScenario | SimError;
+    /** Stops one scenario by name, or all; the names stopped. */
+    stop(name?: string): string[];
+  };
+}
+
+/** Creates the control backend over a simulator's parts. */
+export function createControlBackend(parts: ControlBackendParts): ControlBackend {
+  const { clock, admission } = parts;
+  const { journal } = admission;
+  return {
+    health: () => ({ ok: true, seed: parts.seed(), clock: clock.snapshot(), inFlight: admission.gate.total() }),
+    fixtures: () => listFixtures(parts.state()),
+    async reset(seed) {
+      await parts.reset(seed === undefined ? undefined : String(seed));
+      return { ok: true, seed: parts.seed(), clock: clock.snapshot() };
+    },
+    clock: {
+      snapshot: () => clock.snapshot(),
+      change(request) {
+        const steps = [
+          request.mode === 'real' ? () => clock.useReal() : undefined,
+          request.mode === 'virtual' ? () => clock.useVirtual(request.now === undefined ? undefined : toMs(request.now)) : undefined,
+          request.now !== undefined && request.mode !== 'virtual' ? () => clock.set(toMs(request.now as number | string)) : undefined,
+          request.advanceMs !== undefined ? () => clock.advance(request.advanceMs as number) : undefined,
+        ];
+        for (const step of steps) {
+          if (!step) continue;
+          const change = step();
+          if (!change.ok) return validationError([{ field: 'body', message: change.reason }]);
+        }
+        return clock.snapshot();
+      },
+    },
+    journal: {
+      list: (query) => journal.list(query),
+      info: () => journal.info(),
+      clear() {
+        journal.clear(clock.now());
+        return journal.info();
+      },
+      oracle: () => replayJournal(journal.list(), journal.info()),
+      retryAudit: (query, policy) => auditRetries(journal.list(query), policy),
+    },
+    scenarios: {
+      available: () => [...parts.catalog.values()],
+      list: () => parts.scenarios().list(clock.now()),
+      find(name) {
+        const found = parts.catalog.get(name);
+        if (found) return found;
+        const near = suggest(name, [...parts.catalog.keys()]);
+        return notFound({ kind: 'Scenario', id: name }, near ? { hint: `Did you mean '${near}'?` } : {});
+      },
+      start(scenario) {
+        const runner = parts.scenarios();
+        const started = runner.start(scenario, clock.now());
+        if (!started.ok) return conflict(`Scenario ${scenario.name} is already running`, started.reason);
+        return runner.list(clock.now()).find((s) => s.name === scenario.name) as ActiveScenario;
+      },
+      stop: (name) => parts.scenarios().stop(name),
+    },
+  };
+}
+
+function toMs(instant: number | string): number {
+  return typeof instant === 'number' ? instant : (parseDateInput(instant)?.ms ?? Number.NaN);
+}

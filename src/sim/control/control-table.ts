@@ -1,0 +1,11 @@
+import type { Route } from '../routing/route.js';
+import { controlRoutes } from './control-routes.js';
+import { keyRoutes } from './key-routes.js';
+import { scenarioRoutes } from './scenario-routes.js';
+import { sessionRoutes } from './session-routes.js';
+
+/**
+ * The control-plane table: every `/__sim` route, served by the control pipeline (no
+ * authentication, admission, CORS of the service or journal entry).
+ */
+export const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...scenarioRoutes, ...keyRoutes, ...sessionRoutes];

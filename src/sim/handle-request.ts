@@ -1,0 +1,87 @@
+import { settleLease } from './admission/in-flight-lease.js';
+import { internalError, type SimError } from './errors.js';
+import { NO_FAULTS } from './faults/scenario-runner.js';
+import { journalEntryOf } from './journal/record-exchange.js';
+import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
+import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
+import type { Answer, Exchange } from './pipeline/exchange.js';
+import { PUBLIC_PIPELINE } from './pipeline/public-pipeline.js';
+import { runStages } from './pipeline/run-stages.js';
+import type { RequestIdSource } from './request-id.js';
+import { errorResponse, replyResponse } from './respond.js';
+import { isError } from './routing/route.js';
+import type { Matcher } from './routing/router.js';
+import type { SimulatorCore } from './routing/route.js';
+
+const CONTROL_PREFIX = '/__sim';
+
+/** Whether a path belongs to the harness control plane. */
+export function isControlPath(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/** What {@link createRequestHandler} needs: the core, the two route tables' matchers and the request ids. */
+export interface RequestHandlerParts {
+  readonly core: SimulatorCore;
+  readonly matchPublic: Matcher;
+  readonly matchControl: Matcher;
+  readonly requestIds: () => RequestIdSource;
+}
+
+/**
+ * The run loop of a simulator: picks the chain (the control plane for `/__sim`, the service
+ * otherwise), matches the route once, runs the stages, turns the answer into bytes, journals
+ * the service's decisions in arrival order and settles the in-flight lease. Never rejects:
+ * a bug is answered with a 500 body that carries no cause.
+ */
+export function createRequestHandler(parts: RequestHandlerParts): (request: SimRequest, options?: HandleOptions) => Promise<SimResponse> {
+  const { core } = parts;
+  const { journal, gate } = core.admission;
+  return async (request, options = {}) => {
+    const control = isControlPath(request.path);
+    const x: Exchange = {
+      request,
+      requestId: parts.requestIds().next(),
+      now: core.clock.now(),
+      sim: core,
+      state: core.state(),
+      match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
+      headers: {},
+      checks: [],
+      faults: NO_FAULTS,
+      lease: null,
+      inFlight: null,
+      inFlightCap: null,
+    };
+    const seq = control ? 0 : journal.reserve();
+    let response: SimResponse;
+    let refusedBy = null;
+    try {
+      const outcome = await runStages(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x);
+      refusedBy = outcome.refusedBy;
+      response = toResponse(outcome.answer, x);
+    } catch {
+      response = errorResponse(internalError(), x.requestId);
+    }
+    if (!control) journal.record(journalEntryOf(x, seq, refusedBy, response));
+    return settleLease(gate, x.lease, response, options.holdSlot === true);
+  };
+}
+
+/** The bytes of an answer, with the exchange's headers and any injected latency. */
+function toResponse(answer: Answer | null, x: Exchange): SimResponse {
+  const response: SimResponse =
+    answer === null
+      ? errorResponse(internalError(), x.requestId)
+      : 'drop' in answer
+        ? { status: 0, headers: {}, body: '', abort: true }
+        : isError(answer)
+          ? errorResponse(withHeaders(answer, x.headers), x.requestId)
+          : replyResponse(answer, x.requestId, x.headers);
+  const delayMs = x.faults.latencyMs;
+  return delayMs > 0 ? { ...response, delayMs } : response;
+}
+
+function withHeaders(error: SimError, headers: Record<string, string>): SimError {
+  return Object.keys(headers).length === 0 ? error : { ...error, headers: { ...headers, ...error.headers } };
+}

@@ -1,0 +1,33 @@
+import { identityOf } from '../auth/principal.js';
+import type { SimResponse } from '../messages.js';
+import type { Exchange, Refusal } from '../pipeline/exchange.js';
+import { fingerprintOf } from './fingerprint.js';
+import type { JournalEntry } from './journal.js';
+
+/**
+ * The journal entry of one request of the simulated service: who, which route, the decision,
+ * every window check, the in-flight count, the scenario steps that touched it and the answer's
+ * status and Retry-After. Names keys and users by id, never by secret.
+ */
+export function journalEntryOf(x: Exchange, seq: number, refusedBy: Refusal | null, response: SimResponse): JournalEntry {
+  const { principal } = x;
+  const retryAfter = response.headers['Retry-After'];
+  return {
+    seq,
+    at: x.now,
+    requestId: x.requestId,
+    method: x.request.method,
+    path: x.request.path.slice(0, 200),
+    route: x.match.kind === 'found' ? x.match.route.path : null,
+    identity: principal ? identityOf(principal) : 'unknown',
+    keyId: principal?.kind === 'apikey' ? principal.key.id : null,
+    outcome: refusedBy ?? 'admitted',
+    status: response.status,
+    checks: x.checks,
+    inFlight: x.inFlight,
+    inFlightCap: x.inFlightCap,
+    faults: x.faults.touched,
+    fingerprint: fingerprintOf(x.request),
+    retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+  };
+}

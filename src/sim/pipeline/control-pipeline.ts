@@ -1,0 +1,44 @@
+import { applyControlCors } from '../cors/cors-stage.js';
+import { forbidden, unsupportedMediaType } from '../errors.js';
+import { CONTINUE, respond, type Stage } from './exchange.js';
+import { answerUnmatched, decodeBody, operate, readQuery, reportQueryProblems, validateRoute } from './route-stages.js';
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+
+/**
+ * Keeps web pages away from the control plane: a cross-site page may not call `/__sim` (its
+ * Origin must be a loopback one), bodies must be declared JSON (so a browser must preflight),
+ * and, when the simulator guards its host, the Host header must be a loopback name (against
+ * DNS rebinding).
+ */
+export const guardControlPlane: Stage = (x) => {
+  const { origin, host } = x.request.headers;
+  if (origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) {
+    return respond(forbidden(null, { message: 'Forbidden origin', hint: 'The control plane answers only pages served from this machine (a loopback Origin).' }));
+  }
+  if (origin === 'null') return respond(forbidden(null, { message: 'Forbidden origin', hint: 'The control plane does not answer opaque (null) origins.' }));
+  if (x.sim.guardHost && host !== undefined && !LOOPBACK_HOST.test(host)) {
+    return respond(forbidden(null, { message: 'Forbidden origin', hint: 'The control plane answers only requests addressed to a loopback host name.' }));
+  }
+  const contentType = x.request.headers['content-type'];
+  if ((x.request.body ?? '').length > 0 && !(contentType && /json/i.test(contentType))) {
+    return respond(unsupportedMediaType(contentType ?? 'none'));
+  }
+  return CONTINUE;
+};
+
+/**
+ * The request path of the `/__sim` harness: no authentication, admission, scenario faults or
+ * journal entry, and no CORS of the public API (only routes marked `browser` answer pages).
+ */
+export const CONTROL_PIPELINE: readonly Stage[] = [
+  guardControlPlane, //    loopback Origin and Host, JSON bodies only
+  applyControlCors, //     CORS only for `browser` routes (sign-in, health); preflights 204
+  answerUnmatched, //      404 / 405
+  decodeBody, //           the route's body schema
+  readQuery, //            the route's query schema
+  reportQueryProblems, //  400 naming each bad query parameter
+  validateRoute, //        the route's own validation
+  operate, //              the handler
+];

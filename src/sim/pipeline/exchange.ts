@@ -1,0 +1,104 @@
+/**
+ * The types of the request pipeline: the exchange a request carries through the stages, and
+ * what a stage decides. Stages live beside what they decide (admission, CORS, faults, routing);
+ * this module imports none of them, so no stage depends on the list that runs it.
+ */
+import type { ErrorDetail } from '../../contract/errors.js';
+import type { AdmissionRule } from '../admission/rules.js';
+import type { Principal } from '../auth/principal.js';
+import type { SimError } from '../errors.js';
+import type { FaultPlan } from '../faults/scenario-runner.js';
+import type { WindowCheck } from '../journal/journal.js';
+import type { SimRequest } from '../messages.js';
+import type { Reply } from '../routing/route.js';
+import type { RouteMatch } from '../routing/router.js';
+import type { SimulatorCore } from '../routing/route.js';
+import type { SimState } from '../state.js';
+
+/**
+ * One request in flight through a chain. It starts with the request, its id, the clock instant
+ * and the route match; each stage that learns something returns it with {@link next}, and the
+ * run loop adds it here. `headers` and `checks` are the only fields stages append to directly.
+ */
+export interface Exchange {
+  readonly request: SimRequest;
+  readonly requestId: string;
+  readonly now: number;
+  readonly sim: SimulatorCore;
+  readonly state: SimState;
+  /** The request line matched once against the chain's route table, before any stage. */
+  readonly match: RouteMatch;
+  /** Headers every answer of this request carries (CORS, X-RateLimit-* of an admitted quota). */
+  readonly headers: Record<string, string>;
+  /** Window checks made, in order, for the journal. */
+  readonly checks: WindowCheck[];
+  /** Who the request acts as (set by authentication). */
+  readonly principal?: Principal;
+  /** What the active scenarios do to this request. */
+  readonly faults: FaultPlan;
+  /** The in-flight slot held (the presented key's fingerprint), if any, with the count and cap. */
+  readonly lease: string | null;
+  readonly inFlight: number | null;
+  readonly inFlightCap: number | null;
+  /** The decoded, schema-checked body. */
+  readonly body?: unknown;
+  /** The query string, validated field by field against the route's schema. */
+  readonly query?: Readonly<Record<string, unknown>>;
+  /** Query-string fields that failed validation, answered 400 after authorization. */
+  readonly queryProblems?: readonly ErrorDetail[];
+  /** What the route's `authorize` found (the caller, the resource). */
+  readonly access?: unknown;
+  /** What the route's `validate` produced. */
+  readonly input?: unknown;
+}
+
+/** What a stage may add to the exchange. */
+export type ExchangeFacts = Partial<
+  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'inFlight' | 'inFlightCap' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
+>;
+
+/** Ends a request by dropping the connection without an answer (a scenario's `reset`). */
+export interface Drop {
+  readonly drop: true;
+}
+
+/** How a request ends: a reply, a refusal or a dropped connection. */
+export type Answer = Reply | SimError | Drop;
+
+/** What refused a request, for the journal: an admission rule, or a scenario's injected fault. */
+export type Refusal = AdmissionRule | 'scenario';
+
+/** Go on to the next stage, with what this one learned. */
+export interface Continue {
+  readonly kind: 'continue';
+  readonly with?: ExchangeFacts;
+}
+
+/** End the request with this answer. */
+export interface Respond {
+  readonly kind: 'respond';
+  readonly answer: Answer;
+  /** Set when an admission rule or a scenario refused the request. */
+  readonly refusedBy?: Refusal;
+  /** What the stage learned before it answered (the journal reads it). */
+  readonly with?: ExchangeFacts;
+}
+
+/** What a stage decides. */
+export type StageResult = Continue | Respond;
+
+/** One step of a chain. Stages that touch the admission store may answer asynchronously. */
+export type Stage = (exchange: Exchange) => StageResult | Promise<StageResult>;
+
+/** Continue with nothing learned (shared, so the common case allocates nothing). */
+export const CONTINUE: Continue = { kind: 'continue' };
+
+/** Continue, adding `facts` to the exchange. */
+export function next(facts: ExchangeFacts): Continue {
+  return { kind: 'continue', with: facts };
+}
+
+/** End the request with `answer`; `refusedBy` names the rule or scenario that refused it. */
+export function respond(answer: Answer, refusedBy?: Refusal): Respond {
+  return refusedBy === undefined ? { kind: 'respond', answer } : { kind: 'respond', answer, refusedBy };
+}

@@ -1,0 +1,192 @@
+import type { z } from 'zod';
+import type { ErrorDetail } from '../../contract/errors.js';
+import { hasScope, unauthenticated } from '../auth/access.js';
+import type { Principal } from '../auth/principal.js';
+import { issueDetails } from '../decode-body.js';
+import {
+  forbidden,
+  methodNotAllowed,
+  parseError,
+  payloadTooLarge,
+  notFound,
+  schemaValidation,
+  unsupportedMediaType,
+  validationError,
+} from '../errors.js';
+import { MAX_BODY_BYTES } from '../messages.js';
+import { isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
+import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
+
+/** The matched route; stages after {@link answerUnmatched} may rely on it. */
+function routeOf(x: Exchange): Route {
+  if (x.match.kind !== 'found') throw new Error('route stage before the route was matched');
+  return x.match.route;
+}
+
+/** What a route's steps receive, built from the exchange. */
+export function contextOf(x: Exchange): RouteContext<LooseQuery> {
+  return {
+    request: x.request,
+    query: (x.query ?? x.request.query) as LooseQuery,
+    requestId: x.requestId,
+    principal: x.principal as Principal,
+    params: x.match.kind === 'found' ? x.match.params : {},
+    now: x.now,
+    sim: x.sim,
+    state: x.state,
+  };
+}
+
+/** 404 for a path no route serves, 405 (with Allow) for a path served with other methods. */
+export const answerUnmatched: Stage = (x) => {
+  const { match } = x;
+  if (match.kind === 'not-found') return respond(notFound({ route: { method: x.request.method, path: x.request.path } }));
+  if (match.kind === 'method-not-allowed') return respond(methodNotAllowed(match.allowed));
+  return CONTINUE;
+};
+
+/**
+ * Bytes of a string in UTF-8, for the body limit when the adapter did not measure it (in-process
+ * calls). Only long strings are counted: a string of n characters has n to 3n bytes.
+ */
+function utf8Length(text: string): number {
+  if (text.length * 3 <= MAX_BODY_BYTES) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
+
+/**
+ * Decodes the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
+ * for malformed JSON, then the route's schema (422 VALIDATION, or the route's own `bodyError`).
+ */
+export const decodeBody: Stage = (x) => {
+  const route = routeOf(x);
+  if (!route.body) return CONTINUE;
+  if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return respond(payloadTooLarge(MAX_BODY_BYTES));
+  const contentType = x.request.headers['content-type'];
+  if (contentType && FORM_TYPES.test(contentType)) return respond(unsupportedMediaType(contentType));
+  const raw = x.request.body ?? '';
+  let value: unknown;
+  if (raw.trim().length === 0) {
+    value = route.bodyOptional ? {} : undefined;
+  } else {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return respond(parseError());
+    }
+  }
+  const parsed = route.body.safeParse(value);
+  if (!parsed.success) {
+    const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);
+    return respond((route.bodyError ?? schemaValidation)(details));
+  }
+  return next({ body: parsed.data });
+};
+
+interface QueryField {
+  readonly name: string;
+  readonly schema: z.ZodType;
+  readonly optional: boolean;
+}
+
+const fieldsBySchema = new WeakMap<object, readonly QueryField[]>();
+
+function fieldsOf(schema: Pick<z.ZodObject, 'shape'>): readonly QueryField[] {
+  let fields = fieldsBySchema.get(schema);
+  if (!fields) {
+    fields = Object.entries(schema.shape).map(([name, field]) => {
+      const fieldSchema = field as z.ZodType;
+      return { name, schema: fieldSchema, optional: fieldSchema.safeParse(undefined).success };
+    });
+    fieldsBySchema.set(schema, fields);
+  }
+  return fields;
+}
+
+/**
+ * Reads the query string with the route's schema, field by field: what parses is handed on,
+ * what does not is kept for {@link reportQueryProblems}. Names the schema does not declare are
+ * dropped; absent optional fields stay absent. Routes without a schema get the raw strings.
+ */
+export const readQuery: Stage = (x) => {
+  const schema = routeOf(x).query;
+  if (!schema) return CONTINUE;
+  const raw = x.request.query;
+  const query: Record<string, unknown> = {};
+  let problems: ErrorDetail[] | undefined;
+  for (const field of fieldsOf(schema)) {
+    const value = raw[field.name];
+    if (value === undefined && field.optional) continue;
+    const parsed = field.schema.safeParse(value);
+    if (parsed.success) {
+      if (parsed.data !== undefined) query[field.name] = parsed.data;
+    } else {
+      problems ??= [];
+      for (const issue of parsed.error.issues) problems.push({ field: field.name, message: issue.message });
+    }
+  }
+  return next(problems ? { query, queryProblems: problems } : { query });
+};
+
+/** The missing-scope refusal of ingestion, in the service's words. */
+function ingestScopeMissing(scope: string) {
+  return forbidden(scope, { message: `API key missing ${scope} scope`, hint: `Sending events with an API key needs the ${scope} scope.` });
+}
+
+/**
+ * Enforces the route's declared access: 401 without a credential, 403 FORBIDDEN without the
+ * scope (or any scope the body needs). A `key` route's `publicWhen` admits anybody to public
+ * data; an `ingest` route refuses only an API key that lacks the scope.
+ */
+export const enforceAccess: Stage = (x) => {
+  const { access } = routeOf(x);
+  if (access.kind === 'public' || access.kind === 'control') return CONTINUE;
+  const principal = x.principal as Principal;
+  if (access.kind === 'ingest') {
+    return principal.kind === 'apikey' && !hasScope(principal, access.scope) ? respond(ingestScopeMissing(access.scope)) : CONTINUE;
+  }
+  if (access.publicWhen?.(contextOf(x), x.body)) return CONTINUE;
+  if (principal.kind === 'anonymous') return respond(unauthenticated(principal));
+  if (access.scopesFor) {
+    for (const scope of access.scopesFor(x.body)) if (!hasScope(principal, scope)) return respond(forbidden(scope));
+    return CONTINUE;
+  }
+  return hasScope(principal, access.scope) ? CONTINUE : respond(forbidden(access.scope));
+};
+
+/** The route's own `authorize`: what the request acts on (403 ACCESS_DENIED, 404). */
+export const authorizeRoute: Stage = (x) => {
+  const route = routeOf(x);
+  if (!route.authorize) return CONTINUE;
+  const access = route.authorize(contextOf(x), x.body);
+  return isError(access) ? respond(access) : next({ access });
+};
+
+/** 400 VALIDATION_ERROR naming each query-string parameter that failed its schema. */
+export const reportQueryProblems: Stage = (x) => (x.queryProblems ? respond(validationError(x.queryProblems)) : CONTINUE);
+
+/** The route's own `validate` (400). */
+export const validateRoute: Stage = (x) => {
+  const route = routeOf(x);
+  if (!route.validate) return CONTINUE;
+  const input = route.validate(contextOf(x), x.body, x.access);
+  return isError(input) ? respond(input) : next({ input });
+};
+
+/** The route's handler. */
+export const operate: Stage = (x) => {
+  const answer = routeOf(x).handle(contextOf(x), x.body, x.access, x.input);
+  return answer instanceof Promise ? answer.then((a) => respond(a)) : respond(answer);
+};

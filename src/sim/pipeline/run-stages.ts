@@ -1,0 +1,26 @@
+import type { Answer, Exchange, ExchangeFacts, Refusal, Stage, StageResult } from './exchange.js';
+
+/** How a chain ended: its answer (null when no stage answered, a bug) and what refused it. */
+export interface ChainOutcome {
+  readonly answer: Answer | null;
+  readonly refusedBy: Refusal | null;
+}
+
+/**
+ * Runs `stages` in order over `x` until one responds. What a stage learns is added to `x`, so
+ * the exchange the caller holds ends up with everything the chain found (the journal reads it).
+ * Synchronous stages are not awaited: the in-memory path creates no promise per stage.
+ */
+export async function runStages(stages: readonly Stage[], x: Exchange): Promise<ChainOutcome> {
+  for (const stage of stages) {
+    const pending = stage(x);
+    const result: StageResult = pending instanceof Promise ? await pending : pending;
+    if (result.with !== undefined) learn(x, result.with);
+    if (result.kind === 'respond') return { answer: result.answer, refusedBy: result.refusedBy ?? null };
+  }
+  return { answer: null, refusedBy: null };
+}
+
+function learn(x: Exchange, facts: ExchangeFacts): void {
+  Object.assign(x as { -readonly [K in keyof Exchange]: Exchange[K] }, facts);
+}

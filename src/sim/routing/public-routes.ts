@@ -1,0 +1,13 @@
+import { discoveryRoutes } from '../discovery/discovery-routes.js';
+import { trackRoutes } from '../ingest/track-route.js';
+import { manageRoutes } from '../manage/manage-routes.js';
+import { queryRoutes } from '../query/query-routes.js';
+import type { Route } from './route.js';
+
+/**
+ * The route table of the simulated service: every path it answers, in one list, each entry
+ * declaring its access, schemas and limits. The public pipeline enforces the declarations; the
+ * OpenAPI document, the README's scope matrix and the tests read them. The `/__sim` harness has
+ * its own table (`control/control-table.ts`).
+ */
+export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...manageRoutes];

@@ -1,0 +1,175 @@
+import type { z } from 'zod';
+import type { ErrorDetail } from '../../contract/errors.js';
+import type { Scope } from '../../contract/scopes.js';
+import type { Principal } from '../auth/principal.js';
+import type { EndpointLimitName, WindowRule } from '../admission/rules.js';
+import type { SimError } from '../errors.js';
+import type { SimRequest } from '../messages.js';
+import type { Scenario } from '../../contract/scenario.js';
+import type { Admission } from '../admission/admission.js';
+import type { SimClock } from '../clock.js';
+import type { ControlBackend } from '../control/control-backend.js';
+import type { OriginPolicy } from '../cors/origins.js';
+import type { ScenarioRunner } from '../faults/scenario-runner.js';
+import type { SimState } from '../state.js';
+
+/** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
+export interface Reply {
+  readonly reply: true;
+  readonly status: number;
+  readonly body: unknown;
+  /** A non-JSON body (documents), sent with `contentType`. */
+  readonly text?: string;
+  readonly contentType?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A JSON reply. */
+export function ok(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return headers ? { reply: true, status, body, headers } : { reply: true, status, body };
+}
+
+/** A reply whose JSON body is already serialized (hot paths that splice cached text). */
+export function jsonText(text: string, status = 200): Reply {
+  return { reply: true, status, body: undefined, text, contentType: 'application/json; charset=utf-8' };
+}
+
+/** A 204 with no body. */
+export const NO_CONTENT: Reply = { reply: true, status: 204, body: undefined, text: '' };
+
+/** Tells a refusal from a reply or a step's value. */
+export function isError(value: Reply | SimError | unknown): value is SimError {
+  return typeof value === 'object' && value !== null && 'code' in value && 'status' in value && !('reply' in value);
+}
+
+/**
+ * Who may call a route; the pipeline enforces it before the route's own steps run.
+ *
+ * - `public`: anybody, no credential read.
+ * - `key`: an API key holding `scope` (or every scope `scopesFor` names for this body), or a
+ *   dashboard session, which acts with every scope of its organizations. No credential → 401
+ *   AUTH_REQUIRED; a missing scope → 403 FORBIDDEN. `publicWhen` lets anybody through for a
+ *   request that reads only public data (the public websites of SPEC 4.3).
+ * - `ingest`: ingestion. An API key must hold `scope` (403 otherwise); without a usable key the
+ *   route identifies the sender itself (a website named in the request).
+ * - `control`: the `/__sim` harness; only the control plane's own chain serves these.
+ */
+export type RouteAccess<Body = unknown, Query = LooseQuery> =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'control' }
+  | {
+      readonly kind: 'key';
+      readonly scope: Scope;
+      readonly scopesFor?: (body: Body) => readonly Scope[];
+      readonly publicWhen?: (ctx: RouteContext<Query>, body: Body) => boolean;
+    }
+  | { readonly kind: 'ingest'; readonly scope: Scope };
+
+/** Query-string values as a route receives them when it declares no schema of its own. */
+export type LooseQuery = Readonly<Record<string, string | undefined>>;
+
+/** What a route's steps receive: the request without its query string, and the validated query. */
+export interface RouteContext<Query = LooseQuery> {
+  /** The request; its query string is read only through `query`. */
+  readonly request: Omit<SimRequest, 'query'>;
+  /** The query string, validated against the route's `query` schema (fields it does not name are dropped). */
+  readonly query: Query;
+  readonly requestId: string;
+  readonly principal: Principal;
+  readonly params: Readonly<Record<string, string>>;
+  /** The clock instant the request was admitted at. */
+  readonly now: number;
+  readonly sim: SimulatorCore;
+  readonly state: SimState;
+}
+
+/** A documented answer of a route: what it means and the body's schema. */
+export interface DocumentedResponse {
+  readonly description: string;
+  readonly schema?: z.ZodType;
+}
+
+/**
+ * One route, declared. The pipeline matches it, enforces `access`, decodes `body` with its
+ * schema (400 PARSE, 422 VALIDATION or `bodyError`), validates `query` (400 VALIDATION_ERROR
+ * naming the parameter), then runs `authorize` (resource reach: 403/404), `validate` (400) and
+ * `handle`, each of which may refuse with a {@link SimError} value. Handlers never check a scope
+ * and never read the raw query string.
+ */
+export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Query = LooseQuery> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  readonly path: string;
+  /** Groups routes in the docs and the OpenAPI document (tags). */
+  readonly family: 'query' | 'ingest' | 'manage' | 'discovery' | 'control';
+  readonly summary: string;
+  readonly access: RouteAccess<Body, Query>;
+  /**
+   * The query string: a flat object of string fields. Each field is validated on its own, so a
+   * bad `page` never hides a good `organization_id` from `authorize`; failures answer 400 after
+   * access and authorization, as the service orders them.
+   */
+  readonly query?: z.ZodType<Query> & Pick<z.ZodObject, 'shape'>;
+  /** Documented answers by status. */
+  readonly responses?: Readonly<Record<number, DocumentedResponse>>;
+  /** The per-endpoint limit (SPEC 8.1) that applies, checked after the body is decoded. */
+  readonly limit?: EndpointLimitName;
+  readonly body?: z.ZodType<Body>;
+  /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
+  readonly bodyOptional?: boolean;
+  /** The refusal for a body that does not match `body` (default 422 VALIDATION). */
+  readonly bodyError?: (details: readonly ErrorDetail[]) => SimError;
+  /** May a browser page on an allowed origin read this control route (CORS)? Default false. */
+  readonly browser?: boolean;
+  /** Resource reach: what the request acts on, once access is granted. */
+  authorize?(ctx: RouteContext<Query>, body: Body): Access | SimError;
+  /**
+   * A sliding window that depends on who `authorize` found the caller to be (SPEC 8.3: per
+   * API key, or per website and client IP); checked after `authorize`, before `validate`.
+   * Null when no window applies to this request.
+   */
+  windowRule?(access: Access): WindowRule | null;
+  validate?(ctx: RouteContext<Query>, body: Body, access: Access): Input | SimError;
+  handle(ctx: RouteContext<Query>, body: Body, access: Access, input: Input): Reply | SimError | Promise<Reply | SimError>;
+}
+
+/** A route with its types erased, as the tables hold it. */
+export type Route = RouteSpec<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Declares a route. The generic parameters flow from `body` and `query` to `authorize`,
+ * `validate` and `handle`; without explicit type arguments they are inferred from the schemas.
+ */
+export function defineRoute<Body = undefined, Access = undefined, Input = undefined, Query = LooseQuery>(
+  spec: RouteSpec<Body, Access, Input, Query>,
+): Route {
+  return spec;
+}
+
+/** The scope a route documents for API keys, or null for public, control and session-free routes. */
+export function documentedScope(route: Route): Scope | null {
+  return route.access.kind === 'key' || route.access.kind === 'ingest' ? route.access.scope : null;
+}
+
+/**
+ * The simulator as stages and routes see it: its state and the harness machinery. Built by
+ * `createSimulator`; `state()` and `scenarios` change on reset, everything else is fixed.
+ */
+export interface SimulatorCore {
+  readonly seed: string;
+  readonly clock: SimClock;
+  readonly admission: Admission;
+  readonly scenarios: ScenarioRunner;
+  /** Built-in scenarios by name, for the control plane. */
+  readonly catalog: ReadonlyMap<string, Scenario>;
+  /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
+  readonly guardHost: boolean;
+  /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
+  readonly enforceLimits: boolean;
+  /** Every route, public and control, for the generated OpenAPI document. */
+  readonly routes: readonly Route[];
+  /** Which page origins may call the API from a browser (CORS, and the session cookie of SPEC 5.5). */
+  readonly origins: OriginPolicy;
+  /** The harness operations behind `/__sim`, MSW's control plane and the library API. */
+  readonly control: ControlBackend;
+  state(): SimState;
+}

@@ -1,0 +1,53 @@
+import type { Scenario } from '../contract/scenario.js';
+import type { SimClock } from './clock.js';
+import { createScenarioRunner, type ScenarioRunner } from './faults/scenario-runner.js';
+import type { WorldFactory } from './model/world.js';
+import { createRequestIds, type RequestIdSource } from './request-id.js';
+import { createState, type SimState, type StateOptions } from './state.js';
+
+/** What a reset rebuilds from the seed: the state, the request ids and the scenario runner. */
+export interface SeededRun {
+  readonly seed: string;
+  readonly state: SimState;
+  readonly requestIds: RequestIdSource;
+  readonly scenarios: ScenarioRunner;
+  /** Rebuilds everything from `seed` (default: the current one) and restarts the startup scenarios at the clock's now. */
+  restart(seed?: string): void;
+}
+
+/** Options of {@link createSeededRun}. */
+export interface SeededRunOptions {
+  readonly seed: string;
+  readonly createWorld: WorldFactory;
+  readonly stateOptions: StateOptions;
+  /** Scenarios running from the start, restarted on every reset. */
+  readonly startup: readonly Scenario[];
+  readonly clock: SimClock;
+}
+
+/** The seeded part of a simulator, built now and on every reset. */
+export function createSeededRun(options: SeededRunOptions): SeededRun {
+  const build = (seed: string) => {
+    const scenarios = createScenarioRunner(seed);
+    for (const scenario of options.startup) scenarios.start(scenario, options.clock.now());
+    return { seed, state: createState(options.createWorld(seed), options.stateOptions), requestIds: createRequestIds(seed), scenarios };
+  };
+  let current = build(options.seed);
+  return {
+    get seed() {
+      return current.seed;
+    },
+    get state() {
+      return current.state;
+    },
+    get requestIds() {
+      return current.requestIds;
+    },
+    get scenarios() {
+      return current.scenarios;
+    },
+    restart(seed) {
+      current = build(seed ?? current.seed);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { deletedResponseSchema, listQuerySchema, organizationQuerySchema } from '../../contract/manage/common.js';
+import { organizationQuerySchema } from '../../contract/manage/common.js';
 import {
   createMonitorSchema,
   monitorListResponseSchema,
@@ -12,16 +12,12 @@ import {
 import type { UptimeMonitor } from '../model/entities.js';
 import { defineRoute, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
-import { authorizeItem, MONITOR, reaches, resolveCaller, type Caller, type Found } from './access.js';
-import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, iso, itemReply, listReply, pageRequest, type PageRequest } from './kit.js';
-
-const READ = 'read:monitors';
-const WRITE = 'write:monitors';
+import { authorizeItem, MONITOR, type Found } from './access.js';
+import { iso, itemReply } from './kit.js';
+import { defineResource } from './resource.js';
 
 /** Seconds between checks of a monitor created without `intervalSeconds`. */
 export const DEFAULT_INTERVAL_SECONDS = 60;
-
-const NOT_FOUND = { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema };
 
 /** An uptime monitor as the management routes return it. */
 export function monitorWire(monitor: UptimeMonitor): ManagedMonitor {
@@ -62,12 +58,12 @@ function pauseRoute(paused: boolean) {
     method: 'POST',
     path: `/v1/monitors/:id/${paused ? 'pause' : 'resume'}`,
     family: 'manage',
-    access: { kind: 'key', scope: WRITE },
+    access: { kind: 'key', scope: 'write:monitors' },
     summary: paused
       ? 'Pause a monitor (idempotent): status pages show it as paused.'
       : 'Resume a paused monitor (idempotent).',
     query: organizationQuerySchema,
-    responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
+    responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema } },
     authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(setPaused(ctx, item, paused))),
   });
@@ -75,71 +71,32 @@ function pauseRoute(paused: boolean) {
 
 /** Uptime monitors: read:monitors lists and reads; write:monitors creates, changes, pauses, resumes and deletes. */
 export const monitorRoutes = [
-  defineRoute<undefined, Caller, PageRequest>({
-    method: 'GET',
+  ...defineResource<UptimeMonitor, CreateMonitor, UpdateMonitor>({
     path: '/v1/monitors',
-    family: 'manage',
-    access: { kind: 'key', scope: READ },
-    summary: 'List the uptime monitors of the organization the caller reaches, by creation.',
-    query: listQuerySchema,
-    responses: { 200: { description: 'A page of monitors', schema: monitorListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx),
-    validate: (ctx) => pageRequest(ctx),
-    handle(ctx, _body, caller, page) {
-      const items = inCreationOrder([...ctx.state.monitors.values()].filter((m) => reaches(caller, m)));
-      return listReply(ctx, items, page, monitorWire);
+    kind: MONITOR,
+    scopes: { read: 'read:monitors', write: 'write:monitors' },
+    items: (state) => state.monitors,
+    wire: monitorWire,
+    schemas: { item: monitorResponseSchema, list: monitorListResponseSchema, create: createMonitorSchema, update: updateMonitorSchema },
+    summaries: {
+      list: 'List the uptime monitors of the organization the caller reaches, by creation.',
+      create: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
+      get: 'Get an uptime monitor.',
+      update: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
+      delete: 'Delete an uptime monitor; status pages stop showing it.',
     },
-  }),
-  defineRoute<CreateMonitor, Caller>({
-    method: 'POST',
-    path: '/v1/monitors',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
-    query: organizationQuerySchema,
-    body: createMonitorSchema,
-    responses: { 201: { description: 'The created monitor', schema: monitorResponseSchema } },
-    authorize: (ctx) => resolveCaller(ctx),
-    validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null),
-    handle(ctx, body, caller) {
-      const monitor: UptimeMonitor = {
-        id: ctx.state.manage.ids.next('mon'),
-        organizationId: caller.organizationId,
-        websiteId: body.websiteId ?? null,
-        name: body.name,
-        url: body.url,
-        intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
-        paused: false,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      };
-      ctx.state.monitors.set(monitor.id, monitor);
-      return itemReply(ctx, monitorWire(monitor), 201);
-    },
-  }),
-  defineRoute<undefined, Found<UptimeMonitor>>({
-    method: 'GET',
-    path: '/v1/monitors/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: READ },
-    summary: 'Get an uptime monitor.',
-    query: organizationQuerySchema,
-    responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
-    authorize: byId,
-    handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(item)),
-  }),
-  defineRoute<UpdateMonitor, Found<UptimeMonitor>>({
-    method: 'PATCH',
-    path: '/v1/monitors/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
-    query: organizationQuerySchema,
-    body: updateMonitorSchema,
-    responses: { 200: { description: 'The changed monitor', schema: monitorResponseSchema }, 404: NOT_FOUND },
-    authorize: byId,
-    validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
-    handle(ctx, body, { item }) {
+    create: (ctx, body, caller) => ({
+      id: ctx.state.manage.ids.next('mon'),
+      organizationId: caller.organizationId,
+      websiteId: body.websiteId ?? null,
+      name: body.name,
+      url: body.url,
+      intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
+      paused: false,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    }),
+    update(ctx, body, item) {
       const next: UptimeMonitor = {
         ...item,
         name: body.name ?? item.name,
@@ -148,27 +105,13 @@ export const monitorRoutes = [
         websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
         updatedAt: ctx.now,
       };
-      ctx.state.monitors.set(item.id, next);
       if (next.intervalSeconds !== item.intervalSeconds) {
         ctx.state.traffic.clear();
         ctx.state.results.clear();
       }
-      return itemReply(ctx, monitorWire(next));
+      return next;
     },
-  }),
-  defineRoute<undefined, Found<UptimeMonitor>>({
-    method: 'DELETE',
-    path: '/v1/monitors/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Delete an uptime monitor; status pages stop showing it.',
-    query: organizationQuerySchema,
-    responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: NOT_FOUND },
-    authorize: byId,
-    handle(ctx, _body, { item }) {
-      deleteMonitor(ctx.state, item.id, ctx.now);
-      return deletedReply(ctx, item.id);
-    },
+    remove: (state, item, now) => deleteMonitor(state, item.id, now),
   }),
   pauseRoute(true),
   pauseRoute(false),

@@ -22,8 +22,9 @@ import {
 } from '../../contract/manage/status-pages.js';
 import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, type RouteContext } from '../routing/route.js';
-import { authorizeItem, reaches, resolveCaller, STATUS_PAGE, type Caller, type Found } from './access.js';
+import { authorizeItem, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
+import { defineResource } from './resource.js';
 import type { Incident, StatusPage } from './model.js';
 import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
 
@@ -87,36 +88,24 @@ function authorizeIncident() {
 }
 
 const pageRoutes = [
-  defineRoute<undefined, Caller, PageRequest>({
-    method: 'GET',
+  ...defineResource<StatusPage, CreateStatusPage, UpdateStatusPage>({
     path: '/v1/status-pages',
-    family: 'manage',
-    access: { kind: 'key', scope: READ },
-    summary: 'List the status pages of the organization the caller reaches, by creation.',
-    query: listQuerySchema,
-    responses: { 200: { description: 'A page of status pages', schema: statusPageListResponseSchema }, 400: BAD_PAGE },
-    authorize: (ctx) => resolveCaller(ctx),
-    validate: (ctx) => pageRequest(ctx),
-    handle(ctx, _body, caller, page) {
-      const items = inCreationOrder([...ctx.state.manage.statusPages.values()].filter((p) => reaches(caller, p)));
-      return listReply(ctx, items, page, statusPageWire);
+    kind: STATUS_PAGE,
+    scopes: { read: READ, write: WRITE },
+    items: (state) => state.manage.statusPages,
+    wire: statusPageWire,
+    schemas: { item: statusPageResponseSchema, list: statusPageListResponseSchema, create: createStatusPageSchema, update: updateStatusPageSchema },
+    summaries: {
+      list: 'List the status pages of the organization the caller reaches, by creation.',
+      create: 'Create a status page (published by default) showing monitorIds.',
+      get: 'Get a status page.',
+      update: 'Change a status page: name, slug, description, published or websiteId.',
+      delete: 'Delete a status page and its incidents.',
     },
-  }),
-  defineRoute<CreateStatusPage, Caller>({
-    method: 'POST',
-    path: '/v1/status-pages',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Create a status page (published by default) showing monitorIds.',
-    query: organizationQuerySchema,
-    body: createStatusPageSchema,
-    responses: { 201: { description: 'The created status page', schema: statusPageResponseSchema }, 409: SLUG_CONFLICT },
-    authorize: (ctx) => resolveCaller(ctx),
-    validate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
-    handle(ctx, body, caller) {
-      const conflict = slugTaken(ctx, body.slug);
-      if (conflict) return conflict;
-      const page: StatusPage = {
+    conflict: SLUG_CONFLICT,
+    validateCreate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
+    create: (ctx, body, caller) =>
+      slugTaken(ctx, body.slug) ?? {
         id: ctx.state.manage.ids.next('sp'),
         organizationId: caller.organizationId,
         websiteId: body.websiteId ?? null,
@@ -127,37 +116,9 @@ const pageRoutes = [
         monitorIds: [...(body.monitorIds ?? [])],
         createdAt: ctx.now,
         updatedAt: ctx.now,
-      };
-      ctx.state.manage.statusPages.set(page.id, page);
-      return itemReply(ctx, statusPageWire(page), 201);
-    },
-  }),
-  defineRoute<undefined, Found<StatusPage>>({
-    method: 'GET',
-    path: '/v1/status-pages/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: READ },
-    summary: 'Get a status page.',
-    query: organizationQuerySchema,
-    responses: { 200: { description: 'The status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById,
-    handle: (ctx, _body, { item }) => itemReply(ctx, statusPageWire(item)),
-  }),
-  defineRoute<UpdateStatusPage, Found<StatusPage>>({
-    method: 'PATCH',
-    path: '/v1/status-pages/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Change a status page: name, slug, description, published or websiteId.',
-    query: organizationQuerySchema,
-    body: updateStatusPageSchema,
-    responses: { 200: { description: 'The changed status page', schema: statusPageResponseSchema }, 404: PAGE_NOT_FOUND, 409: SLUG_CONFLICT },
-    authorize: pageById,
-    validate: (ctx, body, { caller }) => (body.websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, body.websiteId)),
-    handle(ctx, body, { item }) {
-      const conflict = body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id);
-      if (conflict) return conflict;
-      const next: StatusPage = {
+      },
+    update: (ctx, body, item) =>
+      (body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id)) ?? {
         ...item,
         name: body.name ?? item.name,
         slug: body.slug ?? item.slug,
@@ -165,24 +126,8 @@ const pageRoutes = [
         published: body.published ?? item.published,
         websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
         updatedAt: ctx.now,
-      };
-      ctx.state.manage.statusPages.set(item.id, next);
-      return itemReply(ctx, statusPageWire(next));
-    },
-  }),
-  defineRoute<undefined, Found<StatusPage>>({
-    method: 'DELETE',
-    path: '/v1/status-pages/:id',
-    family: 'manage',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Delete a status page and its incidents.',
-    query: organizationQuerySchema,
-    responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById,
-    handle(ctx, _body, { item }) {
-      deleteStatusPage(ctx.state, item.id);
-      return deletedReply(ctx, item.id);
-    },
+      },
+    remove: (state, item) => deleteStatusPage(state, item.id),
   }),
   defineRoute<undefined, Found<StatusPage>>({
     method: 'GET',

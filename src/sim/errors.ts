@@ -16,6 +16,11 @@ export interface SimError {
   readonly extra?: Readonly<Record<string, number>>;
 }
 
+/** Ends a request by dropping the connection without an answer (a scenario's `reset`). */
+export interface Drop {
+  readonly drop: true;
+}
+
 function simError(code: ErrorCode, message: string, more: Partial<SimError> = {}): SimError {
   return { status: ERROR_STATUS[code], code, message, ...more };
 }

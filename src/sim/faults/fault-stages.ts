@@ -1,8 +1,8 @@
 import { presentedKey } from '../auth/authenticate.js';
 import { identityOf, type Principal } from '../auth/principal.js';
 import { DEFAULT_KEY_QUOTA, endpointRule, keyQuotaRule } from '../admission/rules.js';
-import { injectedError, rateLimited, serviceUnavailable } from '../errors.js';
 import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
+import { refusalAnswer } from './scenario-effects.js';
 
 /**
  * The limit a scenario's 429 reports when the step names none: the matched route's
@@ -33,30 +33,8 @@ export function planFaults(x: Exchange): StageResult {
   return faults === x.faults ? CONTINUE : next({ faults });
 }
 
-/**
- * Answers for the simulator when a scenario step refuses the request: its 429 (with the SPEC
- * 8.4 body), a 503 outage, an error of its choosing, or a dropped connection.
- */
+/** Answers for the simulator when a scenario step refuses the request (see `refusalAnswer`). */
 export function injectFault(x: Exchange): StageResult {
   const refusal = x.faults.refusal;
-  if (!refusal) return CONTINUE;
-  const effect = refusal.effect;
-  switch (effect.type) {
-    case 'rate_limit':
-      return respond(
-        rateLimited('Rate limit exceeded', {
-          limit: effect.limit ?? limitOf(x),
-          remaining: 0,
-          reset: x.now + effect.retryAfterSeconds * 1000,
-          retryAfter: effect.retryAfterSeconds,
-        }),
-        'scenario',
-      );
-    case 'outage':
-      return respond(serviceUnavailable(), 'scenario');
-    case 'error':
-      return respond(injectedError(effect.status, effect.code, effect.message, effect.retryAfterSeconds), 'scenario');
-    case 'reset':
-      return respond({ drop: true }, 'scenario');
-  }
+  return refusal ? respond(refusalAnswer(refusal.effect, x.now, limitOf(x)), 'scenario') : CONTINUE;
 }

@@ -1,43 +1,10 @@
-import type { Scenario, ScenarioEffect, ScenarioStep } from '../../contract/scenario.js';
+import type { Scenario, ScenarioStep } from '../../contract/scenario.js';
 import { createRandom } from '../random.js';
 import { routeMatches } from './route-pattern.js';
+import type { FaultPlan, RequestFacts, StepRef } from './fault-plan.js';
+import { applyEffect, type PlanDraft } from './scenario-effects.js';
 
-/** What a scenario needs to know about a request to decide whether it applies. */
-export interface RequestFacts {
-  readonly method: string;
-  readonly path: string;
-  readonly keyId: string | null;
-  /** Whether the request presents an API key at all (the in-flight cap counts any). */
-  readonly presentsKey: boolean;
-  readonly websiteId: string | null;
-  readonly identity: string;
-}
-
-/** A step that touched a request, as the journal names it. */
-export interface StepRef {
-  readonly scenario: string;
-  /** Index of the step in its scenario. */
-  readonly step: number;
-  readonly name: string | null;
-  readonly effect: ScenarioEffect['type'];
-}
-
-/** Effects that answer instead of the simulator. */
-export type RefusalEffect = Extract<ScenarioEffect, { type: 'rate_limit' | 'outage' | 'error' | 'reset' }>;
-
-/** Everything the active scenarios decide for one request. */
-export interface FaultPlan {
-  /** The first refusal in scenario order, if any. */
-  readonly refusal: { readonly effect: RefusalEffect; readonly by: StepRef } | null;
-  /** The lowest in-flight cap of matching `concurrency` steps. */
-  readonly concurrencyCap: { readonly cap: number; readonly by: StepRef } | null;
-  /** The per-key quota of the first matching `quota` step. */
-  readonly quota: { readonly limit: number; readonly windowMs: number; readonly by: StepRef } | null;
-  /** Milliseconds of injected latency: the sum over matching `latency` steps. */
-  readonly latencyMs: number;
-  /** Every step that applied, in order. */
-  readonly touched: readonly StepRef[];
-}
+export type { FaultPlan, RefusalEffect, RequestFacts, StepRef } from './fault-plan.js';
 
 /** The state of one step at an instant. */
 export type StepState = 'pending' | 'active' | 'done';
@@ -80,21 +47,6 @@ function matches(step: ScenarioStep, facts: RequestFacts): boolean {
   );
 }
 
-/** A latency in ms drawn from the step's distribution with `u`, `v` uniform in [0, 1). */
-function latencyOf(effect: Extract<ScenarioEffect, { type: 'latency' }>, u: number, v: number): number {
-  const d = effect.delay;
-  switch (d.distribution) {
-    case 'fixed':
-      return d.ms;
-    case 'uniform':
-      return Math.round(d.minMs + u * (d.maxMs - d.minMs));
-    case 'lognormal': {
-      const normal = Math.sqrt(-2 * Math.log(1 - u)) * Math.cos(2 * Math.PI * v);
-      return Math.min(d.maxMs, Math.round(d.medianMs * Math.exp(d.sigma * normal)));
-    }
-  }
-}
-
 /** Creates a runner whose draws derive from `seed`. */
 export function createScenarioRunner(seed: string): ScenarioRunner {
   const active = new Map<string, { scenario: Scenario; startedAt: number; ordinals: Map<string, number> }>();
@@ -126,10 +78,7 @@ export function createScenarioRunner(seed: string): ScenarioRunner {
     },
     plan(facts, now) {
       if (active.size === 0) return NO_FAULTS;
-      let refusal: FaultPlan['refusal'] = null;
-      let concurrencyCap: FaultPlan['concurrencyCap'] = null;
-      let quota: FaultPlan['quota'] = null;
-      let latencyMs = 0;
+      const plan: PlanDraft = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0 };
       const touched: StepRef[] = [];
       const subject = facts.keyId ?? facts.identity;
       for (const run of active.values()) {
@@ -147,26 +96,11 @@ export function createScenarioRunner(seed: string): ScenarioRunner {
           const draws = stream.fork(index);
           if (step.match.probability < 1 && draws.next() >= step.match.probability) continue;
           const by: StepRef = { scenario: run.scenario.name, step: index, name: step.name ?? null, effect: step.effect.type };
-          const effect = step.effect;
-          switch (effect.type) {
-            case 'latency':
-              latencyMs += latencyOf(effect, draws.next(), draws.next());
-              break;
-            case 'concurrency':
-              if (!facts.presentsKey) continue;
-              if (!concurrencyCap || effect.cap < concurrencyCap.cap) concurrencyCap = { cap: effect.cap, by };
-              break;
-            case 'quota':
-              if (facts.keyId === null) continue;
-              quota ??= { limit: effect.limit, windowMs: effect.window, by };
-              break;
-            default:
-              refusal ??= { effect, by };
-          }
+          if (!applyEffect(plan, step.effect, by, facts, draws)) continue;
           touched.push(by);
         }
       }
-      return touched.length === 0 ? NO_FAULTS : { refusal, concurrencyCap, quota, latencyMs, touched };
+      return touched.length === 0 ? NO_FAULTS : { ...plan, touched };
     },
   };
 }

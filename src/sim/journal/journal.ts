@@ -1,5 +1,5 @@
 import type { AdmissionRule } from '../admission/rules.js';
-import type { StepRef } from '../faults/scenario-runner.js';
+import type { StepRef } from '../faults/fault-plan.js';
 
 /** One sliding-window check made for a request: enough for an oracle to replay it. */
 export interface WindowCheck {

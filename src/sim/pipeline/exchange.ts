@@ -6,7 +6,7 @@
 import type { ErrorDetail } from '../../contract/errors.js';
 import type { AdmissionRule } from '../admission/rules.js';
 import type { Principal } from '../auth/principal.js';
-import type { SimError } from '../errors.js';
+import type { Drop, SimError } from '../errors.js';
 import type { FaultPlan } from '../faults/scenario-runner.js';
 import type { WindowCheck } from '../journal/journal.js';
 import type { SimRequest } from '../messages.js';
@@ -57,11 +57,6 @@ export type ExchangeFacts = Partial<
   Pick<Exchange, 'principal' | 'faults' | 'lease' | 'inFlight' | 'inFlightCap' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
 >;
 
-/** Ends a request by dropping the connection without an answer (a scenario's `reset`). */
-export interface Drop {
-  readonly drop: true;
-}
-
 /** How a request ends: a reply, a refusal or a dropped connection. */
 export type Answer = Reply | SimError | Drop;
 
@@ -83,6 +78,8 @@ export interface Respond {
   /** What the stage learned before it answered (the journal reads it). */
   readonly with?: ExchangeFacts;
 }
+
+export type { Drop } from '../errors.js';
 
 /** What a stage decides. */
 export type StageResult = Continue | Respond;

@@ -42,6 +42,16 @@ describe('per-endpoint limits (SPEC 8.1)', () => {
     expect(refused.headers['X-Request-ID']).toMatch(/^req_[A-Za-z0-9]{16}$/);
   });
 
+  it('answers malformed JSON with 400 PARSE without spending the per-endpoint window, as the live service reads the body first', async () => {
+    const sim = freshSimulator();
+    const key = secretOf(sim, 'key_acme_read');
+    const malformed = await burst(130, () => call(sim, 'POST', '/v1/query', { query: { website_id: 'web_acme_www' }, body: '{"parameters": [', key }));
+    expect(malformed.every((a) => a.status === 400 && (a.json as { code: string }).code === 'PARSE')).toBe(true);
+    const answers = await burst(120, () => query(sim, key));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await query(sim, key)).status).toBe(429);
+  });
+
   it('still refuses 1 ms before the oldest slot frees and admits at that instant', async () => {
     const sim = freshSimulator();
     const key = secretOf(sim, 'key_acme_read');

@@ -51,18 +51,14 @@ export const createKeyRequestSchema = z
 
 export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>;
 
-/** `PATCH /__sim/keys/:id`: the fields to change; at least one. */
-export const updateKeyRequestSchema = z
-  .object({
-    name: nameSchema.optional(),
-    scopes: z.array(scopeSchema).min(1).optional(),
-    websiteIds: websiteIdsSchema.optional(),
-    /** `true` switches a website-restricted key to global access. */
-    global: z.boolean().optional(),
-    expiresAt: instantSchema.nullable().optional(),
-    quota: keyQuotaInputSchema.optional(),
-    enabled: z.boolean().optional(),
-  })
+/**
+ * `PATCH /__sim/keys/:id`: the fields to change; at least one. The fields are the create fields
+ * a key keeps for life less its id, organization and owner; `global: true` switches a
+ * website-restricted key to global access.
+ */
+export const updateKeyRequestSchema = createKeyRequestSchema
+  .pick({ name: true, scopes: true, websiteIds: true, global: true, expiresAt: true, quota: true, enabled: true })
+  .partial()
   .strict();
 
 export type UpdateKeyRequest = z.infer<typeof updateKeyRequestSchema>;

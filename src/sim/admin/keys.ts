@@ -52,20 +52,9 @@ function quotaOf(key: ApiKeyRecord): ApiKeyView['quota'] {
 /** A stored record as the control plane shows it: never the secret or its hash. */
 export function viewKey(key: ApiKeyRecord, state: SimState, now: number): ApiKeyView {
   return {
-    id: key.id,
-    name: key.name,
+    ...audited(key),
     prefix: key.prefix,
-    start: key.start,
-    organizationId: key.organizationId,
-    userId: key.userId,
-    scopes: [...key.scopes],
-    access: key.websiteIds === null ? 'global' : 'websites',
-    websiteIds: key.websiteIds === null ? null : [...key.websiteIds],
-    enabled: key.enabled,
     status: keyStatus(key, now),
-    expiresAt: iso(key.expiresAt),
-    revokedAt: iso(key.revokedAt),
-    quota: quotaOf(key),
     createdAt: iso(key.createdAt) as string,
     updatedAt: iso(key.updatedAt) as string,
     fixture: !state.admin.createdKeyIds.has(key.id) && state.world.apiKeys.some((k) => k.id === key.id),

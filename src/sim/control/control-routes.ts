@@ -13,9 +13,8 @@ import { errorBodySchema } from '../../contract/errors.js';
 import { fixturesListingSchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
 import { parseDateInput } from '../query/dates.js';
-import { defineRoute, isError, ok } from '../routing/route.js';
-
-const CONTROL = { kind: 'control' } as const;
+import { ok, okUnlessRefused } from '../routing/route.js';
+import { defineControlRoute } from './control-route.js';
 
 const OUTCOMES = ['admitted', 'scenario', ...ADMISSION_RULES] as const;
 
@@ -59,94 +58,73 @@ const BAD_FILTER = { description: 'A filter is not usable (VALIDATION_ERROR), de
  * thin translation of the control backend (`ctx.sim.control`).
  */
 export const controlRoutes = [
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/health',
-    family: 'control',
-    access: CONTROL,
     browser: true,
     summary: 'Ready check: seed, clock, and API key requests in flight.',
     responses: { 200: { description: 'Ready', schema: healthReportSchema } },
     handle: (ctx) => ok(ctx.sim.control.health()),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/fixtures',
-    family: 'control',
-    access: CONTROL,
     summary: 'The seeded world, with API key secrets and session tokens.',
     responses: { 200: { description: 'The world as it stands now', schema: fixturesListingSchema } },
     handle: (ctx) => ok(ctx.sim.control.fixtures()),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/reset',
-    family: 'control',
-    access: CONTROL,
     summary: 'Back to the seeded state (optionally with another seed); restarts the clock.',
     body: resetRequestSchema,
     bodyOptional: true,
     responses: { 200: { description: 'Reset', schema: resetResponseSchema } },
     handle: async (ctx, body) => ok(await ctx.sim.control.reset(body.seed)),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/clock',
-    family: 'control',
-    access: CONTROL,
     summary: 'The clock: mode and current instant.',
     responses: { 200: { description: 'The clock', schema: clockSnapshotSchema } },
     handle: (ctx) => ok(ctx.sim.control.clock.snapshot()),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/clock',
-    family: 'control',
-    access: CONTROL,
     summary: 'Switch real/virtual, set the virtual instant, or advance it ({ mode, now, advanceMs }).',
     body: clockRequestSchema,
     responses: {
       200: { description: 'The clock after the change', schema: clockSnapshotSchema },
       400: { description: 'The clock refused a step (it never runs backwards)', schema: errorBodySchema },
     },
-    handle(ctx, body) {
-      const snapshot = ctx.sim.control.clock.change(body);
-      return isError(snapshot) ? snapshot : ok(snapshot);
-    },
+    handle: (ctx, body) => okUnlessRefused(ctx.sim.control.clock.change(body)),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/journal',
-    family: 'control',
-    access: CONTROL,
     summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The decisions', schema: journalListingSchema }, 400: BAD_FILTER },
     handle: (ctx) => ok({ info: ctx.sim.control.journal.info(), entries: ctx.sim.control.journal.list(ctx.query) }),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'DELETE',
     path: '/__sim/journal',
-    family: 'control',
-    access: CONTROL,
     summary: 'Clear the journal (limits keep their state).',
     responses: { 200: { description: 'Cleared', schema: journalClearedSchema } },
     handle: (ctx) => ok({ ok: true, info: ctx.sim.control.journal.clear() }),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/journal/oracle',
-    family: 'control',
-    access: CONTROL,
     summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
     responses: { 200: { description: 'The verdict', schema: oracleReportSchema } },
     handle: (ctx) => ok(ctx.sim.control.journal.oracle()),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/journal/retry-audit',
-    family: 'control',
-    access: CONTROL,
     summary: 'Judge how clients retried 429s, 503s and other failures (SPEC 8.4 rule 4); same filters as the journal.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The audit' }, 400: BAD_FILTER },

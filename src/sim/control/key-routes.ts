@@ -23,7 +23,8 @@ import {
   updateKey,
   type AdminContext,
 } from '../admin/keys.js';
-import { isError, ok, defineRoute, type RouteContext } from '../routing/route.js';
+import { isError, ok, type RouteContext, okUnlessRefused } from '../routing/route.js';
+import { defineControlRoute } from './control-route.js';
 import type { SimRequest } from '../messages.js';
 
 const ACTOR = /^[\x20-\x7e]{1,64}$/;
@@ -43,19 +44,15 @@ const INVALID = { description: 'A field is wrong (VALIDATION), with details nami
 
 const id = (ctx: RouteContext<unknown>): string => ctx.params.id as string;
 
-const CONTROL = { kind: 'control' } as const;
-
 /**
  * Key administration under `/__sim/keys` and the audit log, `/__sim/audit`: what the live
  * service's dashboard does (SPEC 5.6), as a harness API. Each mutation writes an audit record;
  * requests made with keys are not audited.
  */
 export const keyRoutes = [
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/keys',
-    family: 'control',
-    access: CONTROL,
     summary: 'Create an API key (name, organizationId, scopes, websiteIds or global, expiresAt, quota); the secret is shown only in this answer.',
     body: createKeyRequestSchema,
     responses: {
@@ -63,16 +60,11 @@ export const keyRoutes = [
       409: { description: 'A key with the chosen id exists (CONFLICT)', schema: errorBodySchema },
       422: INVALID,
     },
-    handle(ctx, body) {
-      const issued = createKey(admin(ctx), body);
-      return isError(issued) ? issued : ok(issued, 201);
-    },
+    handle: (ctx, body) => okUnlessRefused(createKey(admin(ctx), body), 201),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/keys',
-    family: 'control',
-    access: CONTROL,
     summary: 'Every API key (fixtures first), with prefix and start but never a secret; filter by organizationId or status.',
     query: keyListQuerySchema,
     responses: { 200: { description: 'The keys', schema: keyListResponseSchema } },
@@ -81,11 +73,9 @@ export const keyRoutes = [
       return ok({ keys, total: keys.length });
     },
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/keys/:id',
-    family: 'control',
-    access: CONTROL,
     summary: 'One API key, without its secret.',
     responses: { 200: { description: 'The key', schema: keyResponseSchema }, 404: NOT_FOUND },
     handle(ctx) {
@@ -93,11 +83,9 @@ export const keyRoutes = [
       return isError(key) ? key : ok({ key });
     },
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'PATCH',
     path: '/__sim/keys/:id',
-    family: 'control',
-    access: CONTROL,
     summary: 'Change a key’s name, scopes, websiteIds or global access, expiresAt, quota or enabled; applies to the next request.',
     body: updateKeyRequestSchema,
     responses: { 200: { description: 'The changed key', schema: keyResponseSchema }, 404: NOT_FOUND, 422: INVALID },
@@ -106,51 +94,34 @@ export const keyRoutes = [
       return isError(key) ? key : ok({ key });
     },
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/keys/:id/rotate',
-    family: 'control',
-    access: CONTROL,
     summary: 'Issue a new secret for a key; the old secret is refused from the next request on.',
     responses: {
       200: { description: 'The key and its new secret, shown only here', schema: issuedKeySchema },
       404: NOT_FOUND,
       409: { description: 'The key is revoked (CONFLICT)', schema: errorBodySchema },
     },
-    handle(ctx) {
-      const issued = rotateKey(admin(ctx), id(ctx));
-      return isError(issued) ? issued : ok(issued);
-    },
+    handle: (ctx) => okUnlessRefused(rotateKey(admin(ctx), id(ctx))),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/keys/:id/revoke',
-    family: 'control',
-    access: CONTROL,
     summary: 'Revoke a key for good; idempotent (a second call answers alreadyRevoked: true and audits nothing).',
     responses: { 200: { description: 'The revoked key', schema: revokeKeyResponseSchema }, 404: NOT_FOUND },
-    handle(ctx) {
-      const revoked = revokeKey(admin(ctx), id(ctx));
-      return isError(revoked) ? revoked : ok(revoked);
-    },
+    handle: (ctx) => okUnlessRefused(revokeKey(admin(ctx), id(ctx))),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'DELETE',
     path: '/__sim/keys/:id',
-    family: 'control',
-    access: CONTROL,
     summary: 'Delete a key (fixture keys too, until the next reset).',
     responses: { 200: { description: 'Deleted', schema: deleteKeyResponseSchema }, 404: NOT_FOUND },
-    handle(ctx) {
-      const deleted = deleteKey(admin(ctx), id(ctx));
-      return isError(deleted) ? deleted : ok(deleted);
-    },
+    handle: (ctx) => okUnlessRefused(deleteKey(admin(ctx), id(ctx))),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/audit',
-    family: 'control',
-    access: CONTROL,
     summary: 'Audit records of key mutations (created, updated, revoked, rotated, deleted), oldest first; filter by keyId or kind.',
     query: auditQuerySchema,
     responses: { 200: { description: 'The records', schema: auditListResponseSchema } },

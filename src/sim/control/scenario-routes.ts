@@ -2,26 +2,21 @@ import { z } from 'zod';
 import { scenarioSchema, startScenarioSchema } from '../../contract/scenario.js';
 import { errorBodySchema } from '../../contract/errors.js';
 import { notFound } from '../errors.js';
-import { defineRoute, isError, ok } from '../routing/route.js';
-
-const CONTROL = { kind: 'control' } as const;
+import { isError, ok } from '../routing/route.js';
+import { defineControlRoute } from './control-route.js';
 
 /** `/__sim/scenarios`: list the built-ins and the running scenarios, start and stop them. */
 export const scenarioRoutes = [
-  defineRoute({
+  defineControlRoute({
     method: 'GET',
     path: '/__sim/scenarios',
-    family: 'control',
-    access: CONTROL,
     summary: 'Built-in scenarios, and the running ones with the state of each step.',
     responses: { 200: { description: 'Available and running scenarios', schema: z.object({ available: z.array(scenarioSchema), active: z.array(z.looseObject({ name: z.string() })) }) } },
     handle: (ctx) => ok({ available: ctx.sim.control.scenarios.available(), active: ctx.sim.control.scenarios.list() }),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/scenarios',
-    family: 'control',
-    access: CONTROL,
     summary: 'Start a scenario now: { "name": "<built-in>" } or { "scenario": { name, steps } }.',
     body: startScenarioSchema,
     responses: {
@@ -35,20 +30,16 @@ export const scenarioRoutes = [
       return isError(started) ? started : ok({ started }, 201);
     },
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'DELETE',
     path: '/__sim/scenarios',
-    family: 'control',
-    access: CONTROL,
     summary: 'Stop every running scenario.',
     responses: { 200: { description: 'The names stopped', schema: z.object({ stopped: z.array(z.string()) }) } },
     handle: (ctx) => ok({ stopped: ctx.sim.control.scenarios.stop() }),
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'DELETE',
     path: '/__sim/scenarios/:name',
-    family: 'control',
-    access: CONTROL,
     summary: 'Stop one running scenario.',
     responses: {
       200: { description: 'Stopped', schema: z.object({ stopped: z.array(z.string()) }) },

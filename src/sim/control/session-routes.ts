@@ -8,7 +8,8 @@ import {
 import { clearedSessionCookie, sessionCookie, signIn, signOut } from '../admin/sessions.js';
 import { readCookie, SESSION_COOKIE } from '../auth/authenticate.js';
 import type { SimRequest } from '../messages.js';
-import { defineRoute, isError, ok } from '../routing/route.js';
+import { isError, ok } from '../routing/route.js';
+import { defineControlRoute } from './control-route.js';
 
 /** Whether the request says it came over https (a TLS-terminating proxy sets `X-Forwarded-Proto`). */
 function overHttps(request: Omit<SimRequest, 'query'>): boolean {
@@ -20,11 +21,9 @@ function overHttps(request: Omit<SimRequest, 'query'>): boolean {
  * the `databuddy.session_token` cookie; `DELETE /__sim/sessions` signs out and clears it.
  */
 export const sessionRoutes = [
-  defineRoute({
+  defineControlRoute({
     method: 'POST',
     path: '/__sim/sessions',
-    family: 'control',
-    access: { kind: 'control' },
     browser: true,
     summary:
       'Sign a fixture user in ({ userId } or { email }, optional maxAgeSeconds): the token in the body and in a Set-Cookie databuddy.session_token (HttpOnly, SameSite=Lax, Secure over https).',
@@ -40,11 +39,9 @@ export const sessionRoutes = [
       return ok(session, 201, { 'Set-Cookie': sessionCookie(session.token, session.maxAgeSeconds, overHttps(ctx.request)) });
     },
   }),
-  defineRoute({
+  defineControlRoute({
     method: 'DELETE',
     path: '/__sim/sessions',
-    family: 'control',
-    access: { kind: 'control' },
     browser: true,
     summary: 'Sign out: ends the session of the request’s cookie (or of { token }) and clears the cookie.',
     body: signOutRequestSchema,

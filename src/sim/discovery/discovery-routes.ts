@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { defineRoute, jsonText, ok } from '../routing/route.js';
+import { defineRouteGroup, jsonText, ok } from '../routing/route.js';
 import { API_CATALOG_TYPE, buildApiCatalog } from './api-catalog.js';
 import { buildAuthMarkdown } from './auth-markdown.js';
 import { requestOrigin } from './base-url.js';
@@ -16,13 +16,14 @@ const healthSchema = z.object({
   redis: z.boolean(),
 });
 
+/** A discovery route: public, no credential read. */
+const defineDiscoveryRoute = defineRouteGroup({ family: 'discovery', access: { kind: 'public' } });
+
 /** Discovery documents (SPEC 5.1.4) and the service health, public. */
 export const discoveryRoutes = [
-  defineRoute({
+  defineDiscoveryRoute({
     method: 'GET',
     path: '/health',
-    family: 'discovery',
-    access: { kind: 'public' },
     summary: 'Service health, as the live API reports it (the timestamp is the simulator clock).',
     responses: { 200: { description: 'Healthy', schema: healthSchema } },
     handle: (ctx) =>
@@ -36,11 +37,9 @@ export const discoveryRoutes = [
         redis: true,
       }),
   }),
-  defineRoute({
+  defineDiscoveryRoute({
     method: 'GET',
     path: '/.well-known/api-catalog',
-    family: 'discovery',
-    access: { kind: 'public' },
     summary: 'RFC 9727 API catalog: links to the API, its OpenAPI description, auth.md and health.',
     responses: { 200: { description: 'An RFC 9727 linkset' } },
     handle: (ctx) => ({
@@ -52,20 +51,16 @@ export const discoveryRoutes = [
       headers: { 'Cache-Control': 'public, max-age=3600, must-revalidate', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
     }),
   }),
-  defineRoute({
+  defineDiscoveryRoute({
     method: 'GET',
     path: '/openapi.json',
-    family: 'discovery',
-    access: { kind: 'public' },
     summary: 'The OpenAPI 3.1 description of every route, generated from the request and response schemas.',
     responses: { 200: { description: 'An OpenAPI 3.1 document' } },
     handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.sim.routes, requestOrigin(ctx.request), VERSION))),
   }),
-  defineRoute({
+  defineDiscoveryRoute({
     method: 'GET',
     path: '/auth.md',
-    family: 'discovery',
-    access: { kind: 'public' },
     summary: 'How to get, send and revoke a credential for this simulator (Markdown).',
     responses: { 200: { description: 'Markdown' } },
     handle: (ctx) => ({

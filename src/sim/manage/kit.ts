@@ -1,10 +1,16 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { DEFAULT_PAGE_LIMIT, type Pagination } from '../../contract/manage/common.js';
+import { DEFAULT_PAGE_LIMIT, organizationQuerySchema, type Pagination } from '../../contract/manage/common.js';
 import { accessDenied, conflict, validationError, type SimError } from '../errors.js';
-import { ok, type Reply, type RouteContext } from '../routing/route.js';
+import { defineRouteGroup, ok, type Reply, type RouteContext } from '../routing/route.js';
 import type { Caller } from './access.js';
 import { reachesWebsite } from './access.js';
 import { formatIso } from '../text.js';
+
+/**
+ * Declares a management route: family `manage`, and the `?organization_id=` query of SPEC 5.3
+ * unless the route names another query schema (lists name `listQuerySchema`).
+ */
+export const defineManageRoute = defineRouteGroup({ family: 'manage', query: organizationQuerySchema });
 
 /** An instant as answers carry it (see {@link formatIso}). */
 export const iso = formatIso;

@@ -1,5 +1,4 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { organizationQuerySchema } from '../../contract/manage/common.js';
 import {
   createMonitorSchema,
   monitorListResponseSchema,
@@ -10,10 +9,10 @@ import {
   type UpdateMonitor,
 } from '../../contract/manage/monitors.js';
 import type { UptimeMonitor } from '../model/entities.js';
-import { defineRoute, type RouteContext } from '../routing/route.js';
+import { type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { authorizeItem, MONITOR, type Found } from './access.js';
-import { iso, itemReply } from './kit.js';
+import { iso, itemReply, defineManageRoute } from './kit.js';
 import { defineResource } from './resource.js';
 
 /** Seconds between checks of a monitor created without `intervalSeconds`. */
@@ -54,15 +53,13 @@ function setPaused(ctx: RouteContext, monitor: UptimeMonitor, paused: boolean): 
 const byId = authorizeItem<UptimeMonitor>(MONITOR, (ctx, id) => ctx.state.monitors.get(id));
 
 function pauseRoute(paused: boolean) {
-  return defineRoute<undefined, Found<UptimeMonitor>>({
+  return defineManageRoute<undefined, Found<UptimeMonitor>>({
     method: 'POST',
     path: `/v1/monitors/:id/${paused ? 'pause' : 'resume'}`,
-    family: 'manage',
     access: { kind: 'key', scope: 'write:monitors' },
     summary: paused
       ? 'Pause a monitor (idempotent): status pages show it as paused.'
       : 'Resume a paused monitor (idempotent).',
-    query: organizationQuerySchema,
     responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema } },
     authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(setPaused(ctx, item, paused))),

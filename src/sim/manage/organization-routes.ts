@@ -4,14 +4,13 @@ import {
   type OrganizationSettingsBody,
   type UpdateOrganizationSettings,
 } from '../../contract/manage/organization.js';
-import { organizationQuerySchema } from '../../contract/manage/common.js';
 import { accessDenied, type SimError } from '../errors.js';
 import type { Organization } from '../model/entities.js';
 import { canonicalTimeZone } from '../query/dates.js';
-import { defineRoute, isError, type RouteContext } from '../routing/route.js';
+import { isError, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { organizationWide, resolveCaller, type Caller } from './access.js';
-import { checkWebsiteRef, iso, itemReply } from './kit.js';
+import { checkWebsiteRef, iso, itemReply, defineManageRoute } from './kit.js';
 import { defaultSettings } from './store.js';
 import type { OrganizationSettings } from './model.js';
 
@@ -42,26 +41,22 @@ function authorize(ctx: RouteContext): Caller | SimError {
 
 /** Organization settings (manage:config). */
 export const organizationRoutes = [
-  defineRoute<undefined, Caller>({
+  defineManageRoute<undefined, Caller>({
     method: 'GET',
     path: '/v1/organization/settings',
-    family: 'manage',
     access: { kind: 'key', scope: SCOPE },
     summary: 'The settings of the organization: name, time zone, default website, data retention, allowed origins.',
-    query: organizationQuerySchema,
     responses: { 200: { description: 'The settings', schema: organizationSettingsResponseSchema } },
     authorize,
     handle(ctx, _body, caller) {
       return itemReply(ctx, settingsWire(ctx.state, ctx.state.organizations.get(caller.organizationId) as Organization));
     },
   }),
-  defineRoute<UpdateOrganizationSettings, Caller>({
+  defineManageRoute<UpdateOrganizationSettings, Caller>({
     method: 'PATCH',
     path: '/v1/organization/settings',
-    family: 'manage',
     access: { kind: 'key', scope: SCOPE },
     summary: 'Change the settings of the organization; a new name shows in the website list too.',
-    query: organizationQuerySchema,
     body: updateOrganizationSettingsSchema,
     responses: { 200: { description: 'The changed settings', schema: organizationSettingsResponseSchema } },
     authorize,

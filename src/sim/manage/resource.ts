@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { errorBodySchema } from '../../contract/errors.js';
-import { deletedResponseSchema, listQuerySchema, organizationQuerySchema } from '../../contract/manage/common.js';
+import { deletedResponseSchema, listQuerySchema } from '../../contract/manage/common.js';
 import type { Scope } from '../../contract/scopes.js';
 import type { SimError } from '../errors.js';
-import { defineRoute, isError, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
+import { isError, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { authorizeItem, reaches, resolveCaller, type Caller, type Found, type Owned, type ResourceKind } from './access.js';
-import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, type PageRequest } from './kit.js';
+import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, type PageRequest, defineManageRoute } from './kit.js';
 
 /** An item with its creation instant (lists are ordered by it). */
 interface Created {
@@ -81,10 +81,9 @@ export function defineResource<Item extends Owned & Created, Create extends obje
   const read = { kind: 'key', scope: scopes.read } as const;
   const write = { kind: 'key', scope: scopes.write } as const;
   return [
-    defineRoute<undefined, Caller, PageRequest>({
+    defineManageRoute<undefined, Caller, PageRequest>({
       method: 'GET',
       path,
-      family: 'manage',
       access: read,
       summary: summaries.list,
       query: listQuerySchema,
@@ -96,13 +95,11 @@ export function defineResource<Item extends Owned & Created, Create extends obje
         return listReply(ctx, items, page, spec.wire);
       },
     }),
-    defineRoute<Create, Caller>({
+    defineManageRoute<Create, Caller>({
       method: 'POST',
       path,
-      family: 'manage',
       access: write,
       summary: summaries.create,
-      query: organizationQuerySchema,
       body: schemas.create,
       responses: { 201: { description: `The created ${label}`, schema: schemas.item }, ...conflict },
       authorize(ctx) {
@@ -117,24 +114,20 @@ export function defineResource<Item extends Owned & Created, Create extends obje
         return itemReply(ctx, spec.wire(item), 201);
       },
     }),
-    defineRoute<undefined, Found<Item>>({
+    defineManageRoute<undefined, Found<Item>>({
       method: 'GET',
       path: `${path}/:id`,
-      family: 'manage',
       access: read,
       summary: summaries.get,
-      query: organizationQuerySchema,
       responses: { 200: { description: `The ${label}`, schema: schemas.item }, 404: notFound },
       authorize: byId,
       handle: (ctx, _body, { item }) => itemReply(ctx, spec.wire(item)),
     }),
-    defineRoute<Update, Found<Item>>({
+    defineManageRoute<Update, Found<Item>>({
       method: 'PATCH',
       path: `${path}/:id`,
-      family: 'manage',
       access: write,
       summary: summaries.update,
-      query: organizationQuerySchema,
       body: schemas.update,
       responses: { 200: { description: `The changed ${label}`, schema: schemas.item }, 404: notFound, ...conflict },
       authorize: byId,
@@ -146,13 +139,11 @@ export function defineResource<Item extends Owned & Created, Create extends obje
         return itemReply(ctx, spec.wire(next));
       },
     }),
-    defineRoute<undefined, Found<Item>>({
+    defineManageRoute<undefined, Found<Item>>({
       method: 'DELETE',
       path: `${path}/:id`,
-      family: 'manage',
       access: write,
       summary: summaries.delete,
-      query: organizationQuerySchema,
       responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: notFound },
       authorize: byId,
       handle(ctx, _body, { item }) {

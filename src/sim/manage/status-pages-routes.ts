@@ -1,5 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { deletedResponseSchema, listQuerySchema, organizationQuerySchema } from '../../contract/manage/common.js';
+import { deletedResponseSchema, listQuerySchema } from '../../contract/manage/common.js';
 import {
   createIncidentSchema,
   createStatusPageSchema,
@@ -23,7 +23,7 @@ import {
 import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, type RouteContext } from '../routing/route.js';
 import { authorizeItem, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
-import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest } from './kit.js';
+import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest, defineManageRoute } from './kit.js';
 import { defineResource } from './resource.js';
 import type { Incident, StatusPage } from './model.js';
 import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
@@ -129,24 +129,20 @@ const pageRoutes = [
       },
     remove: (state, item) => deleteStatusPage(state, item.id),
   }),
-  defineRoute<undefined, Found<StatusPage>>({
+  defineManageRoute<undefined, Found<StatusPage>>({
     method: 'GET',
     path: '/v1/status-pages/:id/monitors',
-    family: 'manage',
     access: { kind: 'key', scope: READ },
     summary: 'The monitors a status page shows, in order.',
-    query: organizationQuerySchema,
     responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
     authorize: pageById,
     handle: (ctx, _body, { item }) => itemReply(ctx, pageMonitors(ctx, item)),
   }),
-  defineRoute<PageMonitorsBody, Found<StatusPage>>({
+  defineManageRoute<PageMonitorsBody, Found<StatusPage>>({
     method: 'PUT',
     path: '/v1/status-pages/:id/monitors',
-    family: 'manage',
     access: { kind: 'key', scope: WRITE },
     summary: 'Set which monitors a status page shows, in order (replaces the list).',
-    query: organizationQuerySchema,
     body: pageMonitorsBodySchema,
     responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
     authorize: pageById,
@@ -160,10 +156,9 @@ const pageRoutes = [
 ];
 
 const incidentRoutes = [
-  defineRoute<undefined, Found<StatusPage>, PageRequest>({
+  defineManageRoute<undefined, Found<StatusPage>, PageRequest>({
     method: 'GET',
     path: '/v1/status-pages/:id/incidents',
-    family: 'manage',
     access: { kind: 'key', scope: READ },
     summary: 'List the incidents of a status page, by creation.',
     query: listQuerySchema,
@@ -175,13 +170,11 @@ const incidentRoutes = [
       return listReply(ctx, items, page, incidentWire);
     },
   }),
-  defineRoute<CreateIncident, Found<StatusPage>>({
+  defineManageRoute<CreateIncident, Found<StatusPage>>({
     method: 'POST',
     path: '/v1/status-pages/:id/incidents',
-    family: 'manage',
     access: { kind: 'key', scope: WRITE },
     summary: 'Open an incident on a status page with its first update (default investigating, minor).',
-    query: organizationQuerySchema,
     body: createIncidentSchema,
     responses: { 201: { description: 'The created incident', schema: incidentResponseSchema }, 404: PAGE_NOT_FOUND },
     authorize: pageById,
@@ -204,24 +197,20 @@ const incidentRoutes = [
       return itemReply(ctx, incidentWire(incident), 201);
     },
   }),
-  defineRoute<undefined, IncidentAccess>({
+  defineManageRoute<undefined, IncidentAccess>({
     method: 'GET',
     path: '/v1/status-pages/:id/incidents/:incidentId',
-    family: 'manage',
     access: { kind: 'key', scope: READ },
     summary: 'Get an incident of a status page with its timeline.',
-    query: organizationQuerySchema,
     responses: { 200: { description: 'The incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
     authorize: authorizeIncident(),
     handle: (ctx, _body, { incident }) => itemReply(ctx, incidentWire(incident)),
   }),
-  defineRoute<UpdateIncident, IncidentAccess>({
+  defineManageRoute<UpdateIncident, IncidentAccess>({
     method: 'PATCH',
     path: '/v1/status-pages/:id/incidents/:incidentId',
-    family: 'manage',
     access: { kind: 'key', scope: WRITE },
     summary: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
-    query: organizationQuerySchema,
     body: updateIncidentSchema,
     responses: { 200: { description: 'The changed incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
     authorize: authorizeIncident(),
@@ -234,13 +223,11 @@ const incidentRoutes = [
       return itemReply(ctx, incidentWire(next));
     },
   }),
-  defineRoute<IncidentUpdateBody, IncidentAccess>({
+  defineManageRoute<IncidentUpdateBody, IncidentAccess>({
     method: 'POST',
     path: '/v1/status-pages/:id/incidents/:incidentId/updates',
-    family: 'manage',
     access: { kind: 'key', scope: WRITE },
     summary: 'Add an update to an incident’s timeline, optionally changing its status.',
-    query: organizationQuerySchema,
     body: incidentUpdateBodySchema,
     responses: { 201: { description: 'The incident with the new update', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
     authorize: authorizeIncident(),
@@ -250,13 +237,11 @@ const incidentRoutes = [
       return itemReply(ctx, incidentWire(next), 201);
     },
   }),
-  defineRoute<undefined, IncidentAccess>({
+  defineManageRoute<undefined, IncidentAccess>({
     method: 'DELETE',
     path: '/v1/status-pages/:id/incidents/:incidentId',
-    family: 'manage',
     access: { kind: 'key', scope: WRITE },
     summary: 'Delete an incident.',
-    query: organizationQuerySchema,
     responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: INCIDENT_NOT_FOUND },
     authorize: authorizeIncident(),
     handle(ctx, _body, { incident }) {

@@ -76,3 +76,17 @@ export interface QueryTypeDefinition {
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];
 }
+
+/** The fields a website type may leave to {@link defineWebsiteType}'s defaults. */
+type WebsiteTypeDefaults = 'target' | 'scope' | 'publicAccess' | 'customizable' | 'defaultLimit';
+
+/**
+ * Declares a website query type with the defaults most of them share: scope `read:data`,
+ * readable on public websites, customizable, 100 rows by default. A field given replaces its
+ * default; `target` is always `website`.
+ */
+export function defineWebsiteType(
+  spec: Omit<QueryTypeDefinition, WebsiteTypeDefaults> & Partial<Pick<QueryTypeDefinition, Exclude<WebsiteTypeDefaults, 'target'>>>,
+): QueryTypeDefinition {
+  return { target: 'website', scope: 'read:data', publicAccess: true, customizable: true, defaultLimit: 100, ...spec };
+}

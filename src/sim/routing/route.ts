@@ -145,6 +145,28 @@ export function defineRoute<Body = undefined, Access = undefined, Input = undefi
   return spec;
 }
 
+/** The fields a group of routes may share: its family, and optionally its access and query schema. */
+export type RouteDefaults = Pick<Route, 'family'> & Partial<Pick<Route, 'access' | 'query'>>;
+
+/** A route of a group: the group's fields may be left out, and a field given replaces the group's. */
+export type GroupRouteSpec<D extends RouteDefaults, Body, Access, Input, Query> = Omit<RouteSpec<Body, Access, Input, Query>, keyof D> &
+  Partial<Pick<RouteSpec<Body, Access, Input, Query>, keyof D & keyof RouteSpec>>;
+
+/**
+ * A {@link defineRoute} for a group of routes that share their family (and access or query
+ * schema): each entry states only what is its own. Typing is as `defineRoute`'s, except that a
+ * query schema taken from the group types `ctx.query` loosely.
+ */
+export function defineRouteGroup<const D extends RouteDefaults>(defaults: D) {
+  return <Body = undefined, Access = undefined, Input = undefined, Query = LooseQuery>(spec: GroupRouteSpec<D, Body, Access, Input, Query>): Route =>
+    ({ ...defaults, ...spec }) as unknown as Route; // the group fills the fields that spec leaves out
+}
+
+/** A step's value as a route's answer: a refusal stays a refusal, anything else is a JSON reply. */
+export function okUnlessRefused(value: unknown, status = 200): Reply | SimError {
+  return isError(value) ? value : ok(value, status);
+}
+
 /** The scope a route documents for API keys, or null for public, control and session-free routes. */
 export function documentedScope(route: Route): Scope | null {
   return route.access.kind === 'key' || route.access.kind === 'ingest' ? route.access.scope : null;

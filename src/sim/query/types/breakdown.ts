@@ -1,7 +1,7 @@
 import type { QueryTypeMeta } from '../../../contract/query-response.js';
 import type { Dictionaries, SessionDimension } from '../../model/traffic.js';
 import { byVisitors, groupSessions, percentage } from '../aggregate.js';
-import type { QueryTypeDefinition, Row } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition, type Row } from '../definition.js';
 
 /** The SQL of a pageview breakdown by one column. */
 export function breakdownSql(column: string, extraSelect: readonly string[] = []) {
@@ -44,12 +44,9 @@ export interface BreakdownOptions {
  */
 export function defineBreakdown(options: BreakdownOptions): QueryTypeDefinition {
   const extraFields = options.extraFields ?? [];
-  return {
+  return defineWebsiteType({
     name: options.name,
-    target: 'website',
-    scope: 'read:data',
     publicAccess: options.publicAccess ?? true,
-    customizable: true,
     defaultLimit: options.defaultLimit ?? 100,
     meta: {
       title: options.title,
@@ -77,5 +74,5 @@ export function defineBreakdown(options: BreakdownOptions): QueryTypeDefinition 
       rows.sort(byVisitors);
       return rows.map((row) => ({ ...row, percentage: percentage(row.visitors, totalVisitors) }));
     },
-  };
+  });
 }

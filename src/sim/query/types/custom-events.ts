@@ -1,7 +1,7 @@
 import type { SessionBatch } from '../../model/traffic.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
-import type { QueryTypeDefinition, RunContext } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition, type RunContext } from '../definition.js';
 import { scanSessions } from '../scan.js';
 import { scanTracked } from '../tracked-events.js';
 
@@ -45,15 +45,10 @@ interface EventStats {
 }
 
 export const customEventTypes: QueryTypeDefinition[] = [
-  {
+  defineWebsiteType({
     name: 'custom_events',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     commonFilters: true,
     extraFilters: EVENT_FILTERS,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Custom Events',
       description: 'Custom events by name with totals, distinct users and sessions, and first and last occurrence.',
@@ -112,15 +107,10 @@ export const customEventTypes: QueryTypeDefinition[] = [
       const total = rows.reduce((sum, r) => sum + r.total_events, 0);
       return rows.map((r) => ({ ...r, percentage: percentage(r.total_events, total) }));
     },
-  },
-  {
+  }),
+  defineWebsiteType({
     name: 'custom_events_trends',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     extraFilters: EVENT_FILTERS,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Custom events over time',
       description: 'Custom events and the users who sent them, per day or hour in the request time zone.',
@@ -166,5 +156,5 @@ export const customEventTypes: QueryTypeDefinition[] = [
         return { date, total_events: s?.total ?? 0, unique_users: s?.users ?? 0 };
       });
     },
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
 import { byVisitors, groupPages, median, percentage, type PageStats } from '../aggregate.js';
-import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 
 type PageRow = Row & { name: string; pageviews: number; visitors: number };
 
@@ -37,14 +37,9 @@ function definePages(
   description: string,
   pathExpr: string,
 ): QueryTypeDefinition {
-  return {
+  return defineWebsiteType({
     name,
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     extraFilters: PAGE_FILTERS,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title,
       description,
@@ -65,7 +60,7 @@ function definePages(
         percentage: percentage(r.pageviews, total),
       }));
     },
-  };
+  });
 }
 
 export const pageTypes: QueryTypeDefinition[] = [
@@ -90,14 +85,9 @@ export const pageTypes: QueryTypeDefinition[] = [
     'Pages where sessions end; pageviews count one exit per session.',
     'argMax(path, time)',
   ),
-  {
+  defineWebsiteType({
     name: 'page_time_analysis',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     extraFilters: PAGE_FILTERS,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Time on page',
       description: 'Median seconds spent on each page, from views that were followed by another view.',
@@ -130,5 +120,5 @@ export const pageTypes: QueryTypeDefinition[] = [
         percentage: percentage(r.sessions, total),
       }));
     },
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
 import { bounceRate, groupSessions, median, percentage, round2, totalSessions } from '../aggregate.js';
-import type { QueryTypeDefinition } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition } from '../definition.js';
 import { scanTracked } from '../tracked-events.js';
 
 const DURATION_BUCKETS: readonly [string, number][] = [
@@ -18,14 +18,10 @@ function durationBucket(seconds: number): number {
 }
 
 export const sessionTypes: QueryTypeDefinition[] = [
-  {
+  defineWebsiteType({
     name: 'session_metrics',
-    target: 'website',
-    scope: 'read:data',
     publicAccess: false,
     extraFilters: ['profile_id', 'anonymous_id'],
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Session Metrics',
       description: 'Sessions over the range with their mean and median length, bounce rate, pages per session and custom events.',
@@ -56,14 +52,10 @@ export const sessionTypes: QueryTypeDefinition[] = [
         },
       ];
     },
-  },
-  {
+  }),
+  defineWebsiteType({
     name: 'session_duration_distribution',
-    target: 'website',
-    scope: 'read:data',
     publicAccess: false,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Session length',
       description: 'Sessions and visitors by session length range, shortest first.',
@@ -87,5 +79,5 @@ export const sessionTypes: QueryTypeDefinition[] = [
         return s ? [{ duration_range: label, sessions: s.sessions, visitors: s.visitors, percentage: percentage(s.sessions, total) }] : [];
       });
     },
-  },
+  }),
 ];

@@ -1,6 +1,6 @@
 import { bounceRate, groupSessions, median, round2, type TrafficStats } from '../aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../dates.js';
-import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { scanTracked } from '../tracked-events.js';
 
 const EVENTS_WHERE = ["event_name = 'screen_view'"];
@@ -12,19 +12,29 @@ export function seriesByTime(ctx: RunContext, options: { durations?: boolean } =
   return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((label) => [label, groups.get(label)]);
 }
 
-function bucketSql(): string {
-  return 'toDate(toTimeZone(time, {timezone:String})) AS date';
+/** The session totals of a bucket, as the SQL of the summary types selects them. */
+const SESSION_TOTALS = [
+  'COUNT(*) AS pageviews',
+  'uniq(anonymous_id) AS visitors',
+  'uniq(session_id) AS sessions',
+  'ROUND(countIf(page_count = 1) / uniq(session_id) * 100, 2) AS bounce_rate',
+];
+
+/** The SQL of a per-date series of the session totals and `extra` columns. */
+function seriesSql(extra: readonly string[]) {
+  return {
+    table: 'analytics.events',
+    select: ['toDate(toTimeZone(time, {timezone:String})) AS date', ...SESSION_TOTALS, ...extra],
+    where: EVENTS_WHERE,
+    groupBy: ['date'],
+    orderBy: 'date ASC',
+  };
 }
 
 export const summaryTypes: QueryTypeDefinition[] = [
-  {
+  defineWebsiteType({
     name: 'summary_metrics',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     extraFilters: ['profile_id', 'anonymous_id'],
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Summary Metrics',
       description:
@@ -34,21 +44,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
       defaultVisualization: 'metric',
       supportsGranularity: ['hour', 'day'],
     },
-    sql: {
-      table: 'analytics.events',
-      select: [
-        bucketSql(),
-        'COUNT(*) AS pageviews',
-        'uniq(anonymous_id) AS visitors',
-        'uniq(session_id) AS sessions',
-        'ROUND(countIf(page_count = 1) / uniq(session_id) * 100, 2) AS bounce_rate',
-        'median(session_duration) AS median_session_duration',
-        'sum(custom_event_count) AS total_events',
-      ],
-      where: EVENTS_WHERE,
-      groupBy: ['date'],
-      orderBy: 'date ASC',
-    },
+    sql: seriesSql(['median(session_duration) AS median_session_duration', 'sum(custom_event_count) AS total_events']),
     readsTrackedEvents: true,
     run(ctx) {
       const bucket = createBucketer(ctx.unit, ctx.timezone);
@@ -67,14 +63,9 @@ export const summaryTypes: QueryTypeDefinition[] = [
         total_events: (s?.events ?? 0) + (tracked.get(date) ?? 0),
       }));
     },
-  },
-  {
+  }),
+  defineWebsiteType({
     name: 'today_metrics',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
-    customizable: true,
-    defaultLimit: 100,
     skipDateRange: true,
     meta: {
       title: 'Today',
@@ -85,7 +76,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
     },
     sql: {
       table: 'analytics.events',
-      select: ['COUNT(*) AS pageviews', 'uniq(anonymous_id) AS visitors', 'uniq(session_id) AS sessions', 'ROUND(countIf(page_count = 1) / uniq(session_id) * 100, 2) AS bounce_rate'],
+      select: SESSION_TOTALS,
       where: [...EVENTS_WHERE, 'toDate(toTimeZone(time, {timezone:String})) = today()'],
     },
     run(ctx) {
@@ -100,14 +91,9 @@ export const summaryTypes: QueryTypeDefinition[] = [
         },
       ];
     },
-  },
-  {
+  }),
+  defineWebsiteType({
     name: 'events_by_date',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Traffic over time',
       description: 'Pageviews, visitors, sessions, bounce rate and session length per day or hour, in the request time zone.',
@@ -116,13 +102,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
       defaultVisualization: 'timeseries',
       supportsGranularity: ['hour', 'day'],
     },
-    sql: {
-      table: 'analytics.events',
-      select: [bucketSql(), 'COUNT(*) AS pageviews', 'uniq(anonymous_id) AS visitors', 'uniq(session_id) AS sessions', 'ROUND(countIf(page_count = 1) / uniq(session_id) * 100, 2) AS bounce_rate', 'median(session_duration) AS median_session_duration', 'ROUND(COUNT(*) / uniq(session_id), 2) AS pages_per_session'],
-      where: EVENTS_WHERE,
-      groupBy: ['date'],
-      orderBy: 'date ASC',
-    },
+    sql: seriesSql(['median(session_duration) AS median_session_duration', 'ROUND(COUNT(*) / uniq(session_id), 2) AS pages_per_session']),
     run(ctx) {
       return seriesByTime(ctx, { durations: true }).map(([date, s]): Row => ({
         date,
@@ -134,14 +114,10 @@ export const summaryTypes: QueryTypeDefinition[] = [
         pages_per_session: s && s.sessions > 0 ? round2(s.pageviews / s.sessions) : 0,
       }));
     },
-  },
-  {
+  }),
+  defineWebsiteType({
     name: 'active_stats',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
     customizable: false,
-    defaultLimit: 100,
     skipDateRange: true,
     meta: {
       title: 'Active now',
@@ -163,6 +139,6 @@ export const summaryTypes: QueryTypeDefinition[] = [
       ).get(1);
       return [{ active_users: active?.visitors ?? 0, active_sessions: active?.sessions ?? 0 }];
     },
-  },
+  }),
 ];
 

@@ -1,18 +1,13 @@
 import { byVisitors, groupSessions, percentage } from '../aggregate.js';
-import type { QueryTypeDefinition, Row } from '../definition.js';
+import { defineWebsiteType, type QueryTypeDefinition, type Row } from '../definition.js';
 import { referrerHost } from '../labels.js';
 import { breakdownSql, defineBreakdown } from './breakdown.js';
 
 const isEmpty = (code: number): boolean => code === 0;
 
 export const trafficTypes: QueryTypeDefinition[] = [
-  {
+  defineWebsiteType({
     name: 'top_referrers',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Top Referrers',
       description: 'Sites that sent visitors, by referrer domain; direct visits and self-referrals are excluded.',
@@ -41,7 +36,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
       const total = rows.reduce((sum, r) => sum + r.visitors, 0);
       return rows.map((r) => ({ ...r, percentage: percentage(r.visitors, total) }));
     },
-  },
+  }),
   defineBreakdown({
     name: 'utm_sources',
     dimension: 'utm_source',
@@ -66,13 +61,8 @@ export const trafficTypes: QueryTypeDefinition[] = [
     category: 'Acquisition',
     skip: isEmpty,
   }),
-  {
+  defineWebsiteType({
     name: 'traffic_sources',
-    target: 'website',
-    scope: 'read:data',
-    publicAccess: true,
-    customizable: true,
-    defaultLimit: 100,
     meta: {
       title: 'Traffic Sources',
       description: 'Page-view traffic by source category (Direct, Search, Social, Email, Referral); self-referrals are folded into Direct.',
@@ -94,5 +84,5 @@ export const trafficTypes: QueryTypeDefinition[] = [
       const total = rows.reduce((sum, r) => sum + r.sessions, 0);
       return rows.map((r) => ({ ...r, percentage: percentage(r.sessions, total) }));
     },
-  },
+  }),
 ];

@@ -22,6 +22,10 @@ export const ERROR_STATUS = {
   INVALID_EVENT_SCHEMA: 400,
   /** `/track`: the simulator's event storage is full; nothing of the request was stored. */
   EVENT_STORAGE_FULL: 503,
+  /** The HTTP server could not read the request line or headers (sent before the simulator sees it). */
+  BAD_REQUEST: 400,
+  /** The request's headers are larger than the HTTP server reads. */
+  HEADERS_TOO_LARGE: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

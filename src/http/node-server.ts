@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
+import { headersTooLarge, internalError, unreadableRequest } from '../sim/errors.js';
+import { errorBodyText } from '../sim/respond.js';
 import { readBody, toSimRequest } from './translate.js';
 
 /** Called after each response with what a request log needs (never a credential). */
@@ -83,7 +85,7 @@ export function createRequestListener(
       })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end('{"success":false,"error":"Something went wrong on our side. Try again in a moment.","code":"INTERNAL_SERVER_ERROR"}');
+        res.end(errorBodyText(internalError()));
       });
   };
 }
@@ -99,11 +101,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({
-    success: false,
-    error: tooLarge ? 'Request headers are too large' : 'The request could not be read',
-    code: tooLarge ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST',
-  });
+  const body = errorBodyText(tooLarge ? headersTooLarge() : unreadableRequest());
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -197,6 +197,16 @@ export function eventStorageFull(hint: string): SimError {
   return simError('EVENT_STORAGE_FULL', 'Event storage is full', { hint });
 }
 
+/** 400 BAD_REQUEST: the HTTP server could not read the request line or headers. */
+export function unreadableRequest(): SimError {
+  return simError('BAD_REQUEST', 'The request could not be read');
+}
+
+/** 431 HEADERS_TOO_LARGE: the request's headers are larger than the HTTP server reads. */
+export function headersTooLarge(): SimError {
+  return simError('HEADERS_TOO_LARGE', 'Request headers are too large');
+}
+
 /** 500: a bug in the simulator. The body never carries the cause or a stack. */
 export function internalError(): SimError {
   return simError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side. Try again in a moment.');

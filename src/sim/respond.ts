@@ -4,16 +4,25 @@ import type { Reply } from './routing/route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The SPEC 7.1 error body and headers for a refusal. */
-export function errorResponse(error: SimError, requestId: string): SimResponse {
-  const body: Record<string, unknown> = { success: false, error: error.message, code: error.code, requestId };
+/**
+ * The SPEC 7.1 error body of a refusal, serialized. `requestId` is left out only where the
+ * simulator never saw the request (an adapter's own refusal: an unreadable request line).
+ */
+export function errorBodyText(error: SimError, requestId?: string): string {
+  const body: Record<string, unknown> = { success: false, error: error.message, code: error.code };
+  if (requestId !== undefined) body.requestId = requestId;
   if (error.details) body.details = error.details;
   if (error.hint) body.hint = error.hint;
   if (error.extra) Object.assign(body, error.extra);
+  return JSON.stringify(body);
+}
+
+/** The SPEC 7.1 error body and headers for a refusal. */
+export function errorResponse(error: SimError, requestId: string): SimResponse {
   return {
     status: error.status,
     headers: { 'Content-Type': JSON_TYPE, 'X-Request-ID': requestId, ...error.headers },
-    body: JSON.stringify(body),
+    body: errorBodyText(error, requestId),
   };
 }
 

@@ -222,6 +222,25 @@ describe('the node:http server', () => {
       expect(answer.json.code).toBe('ACCESS_DENIED');
     });
 
+    it('answers headers over the server limit with 431 and the JSON error body of every other refusal', async () => {
+      const answer = await rawRequest(server.url, { method: 'GET', path: '/v1/query/types', headers: { 'x-padding': 'p'.repeat(64 * 1024) } });
+      expect(answer.status).toBe(431);
+      expect(answer.json).toEqual({ success: false, error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' });
+    });
+
+    it('answers a request line it cannot parse with 400 and the JSON error body', async () => {
+      const socket = connect(server.port, '127.0.0.1');
+      const raw = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+        socket.write('GET /v1/query/types HTTP/1.1 extra\r\nHost: x\r\n\r\n');
+      });
+      expect(raw.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error: 'The request could not be read', code: 'BAD_REQUEST' });
+    });
+
     it('takes the first value of a repeated query parameter', async () => {
       const answer = await fetchAnswer(`${server.url}/v1/query?website_id=web_acme_store&website_id=web_globex_app`, {
         method: 'POST',

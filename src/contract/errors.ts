@@ -30,6 +30,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Codes only the `node:http` server sends, for requests its HTTP parser refuses before the
+ * simulator sees them (MSW and express never produce them).
+ */
+export const SERVER_ONLY_ERROR_CODES: readonly ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE'];
+
 /** One problem found in a request: where, what, and (when there is one) a likely fix. */
 export const errorDetailSchema = z.object({
   field: z.string(),

@@ -88,3 +88,11 @@ export function notEmpty(value: object): boolean {
 
 /** The message of {@link notEmpty}. */
 export const NOT_EMPTY = { message: 'Send at least one field to change' };
+
+/**
+ * A PATCH body made from its create body: the same fields with the same rules, each optional,
+ * at least one given. Unknown fields stay refused.
+ */
+export function updateSchemaOf<Shape extends z.core.$ZodLooseShape>(create: z.ZodObject<Shape, z.core.$strict>) {
+  return create.partial().refine(notEmpty, NOT_EMPTY);
+}

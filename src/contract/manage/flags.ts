@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemResponseSchema, listResponseSchema, NOT_EMPTY, notEmpty, timestampSchema, websiteRefSchema } from './common.js';
+import { itemResponseSchema, listResponseSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Most targeting rules on one flag. */
 export const MAX_FLAG_RULES = 50;
@@ -93,16 +93,7 @@ export const createFlagSchema = z.strictObject({
 export type CreateFlag = z.infer<typeof createFlagSchema>;
 
 /** `PATCH /v1/flags/:id`: any of the fields, at least one; `rules` replaces the whole list. */
-export const updateFlagSchema = z
-  .strictObject({
-    key: flagKeySchema.optional(),
-    description: descriptionSchema.optional(),
-    enabled: z.boolean().optional(),
-    rolloutPercentage: rolloutSchema.optional(),
-    rules: rulesSchema.optional(),
-    websiteId: websiteRefSchema.optional(),
-  })
-  .refine(notEmpty, NOT_EMPTY);
+export const updateFlagSchema = updateSchemaOf(createFlagSchema);
 
 export type UpdateFlag = z.infer<typeof updateFlagSchema>;
 

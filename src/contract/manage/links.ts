@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrlSchema, itemResponseSchema, listResponseSchema, NOT_EMPTY, notEmpty, timestampSchema, websiteRefSchema } from './common.js';
+import { httpUrlSchema, itemResponseSchema, listResponseSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** A short link's path segment: letters, digits, `-` and `_`, 1 to 64 characters. */
 export const linkSlugSchema = z
@@ -33,14 +33,7 @@ export const createLinkSchema = z.strictObject({
 export type CreateLink = z.infer<typeof createLinkSchema>;
 
 /** `PATCH /v1/links/:id`: any of the fields, at least one. */
-export const updateLinkSchema = z
-  .strictObject({
-    targetUrl: httpUrlSchema.optional(),
-    slug: linkSlugSchema.optional(),
-    title: titleSchema.optional(),
-    websiteId: websiteRefSchema.optional(),
-  })
-  .refine(notEmpty, NOT_EMPTY);
+export const updateLinkSchema = updateSchemaOf(createLinkSchema);
 
 export type UpdateLink = z.infer<typeof updateLinkSchema>;
 

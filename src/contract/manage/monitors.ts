@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrlSchema, itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema, websiteRefSchema } from './common.js';
+import { httpUrlSchema, itemResponseSchema, listResponseSchema, nameSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Shortest and longest time between two checks, in seconds. */
 export const MIN_INTERVAL_SECONDS = 30;
@@ -38,14 +38,7 @@ export const createMonitorSchema = z.strictObject({
 export type CreateMonitor = z.infer<typeof createMonitorSchema>;
 
 /** `PATCH /v1/monitors/:id`: any of the fields, at least one (pause and resume have their own routes). */
-export const updateMonitorSchema = z
-  .strictObject({
-    name: nameSchema().optional(),
-    url: httpUrlSchema.optional(),
-    intervalSeconds: intervalSchema.optional(),
-    websiteId: websiteRefSchema.optional(),
-  })
-  .refine(notEmpty, NOT_EMPTY);
+export const updateMonitorSchema = updateSchemaOf(createMonitorSchema);
 
 export type UpdateMonitor = z.infer<typeof updateMonitorSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema, websiteRefSchema } from './common.js';
+import { idSchema, itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Most monitors one status page shows. */
 export const MAX_PAGE_MONITORS = 50;
@@ -46,15 +46,7 @@ export const createStatusPageSchema = z.strictObject({
 export type CreateStatusPage = z.infer<typeof createStatusPageSchema>;
 
 /** `PATCH /v1/status-pages/:id`: any of the fields, at least one. */
-export const updateStatusPageSchema = z
-  .strictObject({
-    name: nameSchema().optional(),
-    slug: statusPageSlugSchema.optional(),
-    description: descriptionSchema.optional(),
-    published: z.boolean().optional(),
-    websiteId: websiteRefSchema.optional(),
-  })
-  .refine(notEmpty, NOT_EMPTY);
+export const updateStatusPageSchema = updateSchemaOf(createStatusPageSchema.omit({ monitorIds: true }));
 
 export type UpdateStatusPage = z.infer<typeof updateStatusPageSchema>;
 

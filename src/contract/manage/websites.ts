@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema } from './common.js';
+import { itemResponseSchema, listResponseSchema, nameSchema, timestampSchema, updateSchemaOf } from './common.js';
 
 /** How much generated traffic a website gets, from about 5 to about 120,000 sessions a day. */
 export const TRAFFIC_SIZES = ['tiny', 'small', 'medium', 'large', 'huge'] as const;
@@ -42,14 +42,7 @@ export const createWebsiteSchema = z.strictObject({
 export type CreateWebsite = z.infer<typeof createWebsiteSchema>;
 
 /** `PATCH /v1/websites/:id`: any of the fields, at least one. */
-export const updateWebsiteSchema = z
-  .strictObject({
-    name: nameSchema().optional(),
-    domain: domainSchema.optional(),
-    isPublic: z.boolean().optional(),
-    trafficSize: trafficSizeSchema.optional(),
-  })
-  .refine(notEmpty, NOT_EMPTY);
+export const updateWebsiteSchema = updateSchemaOf(createWebsiteSchema);
 
 export type UpdateWebsite = z.infer<typeof updateWebsiteSchema>;
 

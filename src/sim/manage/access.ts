@@ -38,6 +38,8 @@ export const LINK: ResourceKind = { label: 'Link', denied: 'link' };
 export const MONITOR: ResourceKind = { label: 'Monitor', denied: 'monitor' };
 export const STATUS_PAGE: ResourceKind = { label: 'Status page', denied: 'status page' };
 export const FLAG: ResourceKind = { label: 'Feature flag', denied: 'feature flag' };
+/** An incident is reached through its status page: a page out of reach is refused as a status page. */
+export const INCIDENT: ResourceKind = { label: 'Incident', denied: 'status page' };
 
 /**
  * The caller and the organization it acts for, once the pipeline has granted access (credential

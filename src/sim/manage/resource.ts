@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { errorBodySchema } from '../../contract/errors.js';
 import { deletedResponseSchema, listQuerySchema } from '../../contract/manage/common.js';
 import type { Scope } from '../../contract/scopes.js';
-import type { SimError } from '../errors.js';
+import { notFound as notFoundError, type SimError } from '../errors.js';
 import { isError, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { authorizeItem, reaches, resolveCaller, type Caller, type Found, type Owned, type ResourceKind } from './access.js';
@@ -19,16 +19,55 @@ interface WebsiteRef {
 }
 
 /**
+ * What a child resource lives in (a status page's incidents): the parent route's `authorize`,
+ * which item of the parent an item belongs to, and the parent's 404.
+ */
+export interface ParentSpec<Parent, Item> {
+  /** Resolves the parent named by the path (`:id`): caller, reach, 404. */
+  readonly authorize: (ctx: RouteContext) => Found<Parent> | SimError;
+  /** Whether an item belongs to the parent. An item of another parent answers 404. */
+  readonly holds: (parent: Parent, item: Item) => boolean;
+  /** The parent's documented 404. */
+  readonly notFound: DocumentedResponse;
+}
+
+/**
+ * An `authorize` step for an item of a child resource: the parent first (its 403/404), then the
+ * item named by `idParam`, which must belong to that parent (404 naming `kind` otherwise).
+ */
+export function authorizeChild<Parent, Item>(
+  parent: ParentSpec<Parent, Item>,
+  kind: ResourceKind,
+  lookup: (state: SimState, id: string) => Item | undefined,
+  idParam: string,
+): (ctx: RouteContext) => Found<Item> | SimError {
+  return (ctx) => {
+    const access = parent.authorize(ctx);
+    if (isError(access)) return access;
+    const id = ctx.params[idParam] ?? '';
+    const item = lookup(ctx.state, id);
+    return item !== undefined && parent.holds(access.item, item) ? { caller: access.caller, item } : notFoundError({ kind: kind.label, id });
+  };
+}
+
+/**
  * A management resource declared once: where it lives, who may read and write it, its wire
  * shape and schemas, and what is particular to creating, changing and deleting it. The five
  * routes (list, create, get, update, delete), their access, 404/403 answers, pagination and
  * OpenAPI entries come from this one declaration.
+ *
+ * `Owner` is what list and create act in: the caller and its organization (the default), or,
+ * for a child resource declared with `parent`, the parent item the caller reaches.
  */
-export interface ResourceSpec<Item extends Owned & Created, Create extends object, Update extends object> {
-  /** The collection's path, e.g. `/v1/links`; items live at `<path>/:id`. */
+export interface ResourceSpec<Item extends Owned & Created, Create extends object, Update extends object, Owner = Caller> {
+  /** The collection's path, e.g. `/v1/links`; items live at `<path>/:<idParam>`. */
   readonly path: string;
+  /** The path segment naming an item (default `id`; a child resource names another, as `incidentId`). */
+  readonly idParam?: string;
   readonly kind: ResourceKind;
   readonly scopes: { readonly read: Scope; readonly write: Scope };
+  /** For a child resource: its parent. Items are then reached through the parent alone. */
+  readonly parent?: ParentSpec<any, Item>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Where the items are kept. */
   readonly items: (state: SimState) => Map<string, Item>;
   /** The website an item is attached to (default its `websiteId`; a website is attached to itself). */
@@ -41,19 +80,21 @@ export interface ResourceSpec<Item extends Owned & Created, Create extends objec
     readonly update: z.ZodType<Update>;
   };
   readonly summaries: { readonly list: string; readonly create: string; readonly get: string; readonly update: string; readonly delete: string };
+  /** The documented 404 of an item route (default: no item of this kind has the id). */
+  readonly notFound?: DocumentedResponse;
   /** The 409 a create or update may answer (a unique field taken). */
   readonly conflict?: DocumentedResponse;
   /** Who may create beyond the scope (default any caller of the organization). */
   readonly mayCreate?: (caller: Caller) => SimError | undefined;
   /**
-   * Checks a body against the state before a create (default: the `websiteId` it names must be
-   * a website of the organization that the caller reaches).
+   * Checks a body against the state before a create (default for top-level resources: the
+   * `websiteId` it names must be a website of the organization that the caller reaches).
    */
-  readonly validateCreate?: (ctx: RouteContext, body: Create, caller: Caller) => SimError | undefined;
-  /** Checks a body before an update (default: the `websiteId` it names, when it names one). */
+  readonly validateCreate?: (ctx: RouteContext, body: Create, owner: Owner) => SimError | undefined;
+  /** Checks a body before an update (default for top-level resources: the `websiteId` it names, when it names one). */
   readonly validateUpdate?: (ctx: RouteContext, body: Update, caller: Caller) => SimError | undefined;
   /** The new item, or a refusal (409). It is stored by the builder. */
-  readonly create: (ctx: RouteContext, body: Create, caller: Caller) => Item | SimError;
+  readonly create: (ctx: RouteContext, body: Create, owner: Owner) => Item | SimError;
   /** The changed item, or a refusal. It is stored by the builder. */
   readonly update: (ctx: RouteContext, body: Update, item: Item) => Item | SimError;
   /** Removes an item and what depends on it (default: the item alone). */
@@ -61,54 +102,66 @@ export interface ResourceSpec<Item extends Owned & Created, Create extends objec
 }
 
 /** The routes of a resource: list, create, get, update (PATCH) and delete, in that order. */
-export function defineResource<Item extends Owned & Created, Create extends object, Update extends object>(
-  spec: ResourceSpec<Item, Create, Update>,
+export function defineResource<Item extends Owned & Created, Create extends object, Update extends object, Owner = Caller>(
+  spec: ResourceSpec<Item, Create, Update, Owner>,
 ): Route[] {
-  const { path, kind, scopes, schemas, summaries } = spec;
+  const { path, kind, scopes, schemas, summaries, parent } = spec;
   const label = kind.label.toLowerCase();
-  const notFound = { description: `No ${label} has this id (NOT_FOUND)`, schema: errorBodySchema };
+  const itemPath = `${path}/:${spec.idParam ?? 'id'}`;
+  const notFound = spec.notFound ?? { description: `No ${label} has this id (NOT_FOUND)`, schema: errorBodySchema };
+  const ownerNotFound: Record<number, DocumentedResponse> = parent ? { 404: parent.notFound } : {};
   const conflict: Record<number, DocumentedResponse> = spec.conflict ? { 409: spec.conflict } : {};
-  const byId = authorizeItem<Item>(kind, (ctx, id) => spec.items(ctx.state).get(id), spec.attachedTo);
   const attachedTo = spec.attachedTo ?? ((item: Item) => item.websiteId ?? null);
   const store = (ctx: RouteContext, item: Item) => spec.items(ctx.state).set(item.id, item);
-  const validateCreate = spec.validateCreate ?? ((ctx, body, caller) => checkWebsiteRef(ctx, caller, (body as WebsiteRef).websiteId ?? null));
+
+  /** List and create act in the owner: the caller's organization, or the parent item. */
+  const resolveOwner = (ctx: RouteContext, creating: boolean): Owner | SimError => {
+    if (parent) return parent.authorize(ctx) as Owner | SimError;
+    const caller = resolveCaller(ctx);
+    return (isError(caller) || !creating ? caller : (spec.mayCreate?.(caller) ?? caller)) as Owner | SimError;
+  };
+  const listed = (owner: Owner, item: Item): boolean =>
+    parent ? parent.holds((owner as Found<unknown>).item, item) : reaches(owner as Caller, item, attachedTo(item));
+  const byId = parent
+    ? authorizeChild(parent, kind, (state, id) => spec.items(state).get(id), spec.idParam ?? 'id')
+    : authorizeItem<Item>(kind, (ctx, id) => spec.items(ctx.state).get(id), spec.attachedTo);
+  const validateCreate =
+    spec.validateCreate ??
+    (parent ? () => undefined : (ctx: RouteContext, body: Create, caller: Owner) => checkWebsiteRef(ctx, caller as Caller, (body as WebsiteRef).websiteId ?? null));
   const validateUpdate =
     spec.validateUpdate ??
     ((ctx, body, caller) => {
       const { websiteId } = body as WebsiteRef;
-      return websiteId === undefined ? undefined : checkWebsiteRef(ctx, caller, websiteId);
+      return websiteId === undefined || parent ? undefined : checkWebsiteRef(ctx, caller, websiteId);
     });
   const read = { kind: 'key', scope: scopes.read } as const;
   const write = { kind: 'key', scope: scopes.write } as const;
   return [
-    defineManageRoute<undefined, Caller, PageRequest>({
+    defineManageRoute<undefined, Owner, PageRequest>({
       method: 'GET',
       path,
       access: read,
       summary: summaries.list,
       query: listQuerySchema,
-      responses: { 200: { description: `A page of ${label}s`, schema: schemas.list }, 400: BAD_PAGE },
-      authorize: (ctx) => resolveCaller(ctx),
+      responses: { 200: { description: `A page of ${label}s`, schema: schemas.list }, 400: BAD_PAGE, ...ownerNotFound },
+      authorize: (ctx) => resolveOwner(ctx, false),
       validate: (ctx) => pageRequest(ctx),
-      handle(ctx, _body, caller, page) {
-        const items = inCreationOrder([...spec.items(ctx.state).values()].filter((item) => reaches(caller, item, attachedTo(item))));
+      handle(ctx, _body, owner, page) {
+        const items = inCreationOrder([...spec.items(ctx.state).values()].filter((item) => listed(owner, item)));
         return listReply(ctx, items, page, spec.wire);
       },
     }),
-    defineManageRoute<Create, Caller>({
+    defineManageRoute<Create, Owner>({
       method: 'POST',
       path,
       access: write,
       summary: summaries.create,
       body: schemas.create,
-      responses: { 201: { description: `The created ${label}`, schema: schemas.item }, ...conflict },
-      authorize(ctx) {
-        const caller = resolveCaller(ctx);
-        return isError(caller) ? caller : (spec.mayCreate?.(caller) ?? caller);
-      },
-      validate: (ctx, body, caller) => validateCreate(ctx, body, caller),
-      handle(ctx, body, caller) {
-        const item = spec.create(ctx, body, caller);
+      responses: { 201: { description: `The created ${label}`, schema: schemas.item }, ...ownerNotFound, ...conflict },
+      authorize: (ctx) => resolveOwner(ctx, true),
+      validate: (ctx, body, owner) => validateCreate(ctx, body, owner),
+      handle(ctx, body, owner) {
+        const item = spec.create(ctx, body, owner);
         if (isError(item)) return item;
         store(ctx, item);
         return itemReply(ctx, spec.wire(item), 201);
@@ -116,7 +169,7 @@ export function defineResource<Item extends Owned & Created, Create extends obje
     }),
     defineManageRoute<undefined, Found<Item>>({
       method: 'GET',
-      path: `${path}/:id`,
+      path: itemPath,
       access: read,
       summary: summaries.get,
       responses: { 200: { description: `The ${label}`, schema: schemas.item }, 404: notFound },
@@ -125,7 +178,7 @@ export function defineResource<Item extends Owned & Created, Create extends obje
     }),
     defineManageRoute<Update, Found<Item>>({
       method: 'PATCH',
-      path: `${path}/:id`,
+      path: itemPath,
       access: write,
       summary: summaries.update,
       body: schemas.update,
@@ -141,7 +194,7 @@ export function defineResource<Item extends Owned & Created, Create extends obje
     }),
     defineManageRoute<undefined, Found<Item>>({
       method: 'DELETE',
-      path: `${path}/:id`,
+      path: itemPath,
       access: write,
       summary: summaries.delete,
       responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: notFound },

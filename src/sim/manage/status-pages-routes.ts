@@ -1,5 +1,4 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import { deletedResponseSchema, listQuerySchema } from '../../contract/manage/common.js';
 import {
   createIncidentSchema,
   createStatusPageSchema,
@@ -21,10 +20,10 @@ import {
   type UpdateStatusPage,
 } from '../../contract/manage/status-pages.js';
 import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
-import { defineRoute, isError, type RouteContext } from '../routing/route.js';
-import { authorizeItem, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
-import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, taken, type PageRequest, defineManageRoute } from './kit.js';
-import { defineResource } from './resource.js';
+import { defineRoute, type RouteContext } from '../routing/route.js';
+import { authorizeItem, INCIDENT, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
+import { checkWebsiteRef, defineManageRoute, itemReply, taken } from './kit.js';
+import { authorizeChild, defineResource, type ParentSpec } from './resource.js';
 import type { Incident, StatusPage } from './model.js';
 import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
 
@@ -70,22 +69,14 @@ function pageMonitors(ctx: RouteContext, page: StatusPage) {
   return { statusPageId: page.id, monitorIds: [...page.monitorIds], monitors };
 }
 
-/** An incident route's access: the page (reached by the caller) and the incident of that page. */
-interface IncidentAccess extends Found<StatusPage> {
-  readonly incident: Incident;
-}
+/** Incidents live in their status page: reached through it, 404 when the page does not hold them. */
+const incidentParent: ParentSpec<StatusPage, Incident> = {
+  authorize: pageById,
+  holds: (page, incident) => incident.statusPageId === page.id,
+  notFound: PAGE_NOT_FOUND,
+};
 
-function authorizeIncident() {
-  const page = pageById;
-  return (ctx: RouteContext): IncidentAccess | SimError => {
-    const access = page(ctx);
-    if (isError(access)) return access;
-    const id = ctx.params.incidentId ?? '';
-    const incident = ctx.state.manage.incidents.get(id);
-    if (!incident || incident.statusPageId !== access.item.id) return notFound({ kind: 'Incident', id });
-    return { ...access, incident };
-  };
-}
+const incidentById = authorizeChild(incidentParent, INCIDENT, (state, id) => state.manage.incidents.get(id), 'incidentId');
 
 const pageRoutes = [
   ...defineResource<StatusPage, CreateStatusPage, UpdateStatusPage>({
@@ -156,35 +147,30 @@ const pageRoutes = [
 ];
 
 const incidentRoutes = [
-  defineManageRoute<undefined, Found<StatusPage>, PageRequest>({
-    method: 'GET',
+  ...defineResource<Incident, CreateIncident, UpdateIncident, Found<StatusPage>>({
     path: '/v1/status-pages/:id/incidents',
-    access: { kind: 'key', scope: READ },
-    summary: 'List the incidents of a status page, by creation.',
-    query: listQuerySchema,
-    responses: { 200: { description: 'A page of incidents', schema: incidentListResponseSchema }, 404: PAGE_NOT_FOUND, 400: BAD_PAGE },
-    authorize: pageById,
-    validate: (ctx) => pageRequest(ctx),
-    handle(ctx, _body, { item }, page) {
-      const items = inCreationOrder([...ctx.state.manage.incidents.values()].filter((i) => i.statusPageId === item.id));
-      return listReply(ctx, items, page, incidentWire);
+    idParam: 'incidentId',
+    kind: INCIDENT,
+    scopes: { read: READ, write: WRITE },
+    parent: incidentParent,
+    items: (state) => state.manage.incidents,
+    wire: incidentWire,
+    schemas: { item: incidentResponseSchema, list: incidentListResponseSchema, create: createIncidentSchema, update: updateIncidentSchema },
+    summaries: {
+      list: 'List the incidents of a status page, by creation.',
+      create: 'Open an incident on a status page with its first update (default investigating, minor).',
+      get: 'Get an incident of a status page with its timeline.',
+      update: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
+      delete: 'Delete an incident.',
     },
-  }),
-  defineManageRoute<CreateIncident, Found<StatusPage>>({
-    method: 'POST',
-    path: '/v1/status-pages/:id/incidents',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Open an incident on a status page with its first update (default investigating, minor).',
-    body: createIncidentSchema,
-    responses: { 201: { description: 'The created incident', schema: incidentResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById,
-    handle(ctx, body, { item }) {
+    notFound: INCIDENT_NOT_FOUND,
+    create(ctx, body, { item: page }) {
       const { ids } = ctx.state.manage;
       const status = body.status ?? 'investigating';
-      const incident: Incident = {
+      return {
         id: ids.next('inc'),
-        organizationId: item.organizationId,
-        statusPageId: item.id,
+        organizationId: page.organizationId,
+        statusPageId: page.id,
         title: body.title,
         status,
         impact: body.impact ?? 'minor',
@@ -193,60 +179,26 @@ const incidentRoutes = [
         createdAt: ctx.now,
         updatedAt: ctx.now,
       };
-      ctx.state.manage.incidents.set(incident.id, incident);
-      return itemReply(ctx, incidentWire(incident), 201);
+    },
+    update(ctx, body, incident) {
+      const next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
+      return body.status !== undefined || body.message !== undefined
+        ? withUpdate(next, { status: body.status, message: body.message }, ctx.now, ctx.state.manage.ids)
+        : next;
     },
   }),
-  defineManageRoute<undefined, IncidentAccess>({
-    method: 'GET',
-    path: '/v1/status-pages/:id/incidents/:incidentId',
-    access: { kind: 'key', scope: READ },
-    summary: 'Get an incident of a status page with its timeline.',
-    responses: { 200: { description: 'The incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(),
-    handle: (ctx, _body, { incident }) => itemReply(ctx, incidentWire(incident)),
-  }),
-  defineManageRoute<UpdateIncident, IncidentAccess>({
-    method: 'PATCH',
-    path: '/v1/status-pages/:id/incidents/:incidentId',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
-    body: updateIncidentSchema,
-    responses: { 200: { description: 'The changed incident', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(),
-    handle(ctx, body, { incident }) {
-      let next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
-      if (body.status !== undefined || body.message !== undefined) {
-        next = withUpdate(next, { status: body.status, message: body.message }, ctx.now, ctx.state.manage.ids);
-      }
-      ctx.state.manage.incidents.set(incident.id, next);
-      return itemReply(ctx, incidentWire(next));
-    },
-  }),
-  defineManageRoute<IncidentUpdateBody, IncidentAccess>({
+  defineManageRoute<IncidentUpdateBody, Found<Incident>>({
     method: 'POST',
     path: '/v1/status-pages/:id/incidents/:incidentId/updates',
     access: { kind: 'key', scope: WRITE },
     summary: 'Add an update to an incident’s timeline, optionally changing its status.',
     body: incidentUpdateBodySchema,
     responses: { 201: { description: 'The incident with the new update', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(),
-    handle(ctx, body, { incident }) {
+    authorize: incidentById,
+    handle(ctx, body, { item: incident }) {
       const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);
       ctx.state.manage.incidents.set(incident.id, next);
       return itemReply(ctx, incidentWire(next), 201);
-    },
-  }),
-  defineManageRoute<undefined, IncidentAccess>({
-    method: 'DELETE',
-    path: '/v1/status-pages/:id/incidents/:incidentId',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Delete an incident.',
-    responses: { 200: { description: 'Deleted', schema: deletedResponseSchema }, 404: INCIDENT_NOT_FOUND },
-    authorize: authorizeIncident(),
-    handle(ctx, _body, { incident }) {
-      ctx.state.manage.incidents.delete(incident.id);
-      return deletedReply(ctx, incident.id);
     },
   }),
 ];

@@ -52,6 +52,13 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       lease: null,
       inFlight: null,
       inFlightCap: null,
+      // Every field a stage may learn exists from the start: the exchange keeps one shape.
+      principal: undefined,
+      body: undefined,
+      query: undefined,
+      queryProblems: undefined,
+      access: undefined,
+      input: undefined,
     };
     const seq = control ? 0 : journal.reserve();
     let response: SimResponse;

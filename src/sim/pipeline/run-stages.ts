@@ -22,5 +22,6 @@ export async function runStages(stages: readonly Stage[], x: Exchange): Promise<
 }
 
 function learn(x: Exchange, facts: ExchangeFacts): void {
-  Object.assign(x as { -readonly [K in keyof Exchange]: Exchange[K] }, facts);
+  const target = x as { -readonly [K in keyof ExchangeFacts]: ExchangeFacts[K] };
+  for (const name in facts) target[name as keyof ExchangeFacts] = facts[name as keyof ExchangeFacts] as never;
 }

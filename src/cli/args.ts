@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
+import { suggest } from '../sim/text.js';
 
 /** Options of `analytics-sim serve`. */
 export interface ServeOptions {
@@ -18,6 +19,8 @@ export interface ServeOptions {
   readonly limits: 'enforce' | 'off';
   /** Page origins allowed by CORS (normalized); empty for the default (any localhost port). */
   readonly allowedOrigins: readonly string[];
+  /** Refuse with 400 what would otherwise be ignored or reinterpreted (and sent as a `Warning`). */
+  readonly strict: boolean;
 }
 
 /** What the command line asks for. */
@@ -39,9 +42,9 @@ Options (serve):
   --host <addr>         Address to bind (default 127.0.0.1)
   --seed <s>            Seed of the world, secrets, ids and data (default 42)
   --clock real|virtual  real follows the wall clock; virtual moves only through
-                        POST /__sim/clock (default real)
-  --now <instant>       Start of the virtual clock: ISO 8601 or epoch ms
-                        (default 2025-06-02T12:00:00Z; implies nothing for --clock real)
+                        POST /__sim/clock (default real, or virtual with --now)
+  --now <instant>       Start of the virtual clock: ISO 8601 or epoch ms; implies
+                        --clock virtual (default 2025-06-02T12:00:00Z)
   --scenario <s>        Run a fault scenario from the start: a built-in name or a JSON
                         file with a scenario (or an array of them); repeatable.
                         Built-ins: steady, rate-limit-storm, outage-window, flaky-5xx,
@@ -54,6 +57,10 @@ Options (serve):
                         scheme://host:* for any port, or *; repeatable. The simulator's own
                         origin is always allowed. Default: any port of http://localhost,
                         http://127.0.0.1 and http://[::1]
+  --strict              Refuse with 400 VALIDATION_ERROR what the service would ignore or
+                        reinterpret (unknown or misspelt fields, an unknown time zone, a
+                        dropped filter, an organization-wide fallback); without it such
+                        answers carry a Warning header per finding
   --log                 Print one line per request (method, path, status, time, request id)
   -h, --help            Show this help
   -v, --version         Print the version
@@ -99,12 +106,13 @@ export function parseCommand(argv: readonly string[]): Command {
         scenario: { type: 'string', multiple: true },
         limits: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
+        strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
+    return { kind: 'error', message: argumentProblem(error as Error & { code?: string }) };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -114,8 +122,11 @@ export function parseCommand(argv: readonly string[]): Command {
   if (rest.length > 0) return { kind: 'error', message: `Unexpected argument '${rest[0]}'.` };
   const port = parsePort(values.port ?? '8787');
   if (port === null) return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
-  const clock = values.clock ?? 'real';
+  const clock = values.clock ?? (values.now !== undefined ? 'virtual' : 'real');
   if (clock !== 'real' && clock !== 'virtual') return { kind: 'error', message: `--clock must be real or virtual (got '${clock}').` };
+  if (clock === 'real' && values.now !== undefined) {
+    return { kind: 'error', message: '--now sets the start of the virtual clock; drop --clock real (or --now).' };
+  }
   let startMs: number | undefined;
   if (values.now !== undefined) {
     const at = parseInstant(values.now);
@@ -144,6 +155,21 @@ export function parseCommand(argv: readonly string[]): Command {
       scenarios: values.scenario ?? [],
       limits,
       allowedOrigins,
+      strict: values.strict ?? false,
     },
   };
+}
+
+/** Every long flag, for "did you mean" on a mistyped one. */
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--help', '--version'];
+
+/** One readable line for what `parseArgs` refused: an unknown flag gets the closest known one. */
+function argumentProblem(error: Error & { code?: string }): string {
+  const unknown = /Unknown option '([^']{1,100})/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
+    const near = unknown.startsWith('--') ? suggest(unknown, FLAGS) : undefined;
+    return `unknown option '${unknown}'.${near ? ` Did you mean ${near}?` : ''} Try 'analytics-sim --help'.`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${error.message.replace(/\.$/, '')}. Try 'analytics-sim --help'.`;
+  return error.message;
 }

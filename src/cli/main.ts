@@ -51,6 +51,7 @@ async function serve(options: ServeOptions): Promise<void> {
       scenarios: loadScenarios(options.scenarios),
       guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
       limits: options.limits,
+      strict: options.strict,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
     });
   } catch (error) {
@@ -77,6 +78,7 @@ async function serve(options: ServeOptions): Promise<void> {
       `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
       ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
       ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
+      ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
       ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
       `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
       `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,

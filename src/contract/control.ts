@@ -73,6 +73,7 @@ export const journalEntrySchema = z.object({
   faults: z.array(z.object({ scenario: z.string(), step: z.number().int(), name: z.string().nullable(), effect: z.string() })),
   fingerprint: z.string(),
   retryAfter: z.number().nullable(),
+  warnings: z.array(z.string()),
 });
 
 /** What the journal knows about its own completeness. */

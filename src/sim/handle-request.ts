@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '../contract/errors.js';
 import { settleLease } from './admission/in-flight-lease.js';
 import { internalError, type SimError } from './errors.js';
 import { NO_FAULTS } from './faults/scenario-runner.js';
@@ -10,6 +11,7 @@ import { runStages } from './pipeline/run-stages.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
 import { isError } from './routing/route.js';
+import { describeFinding } from './text.js';
 import type { Matcher } from './routing/router.js';
 import type { SimulatorCore } from './routing/route.js';
 
@@ -48,6 +50,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
       headers: {},
       checks: [],
+      warnings: [],
       faults: NO_FAULTS,
       lease: null,
       inFlight: null,
@@ -85,8 +88,23 @@ function toResponse(answer: Answer | null, x: Exchange): SimResponse {
         : isError(answer)
           ? errorResponse(withHeaders(answer, x.headers), x.requestId)
           : replyResponse(answer, x.requestId, x.headers);
+  const warned = x.warnings.length > 0 && !('abort' in response) ? { ...response, headers: { ...response.headers, Warning: warningHeader(x.warnings) } } : response;
   const delayMs = x.faults.latencyMs;
-  return delayMs > 0 ? { ...response, delayMs } : response;
+  return delayMs > 0 ? { ...warned, delayMs } : warned;
+}
+
+/** Warnings shown in one header at most; the journal keeps them all. */
+const MAX_HEADER_WARNINGS = 10;
+
+/**
+ * The `Warning` header (RFC 9111's 199 "miscellaneous warning"): one `199 analytics-sim "…"`
+ * value per finding, comma-separated, quotes and control characters removed from the text.
+ */
+function warningHeader(warnings: readonly ErrorDetail[]): string {
+  return warnings
+    .slice(0, MAX_HEADER_WARNINGS)
+    .map((w) => `199 analytics-sim "${describeFinding(w).replace(/["\\\x00-\x1f\x7f]/g, "'")}"`)
+    .join(', ');
 }
 
 function withHeaders(error: SimError, headers: Record<string, string>): SimError {

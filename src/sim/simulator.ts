@@ -65,6 +65,13 @@ export interface SimulatorOptions {
    * http://127.0.0.1 and http://[::1]. An entry that is not an origin throws.
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Refuse with 400 VALIDATION_ERROR what the simulator would otherwise ignore or reinterpret
+   * (an unknown or misspelt field, a value it falls back from, a dropped filter, an
+   * organization-wide fallback), naming each finding. Default false: such requests are answered
+   * as the live service answers them, with a `Warning` header per finding.
+   */
+  readonly strict?: boolean;
 }
 
 /** Starts, stops and lists fault scenarios of a simulator. */
@@ -150,6 +157,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     catalog,
     guardHost: options.guardControlHost ?? false,
+    strict: options.strict ?? false,
     enforceLimits: options.limits !== 'off',
     routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),

@@ -72,3 +72,8 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] as number;
 }
+
+/** A finding of what the simulator ignored, as one line: `field: message. suggestion`. */
+export function describeFinding(finding: { readonly field: string; readonly message: string; readonly suggestion?: string }): string {
+  return finding.suggestion ? `${finding.field}: ${finding.message}. ${finding.suggestion}` : `${finding.field}: ${finding.message}`;
+}

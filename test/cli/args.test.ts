@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [] };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -33,9 +33,11 @@ describe('parseCommand flags', () => {
     [['--seed', 'ci-run-7'], { seed: 'ci-run-7' }],
     [['--clock', 'virtual'], { clock: 'virtual' }],
     [['--clock', 'real'], { clock: 'real' }],
-    [['--now', '2024-05-31T00:00:00Z'], { startMs: Date.UTC(2024, 4, 31) }],
-    [['--now', '2024-05-31T02:00:00+02:00'], { startMs: Date.UTC(2024, 4, 31) }],
-    [['--now', '1717113600000'], { startMs: 1_717_113_600_000 }],
+    [['--now', '2024-05-31T00:00:00Z'], { clock: 'virtual', startMs: Date.UTC(2024, 4, 31) }],
+    [['--now', '2024-05-31T02:00:00+02:00'], { clock: 'virtual', startMs: Date.UTC(2024, 4, 31) }],
+    [['--now', '1717113600000'], { clock: 'virtual', startMs: 1_717_113_600_000 }],
+    [['--clock', 'virtual', '--now', '1717113600000'], { clock: 'virtual', startMs: 1_717_113_600_000 }],
+    [['--strict'], { strict: true }],
     [['--log'], { log: true }],
     [['--allowed-origin', 'http://localhost:5173'], { allowedOrigins: ['http://localhost:5173'] }],
     [['--allowed-origin', 'HTTPS://App.Example/', '--allowed-origin', 'http://localhost:*'], { allowedOrigins: ['https://app.example', 'http://localhost:*'] }],
@@ -59,6 +61,7 @@ describe('parseCommand flags', () => {
       scenarios: ['outage-window', 'my-faults.json'],
       limits: 'off',
       allowedOrigins: [],
+      strict: false,
     });
   });
 
@@ -71,7 +74,7 @@ describe('parseCommand flags', () => {
   });
 
   it('documents every flag in the help text', () => {
-    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--limits', '--allowed-origin', '--log', '--help', '--version']) expect(HELP).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--clock', '--now', '--scenario', '--limits', '--allowed-origin', '--strict', '--log', '--help', '--version']) expect(HELP).toContain(flag);
     expect(HELP).toMatch(/Usage/);
   });
 });
@@ -95,6 +98,11 @@ describe('parseCommand errors', () => {
     [['--allowed-origin', 'localhost:5173'], /--allowed-origin.*not an origin/],
     [['--allowed-origin', 'https://app.example/dashboard'], /--allowed-origin/],
     [['--allowed-origin', 'ftp://files.example'], /--allowed-origin/],
+    [['--clock', 'real', '--now', '2024-05-31T00:00:00Z'], /--now sets the start of the virtual clock/],
+    [['--prot', '0'], /unknown option '--prot'\. Did you mean --port\?/],
+    [['--alowed-origin', 'http://localhost:1'], /Did you mean --allowed-origin\?/],
+    [['--seeed', '1'], /Did you mean --seed\?/],
+    [['--zzzzzz'], /^unknown option '--zzzzzz'\. Try 'analytics-sim --help'\.$/],
   ])('refuses serve %j with a clear message', (flags, message) => {
     const text = errorMessage(parseCommand(['serve', ...flags]));
     expect(text).toMatch(message);

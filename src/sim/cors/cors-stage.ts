@@ -11,8 +11,8 @@ export const CORS_ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
 export const CORS_ALLOW_HEADERS =
   'Content-Type, Authorization, X-API-Key, databuddy-client-id, databuddy-sdk-name, databuddy-sdk-version';
 
-/** Response headers a page may read, as the live API exposes them. */
-export const CORS_EXPOSE_HEADERS = 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+/** Response headers a page may read: the live API's, and the simulator's own `Warning` (what it ignored). */
+export const CORS_EXPOSE_HEADERS = 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Warning';
 
 /** Seconds a browser may cache a preflight answer. */
 export const CORS_MAX_AGE_SECONDS = 600;

@@ -50,6 +50,8 @@ export interface JournalEntry {
   readonly fingerprint: string;
   /** The Retry-After the response carried, in seconds, or null. */
   readonly retryAfter: number | null;
+  /** What the simulator ignored or reinterpreted in the request (the `Warning` headers it sent). */
+  readonly warnings: readonly string[];
 }
 
 /** Filters of a journal listing. All are optional and combine with AND. */

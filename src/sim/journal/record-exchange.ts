@@ -1,8 +1,12 @@
 import { identityOf } from '../auth/principal.js';
 import type { SimResponse } from '../messages.js';
 import type { Exchange, Refusal } from '../pipeline/exchange.js';
+import { describeFinding } from '../text.js';
 import { fingerprintOf } from './fingerprint.js';
 import type { JournalEntry } from './journal.js';
+
+/** The warnings of the many entries that have none (shared, never mutated). */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /**
  * The journal entry of one request of the simulated service: who, which route, the decision,
@@ -29,5 +33,6 @@ export function journalEntryOf(x: Exchange, seq: number, refusedBy: Refusal | nu
     faults: x.faults.touched,
     fingerprint: fingerprintOf(x.request),
     retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+    warnings: x.warnings.length === 0 ? NO_WARNINGS : x.warnings.map(describeFinding),
   };
 }

@@ -1,7 +1,7 @@
 import { applyControlCors } from '../cors/cors-stage.js';
 import { forbidden, unsupportedMediaType } from '../errors.js';
 import { CONTINUE, respond, type Stage } from './exchange.js';
-import { answerUnmatched, decodeBody, operate, readQuery, reportQueryProblems, validateRoute } from './route-stages.js';
+import { answerUnmatched, decodeBody, operate, readQuery, refuseWarnings, reportQueryProblems, validateRoute } from './route-stages.js';
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
@@ -40,5 +40,6 @@ export const CONTROL_PIPELINE: readonly Stage[] = [
   readQuery, //            the route's query schema
   reportQueryProblems, //  400 naming each bad query parameter
   validateRoute, //        the route's own validation
+  refuseWarnings, //       under --strict, 400 for what would be ignored
   operate, //              the handler
 ];

@@ -18,7 +18,8 @@ import type { SimState } from '../state.js';
 /**
  * One request in flight through a chain. It starts with the request, its id, the clock instant
  * and the route match; each stage that learns something returns it with {@link next}, and the
- * run loop adds it here. `headers` and `checks` are the only fields stages append to directly.
+ * run loop adds it here. `headers`, `checks` and `warnings` are the only fields stages append to
+ * directly.
  */
 export interface Exchange {
   readonly request: SimRequest;
@@ -32,6 +33,11 @@ export interface Exchange {
   readonly headers: Record<string, string>;
   /** Window checks made, in order, for the journal. */
   readonly checks: WindowCheck[];
+  /**
+   * What the simulator ignored or reinterpreted in this request (an unknown field, a value it
+   * fell back from): sent as `Warning` headers and journaled; `strict` refuses them with 400.
+   */
+  readonly warnings: ErrorDetail[];
   /** Who the request acts as (set by authentication). */
   readonly principal?: Principal;
   /** What the active scenarios do to this request. */

@@ -10,6 +10,7 @@ import {
   enforceAccess,
   operate,
   readQuery,
+  refuseWarnings,
   reportQueryProblems,
   validateRoute,
 } from './route-stages.js';
@@ -39,5 +40,6 @@ export const PUBLIC_PIPELINE: readonly Stage[] = [
   enforceRouteWindow, //   the route's own window, e.g. /track per key or website (admission)
   reportQueryProblems, //  400 for query parameters that failed their schema
   validateRoute, //        the route's own validation: 400
+  refuseWarnings, //       under --strict, 400 for what would be ignored or reinterpreted
   operate, //              the handler
 ];

@@ -14,6 +14,8 @@ import {
   validationError,
 } from '../errors.js';
 import { MAX_BODY_BYTES } from '../messages.js';
+import { suggest, truncate } from '../text.js';
+import { findUnknownFields } from './unknown-fields.js';
 import { isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
 import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
 
@@ -34,6 +36,9 @@ export function contextOf(x: Exchange): RouteContext<LooseQuery> {
     now: x.now,
     sim: x.sim,
     state: x.state,
+    warn: (warning) => {
+      x.warnings.push(warning);
+    },
   };
 }
 
@@ -92,6 +97,7 @@ export const decodeBody: Stage = (x) => {
     const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);
     return respond((route.bodyError ?? schemaValidation)(details));
   }
+  for (const unknown of findUnknownFields(route.body, value)) x.warnings.push(unknown);
   return next({ body: parsed.data });
 };
 
@@ -124,21 +130,57 @@ export const readQuery: Stage = (x) => {
   const schema = routeOf(x).query;
   if (!schema) return CONTINUE;
   const raw = x.request.query;
+  const fields = fieldsOf(schema);
   const query: Record<string, unknown> = {};
   let problems: ErrorDetail[] | undefined;
-  for (const field of fieldsOf(schema)) {
+  for (const field of fields) {
     const value = raw[field.name];
     if (value === undefined && field.optional) continue;
     const parsed = field.schema.safeParse(value);
     if (parsed.success) {
       if (parsed.data !== undefined) query[field.name] = parsed.data;
+      else if (value !== undefined) x.warnings.push({ field: field.name, message: `${field.name}=${truncate(String(value), 64)} is not a value this parameter takes and was ignored` });
     } else {
       problems ??= [];
       for (const issue of parsed.error.issues) problems.push({ field: field.name, message: issue.message });
     }
   }
+  warnUnknownParameters(x, fields);
   return next(problems ? { query, queryProblems: problems } : { query });
 };
+
+const namesByFields = new WeakMap<readonly QueryField[], ReadonlySet<string>>();
+
+function isDeclared(fields: readonly QueryField[], name: string): boolean {
+  let names = namesByFields.get(fields);
+  if (!names) {
+    names = new Set(fields.map((field) => field.name));
+    namesByFields.set(fields, names);
+  }
+  return names.has(name);
+}
+
+/** Query-string names the route does not declare: ignored, as the service does, and said so. */
+function warnUnknownParameters(x: Exchange, fields: readonly QueryField[]): void {
+  let reported = 0;
+  for (const name in x.request.query) {
+    if (isDeclared(fields, name)) continue;
+    if (++reported > 10) return;
+    const near = suggest(name, fields.map((field) => field.name));
+    x.warnings.push({
+      field: truncate(name, 64),
+      message: `${truncate(name, 64)} is not a query parameter of this route and was ignored`,
+      ...(near ? { suggestion: `Did you mean '${near}'?` } : {}),
+    });
+  }
+}
+
+/**
+ * Under `strict`, refuses with 400 VALIDATION_ERROR what the simulator would otherwise ignore or
+ * reinterpret, naming each finding; without it the findings travel as `Warning` headers. The
+ * findings move into the refusal's details: nothing was ignored, so no `Warning` goes with it.
+ */
+export const refuseWarnings: Stage = (x) => (x.sim.strict && x.warnings.length > 0 ? respond(validationError(x.warnings.splice(0))) : CONTINUE);
 
 /** The missing-scope refusal of ingestion, in the service's words. */
 function ingestScopeMissing(scope: string) {

@@ -5,7 +5,8 @@ import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema,
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
 import { accessDenied, missingProjectId, validationError, type SimError } from '../errors.js';
-import { defineRoute, jsonText, ok } from '../routing/route.js';
+import { defineRoute, isError, jsonText, ok, type RouteContext } from '../routing/route.js';
+import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
 import type { QueryScope } from './definition.js';
@@ -31,6 +32,33 @@ const compileParams = z.object({ website_id: z.string().optional(), timezone: ti
 
 function queriesOf(body: QueryBody): QueryRequest[] {
   return Array.isArray(body) ? body : [body];
+}
+
+/**
+ * Says what the service ignores in a query body: filters on fields a type does not allow
+ * (dropped, yet counted in `filters_applied`) and the body's `timeZone` (never read; the time
+ * zone comes from `?timezone=`).
+ */
+function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly QueryRequest[], plans: readonly QueryPlan[], batch: boolean): void {
+  queries.forEach((query, i) => {
+    const prefix = batch ? `batch[${i}].` : '';
+    if (query.timeZone !== undefined) {
+      ctx.warn({ field: `${prefix}timeZone`, message: 'timeZone in the body is not read and was ignored; send the time zone as ?timezone=', suggestion: 'Did you mean the query parameter timezone?' });
+    }
+    const plan = plans[i];
+    if (!plan) return;
+    plan.filters.slice(0, 20).forEach((filter, j) => {
+      const refusing = plan.parameters.filter((p) => !allowedFilters(p.type).includes(filter.field));
+      const first = refusing[0];
+      if (!first) return;
+      const near = suggest(filter.field, allowedFilters(first.type));
+      ctx.warn({
+        field: `${prefix}filters[${j}].field`,
+        message: `Filters on ${filter.field.slice(0, 64)} are not allowed for ${[...new Set(refusing.map((p) => p.type.name))].slice(0, 5).join(', ')} and were ignored there (still counted in filters_applied, as the service does)`,
+        ...(near && near !== filter.field ? { suggestion: `Did you mean '${near}'?` } : {}),
+      });
+    });
+  });
 }
 
 /** The `/v1/query/types` body after `requestId`, serialized once per `include_meta` value. */
@@ -112,7 +140,16 @@ export const queryRoutes = [
     },
     limit: 'query:execute',
     body: queryBodySchema,
-    authorize: (ctx, body): QueryScope | SimError => resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state),
+    authorize(ctx, body): QueryScope | SimError {
+      const scope = resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state);
+      if (!isError(scope) && scope.kind === 'websites' && scope.organizationId !== undefined && ctx.query.organization_id === undefined) {
+        ctx.warn({
+          field: 'website_id',
+          message: `No website_id, link_id, schedule_id or organization_id was named: answered for all ${scope.websites.length} websites of organization ${scope.organizationId}, as the service does for a global key or a session`,
+        });
+      }
+      return scope;
+    },
     validate(ctx, body, scope): QueryPlan[] | SimError {
       const queries = queriesOf(body);
       const details: ErrorDetail[] = [];
@@ -122,6 +159,7 @@ export const queryRoutes = [
       const tz = ctx.query.timezone ?? 'UTC';
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details));
       if (details.length > 0) return validationError(details);
+      warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
       const sites = scope.kind === 'websites' ? scope.websites.length : 1;
       const cost = (plans as QueryPlan[]).reduce((sum, plan) => sum + plan.parameters.reduce((s, p) => s + costOf(p, sites), 0), 0);
       if (cost > MAX_SITE_DAYS) {

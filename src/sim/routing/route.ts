@@ -81,6 +81,11 @@ export interface RouteContext<Query = LooseQuery> {
   readonly now: number;
   readonly sim: SimulatorCore;
   readonly state: SimState;
+  /**
+   * Tells the caller that part of the request was ignored or reinterpreted (a `Warning` header
+   * and a journal entry; a 400 under `strict`). `field` names what, `message` says what was done.
+   */
+  warn(warning: ErrorDetail): void;
 }
 
 /** A documented answer of a route: what it means and the body's schema. */
@@ -185,6 +190,8 @@ export interface SimulatorCore {
   readonly catalog: ReadonlyMap<string, Scenario>;
   /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
   readonly guardHost: boolean;
+  /** Whether what the simulator would ignore or reinterpret is refused with 400 instead of a `Warning`. */
+  readonly strict: boolean;
   /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
   readonly enforceLimits: boolean;
   /** Every route, public and control, for the generated OpenAPI document. */

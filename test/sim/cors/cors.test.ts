@@ -3,7 +3,7 @@ import { createSimulator } from '../../../src/index.js';
 import { sessionCookie, sessionTokenOf, SUMMARY_QUERY } from '../../helpers/credentials.js';
 import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
 
-const EXPOSED = 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+const EXPOSED = 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Warning';
 const PAGE = 'http://localhost:5173';
 
 /** The CORS headers of an answer (names as the core sets them). */
@@ -212,7 +212,7 @@ describe('CORS on ingestion (/track)', () => {
     expect(corsHeaders(answer)).toEqual({
       'Access-Control-Allow-Origin': SHOP,
       'Access-Control-Allow-Credentials': 'true',
-      'Access-Control-Expose-Headers': 'X-Request-ID, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      'Access-Control-Expose-Headers': EXPOSED,
       'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, PUT, DELETE',
       'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Requested-With, databuddy-client-id, databuddy-sdk-name, databuddy-sdk-version',
       'Access-Control-Max-Age': '600',

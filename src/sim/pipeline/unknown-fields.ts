@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import type { ErrorDetail } from '../../contract/errors.js';
+import { suggest, truncate } from '../text.js';
+
+/** How deep into a body unknown names are looked for (body → batch item → parameter). */
+const MAX_DEPTH = 4;
+/** Array items looked at per array, and names reported per request: the work stays bounded. */
+const MAX_ITEMS = 100;
+const MAX_FINDINGS = 10;
+
+interface Def {
+  readonly type: string;
+  readonly shape?: Record<string, z.ZodType>;
+  readonly element?: z.ZodType;
+  readonly options?: readonly z.ZodType[];
+  readonly innerType?: z.ZodType;
+  readonly in?: z.ZodType;
+  readonly catchall?: z.ZodType;
+}
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** The schema under wrappers (optional, nullable, default, catch, readonly, pipe). */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let i = 0; i < 8; i++) {
+    const def = defOf(current);
+    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What the walk needs of a schema node, worked out once per node (schemas are module constants). */
+type NodeInfo =
+  | { readonly kind: 'object'; readonly shape: Record<string, z.ZodType>; readonly declared: readonly string[]; readonly open: boolean }
+  | { readonly kind: 'array'; readonly element: z.ZodType }
+  | { readonly kind: 'union'; readonly arrayBranch?: z.ZodType; readonly objectBranch?: z.ZodType }
+  | { readonly kind: 'other' };
+
+const infoByNode = new WeakMap<z.ZodType, NodeInfo>();
+
+function infoOf(node: z.ZodType): NodeInfo {
+  let info = infoByNode.get(node);
+  if (info) return info;
+  const def = defOf(unwrap(node));
+  if (def.type === 'object' && def.shape) {
+    const open = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+    info = { kind: 'object', shape: def.shape, declared: Object.keys(def.shape), open };
+  } else if (def.type === 'array' && def.element) {
+    info = { kind: 'array', element: def.element };
+  } else if (def.type === 'union' && def.options) {
+    const branch = (type: string) => def.options?.find((option) => defOf(unwrap(option)).type === type);
+    info = { kind: 'union', arrayBranch: branch('array'), objectBranch: branch('object') };
+  } else {
+    info = { kind: 'other' };
+  }
+  infoByNode.set(node, info);
+  return info;
+}
+
+/**
+ * Names in a body that its schema does not declare, so the simulator ignored them (as the
+ * live service does): each with its path and, when a declared name is close, a did-you-mean.
+ * Bounded: at most {@link MAX_DEPTH} levels, {@link MAX_ITEMS} items per array and
+ * {@link MAX_FINDINGS} findings, whatever the body's size.
+ */
+export function findUnknownFields(schema: z.ZodType, value: unknown, base = 'body'): ErrorDetail[] {
+  const found: ErrorDetail[] = [];
+  const visit = (node: z.ZodType, at: unknown, path: string, depth: number): void => {
+    if (depth > MAX_DEPTH || found.length >= MAX_FINDINGS) return;
+    const info = infoOf(node);
+    if (info.kind === 'union') {
+      const branch = Array.isArray(at) ? info.arrayBranch : isPlainObject(at) ? info.objectBranch : undefined;
+      if (branch) visit(branch, at, path, depth);
+      return;
+    }
+    if (info.kind === 'array' && Array.isArray(at)) {
+      const count = Math.min(at.length, MAX_ITEMS);
+      for (let i = 0; i < count && found.length < MAX_FINDINGS; i++) visit(info.element, at[i], `${path}[${i}]`, depth + 1);
+      return;
+    }
+    if (info.kind !== 'object' || !isPlainObject(at)) return;
+    for (const name in at) {
+      if (found.length >= MAX_FINDINGS) return;
+      if (!Object.prototype.hasOwnProperty.call(at, name)) continue;
+      const child = Object.prototype.hasOwnProperty.call(info.shape, name) ? info.shape[name] : undefined;
+      if (child) {
+        visit(child, at[name], `${path}.${name}`, depth + 1);
+      } else if (!info.open) {
+        const near = suggest(name, info.declared);
+        found.push({
+          field: `${path}.${truncate(name, 64)}`,
+          message: `${truncate(name, 64)} is not a field of this request and was ignored`,
+          ...(near ? { suggestion: `Did you mean '${near}'?` } : {}),
+        });
+      }
+    }
+  };
+  visit(schema, value, base, 0);
+  return found;
+}

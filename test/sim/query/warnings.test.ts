@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_QUERY } from '../../helpers/credentials.js';
+import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
+
+const SITE = { website_id: 'web_acme_store' };
+
+/** The findings of a `Warning` header, without the `199 analytics-sim "…"` framing. */
+function warningsOf(answer: Answer): string[] {
+  const header = answer.headers.Warning;
+  if (header === undefined) return [];
+  return [...header.matchAll(/199 analytics-sim "([^"]*)"/g)].map((m) => m[1] as string);
+}
+
+/** The body without its request id, to compare two answers' data. */
+function dataOf(answer: Answer): unknown {
+  const { requestId: _id, ...rest } = answer.json as Record<string, unknown>;
+  return rest;
+}
+
+describe('what the simulator ignored, said in a Warning header', () => {
+  const sim = freshSimulator();
+  const key = secretOf(sim, 'key_acme_read');
+
+  it('answers a clean query with no Warning header', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.Warning).toBeUndefined();
+  });
+
+  it('answers a misspelt body field as the service does (200, same data) and names it with a did-you-mean', async () => {
+    const clean = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
+    const typo = await call(sim, 'POST', '/v1/query', {
+      key,
+      query: SITE,
+      body: { ...SUMMARY_QUERY, filter: [{ field: 'country', op: 'eq', value: 'US' }] },
+    });
+    expect(typo.status).toBe(200);
+    expect(dataOf(typo)).toEqual(dataOf(clean));
+    expect(warningsOf(typo)).toEqual(["body.filter: filter is not a field of this request and was ignored. Did you mean 'filters'?"]);
+  });
+
+  it('names a camelCase query parameter, and says the answer fell back to the whole organization', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: { websiteId: 'web_acme_store' }, body: SUMMARY_QUERY });
+    expect(answer.status).toBe(200);
+    const warnings = warningsOf(answer);
+    expect(warnings).toContain("websiteId: websiteId is not a query parameter of this route and was ignored. Did you mean 'website_id'?");
+    expect(warnings.some((w) => /^website_id: No website_id, link_id, schedule_id or organization_id was named: answered for all \d+ websites of organization org_acme/.test(w))).toBe(true);
+  });
+
+  it('says an unknown time zone was ignored, and answers in UTC as the service does', async () => {
+    const utc = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
+    const mars = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, timezone: 'Mars/Olympus_Mons' }, body: SUMMARY_QUERY });
+    expect(mars.status).toBe(200);
+    expect(dataOf(mars)).toEqual(dataOf(utc));
+    expect(warningsOf(mars)).toEqual(['timezone: timezone=Mars/Olympus_Mons is not a value this parameter takes and was ignored']);
+  });
+
+  it('says a filter on a field the type does not allow was dropped, though still counted', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', {
+      key,
+      query: SITE,
+      body: { ...SUMMARY_QUERY, filters: [{ field: 'contry', op: 'eq', value: 'US' }] },
+    });
+    expect(answer.status).toBe(200);
+    expect(warningsOf(answer)).toEqual([
+      "filters[0].field: Filters on contry are not allowed for summary_metrics and were ignored there (still counted in filters_applied, as the service does). Did you mean 'country'?",
+    ]);
+  });
+
+  it('says the body timeZone is not read', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...SUMMARY_QUERY, timeZone: 'Europe/Berlin' } });
+    expect(answer.status).toBe(200);
+    expect(warningsOf(answer)).toEqual([
+      'timeZone: timeZone in the body is not read and was ignored; send the time zone as ?timezone=. Did you mean the query parameter timezone?',
+    ]);
+  });
+
+  it('keeps every finding in the journal entry of the request', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, timezon: 'UTC' }, body: { ...SUMMARY_QUERY, preset_: 'x' } });
+    const entry = sim.journal.list().find((e) => e.requestId === answer.headers['X-Request-ID']);
+    expect(entry?.warnings).toEqual(warningsOf(answer));
+    expect(entry?.warnings).toHaveLength(2);
+  });
+
+  it('sends at most ten findings in the header however many names a request has', async () => {
+    const body: Record<string, unknown> = { ...SUMMARY_QUERY };
+    for (let i = 0; i < 5_000; i++) body[`unknown_${i}`] = i;
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+    expect(answer.status).toBe(200);
+    expect(warningsOf(answer)).toHaveLength(10);
+  });
+
+  it('strips quotes and control characters from a name before it goes into the header', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...SUMMARY_QUERY, 'a"b\\c\nd': 1 } });
+    expect(answer.headers.Warning).toBe(`199 analytics-sim "body.a'b'c'd: a'b'c'd is not a field of this request and was ignored"`);
+  });
+});
+
+describe('strict mode', () => {
+  const sim = freshSimulator({ strict: true });
+  const key = secretOf(sim, 'key_acme_read');
+
+  it('refuses what would be ignored with 400 VALIDATION_ERROR naming each finding, in the words of the Warning', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, timezone: 'Nowhere/City' }, body: { ...SUMMARY_QUERY, filter: [] } });
+    expect(answer.status).toBe(400);
+    expect(answer.json.code).toBe('VALIDATION_ERROR');
+    expect(answer.json.details).toEqual([
+      { field: 'body.filter', message: 'filter is not a field of this request and was ignored', suggestion: "Did you mean 'filters'?" },
+      { field: 'timezone', message: 'timezone=Nowhere/City is not a value this parameter takes and was ignored' },
+    ]);
+    expect(answer.headers.Warning).toBeUndefined();
+  });
+
+  it('answers a clean query as without strict', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses an organization-wide fallback, which the service answers for a global key', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, body: SUMMARY_QUERY });
+    expect(answer.status).toBe(400);
+    expect(answer.json.details[0].field).toBe('website_id');
+  });
+});

@@ -7,24 +7,38 @@
  * const res = await sim.handle({ method: 'GET', path: '/v1/query/types', query: {}, headers: {} });
  * ```
  */
+import { createSimulatorFetch, type SimulatorFetch } from './fetch/simulator-fetch.js';
 import { createSeededWorld } from './fixtures/world.js';
 import { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
 import {
   createSimulator as createSimulatorWithWorld,
-  type Simulator,
+  type Simulator as CoreSimulator,
   type SimulatorOptions,
 } from './sim/simulator.js';
+
+/** A simulator, with a `fetch` of its own for clients that take a custom one. */
+export interface Simulator extends CoreSimulator {
+  /**
+   * A WHATWG-compatible `fetch` answered in process (Request in, Response out): pass it to the
+   * official SDK, openapi-fetch, ky or anything that takes a `fetch`. Any URL reaches the
+   * simulator (its path and query count); a bare path is resolved against
+   * `http://analytics.test`. The same bytes as over HTTP, without a socket or MSW.
+   */
+  readonly fetch: SimulatorFetch;
+}
 
 /**
  * Creates a simulator over the seeded fixture world. Defaults: seed 42, virtual clock at
  * 2025-06-02T12:00:00Z. Pass `createWorld` to use a world of your own.
  */
 export function createSimulator(options: Partial<SimulatorOptions> = {}): Simulator {
-  return createSimulatorWithWorld({ createWorld: createSeededWorld, catalog: BUILT_IN_SCENARIOS, ...options });
+  const simulator = createSimulatorWithWorld({ createWorld: createSeededWorld, catalog: BUILT_IN_SCENARIOS, ...options });
+  return Object.assign(simulator, { fetch: createSimulatorFetch(simulator) });
 }
 
 export { createSeededWorld } from './fixtures/world.js';
-export type { Simulator, SimulatorOptions, ScenarioControl } from './sim/simulator.js';
+export type { SimulatorOptions, ScenarioControl } from './sim/simulator.js';
+export { createSimulatorFetch, type SimulatorFetch, type SimulatorFetchOptions } from './fetch/simulator-fetch.js';
 export { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
 export { scenarioSchema, type Scenario, type ScenarioInput } from './contract/scenario.js';
 export type { ActiveScenario, StepRef } from './sim/faults/scenario-runner.js';

@@ -190,3 +190,8 @@ await new Promise<void>((resolve) => {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'load/bench/admission.ts'], { stdio: 'inherit' });
   child.once('exit', () => resolve());
 });
+
+await new Promise<void>((resolve) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'load/bench/in-process.ts'], { stdio: 'inherit' });
+  child.once('exit', () => resolve());
+});

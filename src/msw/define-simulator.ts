@@ -4,7 +4,7 @@ import { createSimulator } from '../index.js';
 import type { SimulatorOptions } from '../sim/simulator.js';
 import { controlPlane, type SimulatorControl } from './control-plane.js';
 import { createResolver, DEFAULT_BASE_URL, type HandlersOptions } from './handlers.js';
-import { mountAt } from './mount.js';
+import { mountAt } from '../fetch/mount.js';
 
 /** Options of `defineSimulator`, `setupSimulator` and `setupSimulatorWorker`: the simulator's, and where it answers. */
 export interface SimulatorSetupOptions extends Partial<SimulatorOptions>, HandlersOptions {

@@ -1,5 +1,5 @@
-import { createSimulator } from '../../src/index.js';
-import type { Simulator, SimulatorOptions } from '../../src/sim/simulator.js';
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js';
+import type { Simulator as CoreSimulator } from '../../src/sim/simulator.js';
 
 /** A parsed answer of the simulator. */
 export interface Answer {
@@ -20,7 +20,7 @@ export interface CallOptions {
 }
 
 /** Sends one request to a simulator in process, the way an adapter would. */
-export async function call(sim: Simulator, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+export async function call(sim: CoreSimulator, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['x-api-key'] = options.key;
   let body: string | undefined;
@@ -44,7 +44,7 @@ export function freshSimulator(options: Partial<SimulatorOptions> = {}): Simulat
 }
 
 /** The secret of a fixture key by id. */
-export function secretOf(sim: Simulator, keyId: string): string {
+export function secretOf(sim: CoreSimulator, keyId: string): string {
   const fixtures = sim.fixtures() as { apiKeys: { id: string; secret: string | null }[] };
   const secret = fixtures.apiKeys.find((k) => k.id === keyId)?.secret;
   if (!secret) throw new Error(`no fixture key ${keyId}`);

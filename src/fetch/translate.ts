@@ -1,9 +1,9 @@
-import { HttpResponse } from 'msw';
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from '../sim/messages.js';
 
 /**
- * Translation between the Fetch API's Request and Response, which MSW hands a handler, and the
- * core's plain SimRequest and SimResponse. Browser-safe: no Buffer, no node modules.
+ * Translation between the Fetch API's Request and Response (which MSW hands a handler, and
+ * `sim.fetch` takes and gives) and the core's plain SimRequest and SimResponse. Browser-safe:
+ * no Buffer, no node modules, no msw.
  */
 
 /** Keeps a leading byte-order mark, as node's `Buffer#toString('utf8')` does on the server. */
@@ -64,8 +64,8 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
  * body for HEAD, 204 and 304). A dropped connection (`abort`) is a network error: `fetch` rejects.
  */
 export function toResponse(response: SimResponse, method: string): Response {
-  if (response.abort) return HttpResponse.error();
+  if (response.abort) return Response.error();
   const empty = method === 'HEAD' || response.status === 204 || response.status === 304 || response.body.length === 0;
   // Bytes, not a string: a string body would make the Response add a text/plain Content-Type.
-  return new HttpResponse(empty ? null : encoder.encode(response.body), { status: response.status, headers: response.headers });
+  return new Response(empty ? null : encoder.encode(response.body), { status: response.status, headers: response.headers });
 }

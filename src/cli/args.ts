@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
+import type { ScenarioInput } from '../contract/scenario.js';
 import { suggest } from '../sim/text.js';
 
 /** Options of `analytics-sim serve`. */
@@ -13,8 +14,8 @@ export interface ServeOptions {
   /** Start of the virtual clock, epoch ms. */
   readonly startMs: number | undefined;
   readonly log: boolean;
-  /** Scenarios to run from the start: built-in names or paths of JSON files. */
-  readonly scenarios: readonly string[];
+  /** Scenarios to run from the start: built-in names, paths of JSON files, or (from a config file) whole scenarios. */
+  readonly scenarios: readonly (string | ScenarioInput)[];
   /** `off` skips the SPEC 8 limits (benchmarks, end-to-end runs). */
   readonly limits: 'enforce' | 'off';
   /** Page origins allowed by CORS (normalized); empty for the default (any localhost port). */
@@ -25,7 +26,15 @@ export interface ServeOptions {
 
 /** What the command line asks for. */
 export type Command =
-  | { readonly kind: 'serve'; readonly options: ServeOptions }
+  | {
+      readonly kind: 'serve';
+      /** The options, with defaults for what the command line does not give. */
+      readonly options: ServeOptions;
+      /** The options the command line gives (they win over a config file's). */
+      readonly given: readonly (keyof ServeOptions)[];
+      /** `--config FILE`, when given. */
+      readonly configPath?: string;
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
@@ -62,6 +71,9 @@ Options (serve):
                         dropped filter, an organization-wide fallback); without it such
                         answers carry a Warning header per finding
   --log                 Print one line per request (method, path, status, time, request id)
+  --config <file>       Read options, scenarios and extra API keys from a JSON file
+                        (default: ./analytics-sim.config.json when it exists; flags
+                        given on the command line win)
   -h, --help            Show this help
   -v, --version         Print the version
 
@@ -80,7 +92,7 @@ function parsePort(text: string): number | null {
 }
 
 /** Epoch ms, or an ISO 8601 date or datetime (without a zone it is read as UTC). */
-function parseInstant(text: string): number | null {
+export function parseInstant(text: string): number | null {
   if (/^\d{1,16}$/.test(text)) {
     const ms = Number(text);
     return ms <= MAX_INSTANT ? ms : null;
@@ -88,7 +100,10 @@ function parseInstant(text: string): number | null {
   return parseDateInput(text)?.ms ?? null;
 }
 
-/** Parses argv (without node and the script). Never throws: bad input becomes an `error` command. */
+/**
+ * Parses argv (without node and the script). Never throws: bad input becomes an `error` command.
+ * A config file is read by the caller (`src/cli/config.ts`); `given` says which options it may not change.
+ */
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
@@ -107,6 +122,7 @@ export function parseCommand(argv: readonly string[]): Command {
         limits: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -143,8 +159,23 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const seed = values.seed ?? '42';
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
+  const flagOf: Record<keyof ServeOptions, unknown> = {
+    port: values.port,
+    host: values.host,
+    seed: values.seed,
+    clock: values.clock ?? values.now,
+    startMs: values.now,
+    log: values.log,
+    scenarios: values.scenario,
+    limits: values.limits,
+    allowedOrigins: values['allowed-origin'],
+    strict: values.strict,
+  };
+  const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
     kind: 'serve',
+    given,
+    ...(values.config !== undefined ? { configPath: values.config } : {}),
     options: {
       port,
       host: values.host ?? '127.0.0.1',
@@ -161,7 +192,7 @@ export function parseCommand(argv: readonly string[]): Command {
 }
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--config', '--help', '--version'];
 
 /** One readable line for what `parseArgs` refused: an unknown flag gets the closest known one. */
 function argumentProblem(error: Error & { code?: string }): string {

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 import { existsSync, readFileSync } from 'node:fs';
 import { startServer } from '../http/node-server.js';
-import { BUILT_IN_SCENARIOS, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
+import type { ConfigKey } from '../contract/config.js';
+import { addConfiguredKeys } from '../fixtures/configured-keys.js';
+import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
 import { HELP, parseCommand, type ServeOptions } from './args.js';
+import { applyConfig, ConfigError, configuredKeys, loadConfig } from './config.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -12,9 +15,10 @@ function version(): string {
 /** Thrown for problems the user can fix; printed without a stack, exit status 2. */
 class UsageError extends Error {}
 
-/** Built-in names stay names; anything else is read as a JSON file of one scenario or a list. */
-function loadScenarios(entries: readonly string[]): (string | ScenarioInput)[] {
+/** Built-in names stay names, whole scenarios (from a config file) stay as they are; anything else is read as a JSON file of one scenario or a list. */
+function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | ScenarioInput)[] {
   return entries.flatMap((entry): (string | ScenarioInput)[] => {
+    if (typeof entry !== 'string') return [entry];
     if (BUILT_IN_SCENARIOS.some((s) => s.name === entry)) return [entry];
     if (!/\.json$/i.test(entry) && !existsSync(entry)) return [entry];
     let text: string;
@@ -40,10 +44,11 @@ function loadScenarios(entries: readonly string[]): (string | ScenarioInput)[] {
   });
 }
 
-async function serve(options: ServeOptions): Promise<void> {
+async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPath: string | null): Promise<void> {
   let simulator;
   try {
     simulator = createSimulator({
+      ...(keys.length > 0 ? { createWorld: (seed: string) => addConfiguredKeys(createSeededWorld(seed), keys) } : {}),
       seed: options.seed,
       clock: options.clock,
       startMs: options.startMs,
@@ -76,6 +81,7 @@ async function serve(options: ServeOptions): Promise<void> {
     [
       `analytics-sim listening on ${running.url}`,
       `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
+      ...(configPath !== null ? [`  config: ${configPath}${keys.length > 0 ? ` (${keys.length} extra API key${keys.length === 1 ? '' : 's'})` : ''}`] : []),
       ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
       ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
       ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
@@ -85,11 +91,16 @@ async function serve(options: ServeOptions): Promise<void> {
       '',
     ].join('\n'),
   );
+  // Ctrl-C under `npm start` delivers SIGINT twice (from the terminal and forwarded by npm):
+  // the first one stops the server, a repeat while it closes changes nothing.
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     running.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 async function main(): Promise<void> {
@@ -105,8 +116,23 @@ async function main(): Promise<void> {
       process.stderr.write(`analytics-sim: ${command.message}\n`);
       process.exitCode = 2;
       return;
-    case 'serve':
-      await serve(command.options);
+    case 'serve': {
+      let loaded;
+      try {
+        loaded = loadConfig(command.configPath, process.cwd());
+      } catch (error) {
+        throw error instanceof ConfigError ? new UsageError(error.message) : error;
+      }
+      let options = command.options;
+      if (loaded) {
+        try {
+          options = applyConfig(options, command.given, loaded);
+        } catch (error) {
+          throw error instanceof ConfigError ? new UsageError(error.message) : error;
+        }
+      }
+      await serve(options, configuredKeys(loaded), loaded?.path ?? null);
+    }
   }
 }
 

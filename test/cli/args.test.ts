@@ -15,11 +15,15 @@ function errorMessage(command: Command): string {
 
 describe('parseCommand defaults', () => {
   it('serves on 127.0.0.1:8787 with seed 42 and the real clock when given nothing', () => {
-    expect(parseCommand([])).toEqual({ kind: 'serve', options: DEFAULTS });
+    expect(parseCommand([])).toEqual({ kind: 'serve', options: DEFAULTS, given: [] });
   });
 
   it('gives the same defaults for an explicit serve', () => {
-    expect(parseCommand(['serve'])).toEqual({ kind: 'serve', options: DEFAULTS });
+    expect(parseCommand(['serve'])).toEqual({ kind: 'serve', options: DEFAULTS, given: [] });
+  });
+
+  it('says which options the command line gave, and the --config path', () => {
+    expect(parseCommand(['serve', '--now', '0', '--strict', '--config', 'sim.json'])).toMatchObject({ given: ['clock', 'startMs', 'strict'], configPath: 'sim.json' });
   });
 });
 

@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { configKeySchema, simulatorConfigSchema, type ConfigKey, type SimulatorConfig } from '../contract/config.js';
+import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
+import { suggest } from '../sim/text.js';
+import { parseInstant, type ServeOptions } from './args.js';
+
+/** The file `analytics-sim serve` reads from the working directory when no `--config` is given. */
+export const CONFIG_FILE = 'analytics-sim.config.json';
+
+/** A config file that cannot be used; the message names the file and the field. */
+export class ConfigError extends Error {}
+
+/** A config file read and checked, with where it came from. */
+export interface LoadedConfig {
+  readonly path: string;
+  readonly config: SimulatorConfig;
+}
+
+/**
+ * Reads the config file: `explicitPath` (an error when missing), else `analytics-sim.config.json`
+ * in `cwd` when it exists, else none. Checks it against the schema; every problem is named.
+ */
+export function loadConfig(explicitPath: string | undefined, cwd: string): LoadedConfig | null {
+  const path = explicitPath ?? (existsSync(`${cwd}/${CONFIG_FILE}`) ? `${cwd}/${CONFIG_FILE}` : undefined);
+  if (path === undefined) return null;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const result = simulatorConfigSchema.safeParse(parsed);
+  if (!result.success) {
+    const problems = result.error.issues.slice(0, 10).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}${didYouMean(issue)}`);
+    const more = result.error.issues.length > 10 ? ` (and ${result.error.issues.length - 10} more)` : '';
+    throw new ConfigError(`invalid config file ${path}: ${problems.join('; ')}${more}`);
+  }
+  return { path, config: result.data };
+}
+
+/** " (did you mean 'port'?)" for a misspelt field of the file or of one of its keys. */
+function didYouMean(issue: { code: string; path: readonly PropertyKey[]; keys?: readonly string[] }): string {
+  if (issue.code !== 'unrecognized_keys' || !issue.keys?.[0]) return '';
+  const fields = issue.path.length === 0 ? Object.keys(simulatorConfigSchema.shape) : issue.path[0] === 'keys' ? Object.keys(configKeySchema.shape) : [];
+  const near = suggest(issue.keys[0], fields);
+  return near ? ` (did you mean '${near}'?)` : '';
+}
+
+/**
+ * The options with the config file's values for every option the command line did not give
+ * (`given`). Pure; throws {@link ConfigError} for a value the flags would refuse too.
+ */
+export function applyConfig(options: ServeOptions, given: readonly (keyof ServeOptions)[], loaded: LoadedConfig): ServeOptions {
+  const { config, path } = loaded;
+  const fromFile = (name: keyof ServeOptions): boolean => !given.includes(name);
+  const fail = (field: string, message: string): never => {
+    throw new ConfigError(`config file ${path}: ${field}: ${message}`);
+  };
+  let startMs = options.startMs;
+  if (fromFile('startMs') && config.now !== undefined) {
+    startMs = parseInstant(String(config.now)) ?? fail('now', `must be an ISO 8601 instant or epoch milliseconds (got '${config.now}')`);
+  }
+  const clock = fromFile('clock') ? (config.clock ?? (startMs !== undefined ? 'virtual' : options.clock)) : options.clock;
+  if (clock === 'real' && startMs !== undefined) fail('clock', 'now sets the start of the virtual clock; it cannot go with clock "real"');
+  const allowedOrigins =
+    fromFile('allowedOrigins') && config.allowedOrigins !== undefined
+      ? config.allowedOrigins.map((entry, i) => {
+          const normalized = normalizeAllowedOrigin(entry);
+          return normalized.ok ? normalized.origin : fail(`allowedOrigins[${i}]`, normalized.message);
+        })
+      : options.allowedOrigins;
+  const pick = <K extends keyof ServeOptions>(name: K, value: ServeOptions[K] | undefined): ServeOptions[K] =>
+    fromFile(name) && value !== undefined ? value : options[name];
+  return {
+    port: pick('port', config.port),
+    host: pick('host', config.host),
+    seed: pick('seed', config.seed === undefined ? undefined : String(config.seed)),
+    clock,
+    startMs,
+    log: pick('log', config.log),
+    scenarios: pick('scenarios', config.scenarios),
+    limits: pick('limits', config.limits),
+    allowedOrigins,
+    strict: pick('strict', config.strict),
+  };
+}
+
+/** The keys a config file adds to the world (none without a file). */
+export function configuredKeys(loaded: LoadedConfig | null): readonly ConfigKey[] {
+  return loaded?.config.keys ?? [];
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { instantSchema } from './control.js';
+import { keyQuotaInputSchema } from './keys.js';
+import { scenarioSchema } from './scenario.js';
+import { scopeSchema } from './scopes.js';
+
+/**
+ * A key the configuration adds to the seeded world. It is part of the world: listed in
+ * `/__sim/fixtures` with its secret, and back after every reset. Without `secret` one is drawn
+ * from the seed, as for the fixture keys; with one, clients can keep a key in their own config.
+ */
+export const configKeySchema = z
+  .object({
+    id: z.string().regex(/^key_[A-Za-z0-9_-]{1,64}$/, 'an id of the form key_ followed by 1 to 64 letters, digits, _ or -'),
+    name: z.string().trim().min(1).max(100).optional(),
+    organizationId: z.string().min(1).max(100),
+    /** The owner; by default the first member of the organization. */
+    userId: z.string().min(1).max(100).optional(),
+    scopes: z.array(scopeSchema).min(1).max(20),
+    /** Website-specific access (SPEC 5.4); omitted: the whole organization. */
+    websiteIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
+    /** `dbdy_` and 48 letters or digits. */
+    secret: z
+      .string()
+      .regex(/^dbdy_[A-Za-z0-9]{48}$/, 'dbdy_ followed by 48 letters or digits')
+      .optional(),
+    quota: keyQuotaInputSchema.optional(),
+    /** Epoch ms or ISO 8601; omitted: never expires. */
+    expiresAt: instantSchema.optional(),
+    enabled: z.boolean().optional(),
+    /** What the key is for, shown in `/__sim/fixtures`. */
+    purpose: z.string().max(200).optional(),
+  })
+  .strict();
+
+export type ConfigKey = z.infer<typeof configKeySchema>;
+
+/**
+ * `analytics-sim.config.json`: what `analytics-sim serve` starts with. Every field is optional;
+ * a command-line flag overrides the field of the same name.
+ */
+export const simulatorConfigSchema = z
+  .object({
+    $schema: z.string().optional().describe('The JSON Schema of this file, for editors (ignored by the simulator).'),
+    port: z.number().int().min(0).max(65535).optional().describe('Port to listen on; 0 picks a free one (default 8787).'),
+    host: z.string().min(1).max(255).optional().describe('Address to bind (default 127.0.0.1).'),
+    seed: z.union([z.string().min(1).max(128), z.number().int()]).optional().describe('Seed of the world, secrets, ids and data (default 42).'),
+    clock: z
+      .enum(['real', 'virtual'])
+      .optional()
+      .describe('real follows the wall clock; virtual moves only through POST /__sim/clock (default real, or virtual when now is given).'),
+    now: z.union([z.number().int().nonnegative(), z.string().min(1)]).optional().describe('Start of the virtual clock: ISO 8601 or epoch milliseconds.'),
+    limits: z.enum(['enforce', 'off']).optional().describe('off skips the per-endpoint limits, per-key quotas and the concurrency cap (default enforce).'),
+    strict: z.boolean().optional().describe('Refuse with 400 what the service would ignore or reinterpret, instead of a Warning header.'),
+    log: z.boolean().optional().describe('Print one line per request.'),
+    allowedOrigins: z
+      .array(z.string().min(1).max(300))
+      .max(100)
+      .optional()
+      .describe('Web page origins that may call the API from a browser with credentials (as --allowed-origin).'),
+    scenarios: z
+      .array(z.union([z.string().min(1).max(100), scenarioSchema]))
+      .max(50)
+      .optional()
+      .describe('Fault scenarios running from the start: built-in names or whole scenarios.'),
+    keys: z.array(configKeySchema).max(1000).optional().describe('API keys added to the world: listed in /__sim/fixtures, back after every reset.'),
+  })
+  .strict();
+
+export type SimulatorConfig = z.infer<typeof simulatorConfigSchema>;
+
+/** The JSON Schema of `analytics-sim.config.json` (what a file may say, defaults not filled in), for editors. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(simulatorConfigSchema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }),
+    title: 'analytics-sim.config.json',
+    description: 'Options, scenarios and extra API keys of `analytics-sim serve`. Flags given on the command line win.',
+  };
+}

@@ -1,15 +1,19 @@
 /**
- * `npm run load -- PLAN [--duration s] [--rate n] [--connections n] [--target URL] [--json FILE]`
+ * `npm run load -- PLAN [--duration s] [--rate n] [--connections n] [--target URL] [--json FILE] [--report FILE]`
  *
  * Runs a load plan (the Node twin of load/k6/PLAN.js) against a simulator: its own
  * `node dist/cli/main.js serve --port 0 --clock real` process unless --target is given. Prints
- * the admission-accuracy report and writes it as JSON (default .load-reports/PLAN-<time>.json).
- * Exit status 1 when accuracy is below 100%, a request was over-admitted, or the plan did not
- * provoke the refusals it is for; 2 on bad arguments.
+ * the admission-accuracy report and writes it as JSON (default .load-reports/PLAN-<time>.json),
+ * and with --report as a self-contained HTML page with charts (load/html-report.ts). A bare
+ * file name given to --json or --report goes under .load-reports/; a path with a directory is
+ * used as given. Exit status 1 when accuracy is below 100%, a request was over-admitted, or the
+ * plan did not provoke the refusals it is for; 2 on bad arguments.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { renderHtmlReport } from './html-report.js';
+import { REPORTS_DIR, reportPath } from './report-path.js';
 import { PLAN_NAMES, PLANS, reportLines, runPlan, startServer, type PlanName, type Server } from './runner.js';
 
 const usage = `Usage: npm run load -- PLAN [options]
@@ -23,8 +27,13 @@ Options:
   --rate <n>           requests per second offered in all; 0 = as fast as the connections go
   --connections <n>    connections (autocannon) or clients (outage)
   --target <url>       an already running simulator (its whole journal is judged); default: start one
-  --json <file>        where to write the JSON report (default .load-reports/<plan>-<time>.json)
+  --json <file>        where to write the JSON report (default ${REPORTS_DIR}/<plan>-<time>.json)
+  --report <file>      also write a self-contained HTML report: the accuracy table, admitted and
+                       refused requests per second by rule, latency percentiles
   -h, --help           this text
+
+A bare file name given to --json or --report (no directory part) is written under ${REPORTS_DIR}/;
+a path with a directory (./report.html, out/report.html) is used as given. The paths written are printed.
 
 Environment: KEY overrides the plan's fixture key secret.
 Exit status: 0 exact (100% accuracy, no over-admission), 1 not exact, 2 bad arguments.
@@ -45,6 +54,7 @@ try {
       connections: { type: 'string' },
       target: { type: 'string' },
       json: { type: 'string' },
+      report: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -92,8 +102,16 @@ for (const plan of plans) {
     await server?.stop();
   }
 }
-const file = values.json ?? `.load-reports/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify(plans.length === 1 ? reports[0] : reports, null, 2)}\n`);
+const write = (file: string, text: string): void => {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+};
+const file = reportPath(values.json ?? `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+write(file, `${JSON.stringify(plans.length === 1 ? reports[0] : reports, null, 2)}\n`);
 process.stdout.write(`report written to ${file}\n`);
+if (values.report !== undefined) {
+  const html = reportPath(values.report);
+  write(html, renderHtmlReport(reports));
+  process.stdout.write(`HTML report written to ${html}\n`);
+}
 process.exit(failed ? 1 : 0);

@@ -16,6 +16,7 @@ import {
   type Entry,
   type JournalSummary,
 } from './expectations.js';
+import { createLatencyRecorder, decisionTimeline, type DecisionTimeline, type LatencyRecorder, type LatencyTimeline } from './timeline.js';
 
 export const PLAN_NAMES = ['smoke', 'endpoint-limit', 'key-quota', 'concurrency', 'outage', 'ingest-burst'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
@@ -162,6 +163,7 @@ export interface Driven {
   readonly statuses: Record<string, number>;
   readonly errors: number;
   readonly p50: number;
+  readonly p90: number;
   readonly p99: number;
   readonly rps: number;
   readonly seconds: number;
@@ -184,6 +186,8 @@ export interface Report {
   readonly exact: boolean;
   /** Reasons the run fails, empty when it passes. */
   readonly problems: string[];
+  /** The charts of the HTML report: decisions per second (simulator clock) and latency percentiles per second (load tool's clock). */
+  readonly timeline: { readonly decisions: DecisionTimeline; readonly latency: LatencyTimeline };
 }
 
 type Progress = (line: string) => void;
@@ -196,7 +200,7 @@ const progressLine = (plan: string, began: number, duration: number, sent: numbe
   return `[${plan}] ${((performance.now() - began) / 1000).toFixed(1)}/${duration}s sent ${sent} ${codes}`;
 };
 
-async function driveAutocannon(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress): Promise<Driven> {
+async function driveAutocannon(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress, latencies: LatencyRecorder): Promise<Driven> {
   const statuses: Record<string, number> = {};
   let sent = 0;
   const began = performance.now();
@@ -218,9 +222,10 @@ async function driveAutocannon(plan: Plan, target: Target, req: Request, options
     },
     (error, result) => (error ? failed(error instanceof Error ? error : new Error(String(error))) : done(result)),
   );
-  instance.on('response', (_client: unknown, statusCode: number) => {
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     sent++;
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    latencies.record(Date.now(), responseTime);
   });
   const timer = setInterval(() => progress(progressLine(plan.name, began, options.duration, sent, statuses)), 250);
   try {
@@ -230,6 +235,7 @@ async function driveAutocannon(plan: Plan, target: Target, req: Request, options
       statuses,
       errors: result.errors + result.timeouts,
       p50: result.latency.p50,
+      p90: result.latency.p90,
       p99: result.latency.p99,
       rps: result.requests.total / result.duration,
       seconds: result.duration,
@@ -240,7 +246,14 @@ async function driveAutocannon(plan: Plan, target: Target, req: Request, options
 }
 
 /** Clients on a fixed schedule that retry 429/5xx after Retry-After plus a jitter under 250 ms, at most 3 times (SPEC 8.4 rule 4). */
-async function driveRetryingClients(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress): Promise<Driven> {
+async function driveRetryingClients(
+  plan: Plan,
+  target: Target,
+  req: Request,
+  options: PlanOptions,
+  progress: Progress,
+  recorder: LatencyRecorder,
+): Promise<Driven> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let sent = 0;
@@ -261,7 +274,9 @@ async function driveRetryingClients(plan: Plan, target: Target, req: Request, op
     try {
       const res = await fetch(`${target.url}${path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
       await res.arrayBuffer();
-      latencies.push(performance.now() - t0);
+      const took = performance.now() - t0;
+      latencies.push(took);
+      recorder.record(Date.now(), took);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? '1') };
     } catch {
@@ -300,6 +315,7 @@ async function driveRetryingClients(plan: Plan, target: Target, req: Request, op
     statuses,
     errors,
     p50: quantile(latencies, 0.5),
+    p90: quantile(latencies, 0.9),
     p99: quantile(latencies, 0.99),
     rps: sent / seconds,
     seconds,
@@ -377,8 +393,11 @@ export async function runPlan(
   const startedAt = new Date().toISOString();
   await plan.setup?.(target, options);
   const req = plan.request(secret);
+  const latencies = createLatencyRecorder();
   const driven =
-    plan.driver === 'autocannon' ? await driveAutocannon(plan, target, req, options, progress) : await driveRetryingClients(plan, target, req, options, progress);
+    plan.driver === 'autocannon'
+      ? await driveAutocannon(plan, target, req, options, progress, latencies)
+      : await driveRetryingClients(plan, target, req, options, progress, latencies);
 
   const journal = await getJson<{ info: { complete: boolean; since: number }; entries: Entry[] }>(`${url}/__sim/journal`);
   const oracle = await getJson<Report['oracle']>(`${url}/__sim/journal/oracle`);
@@ -406,6 +425,7 @@ export async function runPlan(
     arrivals: expectedForArrivals(arrivalStreams(journal.entries)),
     exact: isExact(summary) && isExact(oracle),
     problems,
+    timeline: { decisions: decisionTimeline(journal.entries), latency: latencies.timeline() },
   };
 }
 

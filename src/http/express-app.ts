@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Simulator } from '../sim/simulator.js';
+import { answerInspectorAsset } from './inspector-assets.js';
 import { sendResponse } from './node-server.js';
 import { readBody, toSimRequest, type ReadBody } from './translate.js';
 
@@ -12,11 +13,14 @@ function alreadyRead(body: unknown): ReadBody {
 
 /**
  * Express middleware that answers every request with the simulator. Mount it anywhere:
- * paths are taken relative to the mount point. When a body parser ran first, its result is
- * used; otherwise the raw body is read (up to 1 MB).
+ * paths are taken relative to the mount point, and the discovery documents (`/openapi.json`'s
+ * `servers`, the API catalog, `/auth.md`) link under it. When a body parser ran first, its
+ * result is used; otherwise the raw body is read (up to 1 MB).
  */
 export function simulatorMiddleware(simulator: Simulator): RequestHandler {
   return (req, res, next) => {
+    // The inspector's chart library: files the core cannot read (src/http/inspector-assets.ts).
+    if (answerInspectorAsset(req, res, req.url)) return;
     const read = req.readableEnded ? Promise.resolve(alreadyRead(req.body)) : readBody(req);
     read
       .then(async (body) => {
@@ -24,7 +28,9 @@ export function simulatorMiddleware(simulator: Simulator): RequestHandler {
           res.destroy();
           return;
         }
-        const response = await simulator.handle(toSimRequest(req, body, req.url), { holdSlot: true });
+        // Paths are relative to the mount point; the mount point itself goes to the links of the discovery documents.
+        const request = toSimRequest(req, body, req.url);
+        const response = await simulator.handle(req.baseUrl ? { ...request, basePath: req.baseUrl } : request, { holdSlot: true });
         sendResponse(res, response, req.method === 'HEAD');
       })
       .catch(next);

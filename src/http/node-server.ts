@@ -5,6 +5,7 @@ import type { SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
 import { headersTooLarge, internalError, unreadableRequest } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
+import { answerInspectorAsset } from './inspector-assets.js';
 import { readBody, toSimRequest } from './translate.js';
 
 /** Called after each response with what a request log needs (never a credential). */
@@ -56,7 +57,9 @@ export function sendResponse(res: ServerResponse, response: SimResponse, head: b
 
 /**
  * A `node:http` request listener over a simulator: reads the body, hands the core a plain
- * request, sends what it answers. It decides nothing itself.
+ * request, sends what it answers. It decides nothing itself. The one exception is file
+ * serving the core cannot do: the inspector's chart library (`/__sim/ui/assets/…`), read from
+ * the installed `uplot` package.
  */
 export function createRequestListener(
   simulator: Simulator,
@@ -64,6 +67,7 @@ export function createRequestListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { log, now } = options;
   return (req, res) => {
+    if (answerInspectorAsset(req, res, req.url)) return;
     const started = log && now ? now() : 0;
     readBody(req)
       .then(async (read) => {

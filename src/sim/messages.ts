@@ -19,6 +19,12 @@ export interface SimRequest {
   readonly bodyTooLarge?: boolean;
   /** The peer address, used for anonymous limit identities when no proxy header names one. */
   readonly remoteAddress?: string;
+  /**
+   * The path prefix the adapter is mounted under, e.g. `/analytics` for express's
+   * `app.use('/analytics', …)` (its `req.baseUrl`); `path` is relative to it. Absent at the
+   * root. Discovery documents put it in their absolute links.
+   */
+  readonly basePath?: string;
 }
 
 /** What to send back. `body` is the exact bytes' text: the core serializes, adapters copy. */

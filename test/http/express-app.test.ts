@@ -185,3 +185,53 @@ describe('simulatorMiddleware in a user app', () => {
     }
   });
 });
+
+describe('discovery documents under a mount path', () => {
+  const servers = (answer: Answer): unknown => (answer.json as { servers: unknown }).servers;
+  let middleware: Listening;
+  let subApp: Listening;
+  let atRoot: Listening;
+
+  beforeAll(async () => {
+    const withMiddleware = express();
+    withMiddleware.use('/analytics', simulatorMiddleware(freshSimulator()));
+    middleware = await listen(withMiddleware);
+
+    const outer = express();
+    outer.use('/analytics', createExpressApp(freshSimulator()));
+    subApp = await listen(outer);
+
+    atRoot = await listen(createExpressApp(freshSimulator()));
+  });
+
+  afterAll(async () => {
+    await Promise.all([middleware.close(), subApp.close(), atRoot.close()]);
+  });
+
+  it.each([
+    ['simulatorMiddleware', () => middleware],
+    ['createExpressApp as a sub-app', () => subApp],
+  ])('lists the mount path in openapi.json servers when %s is mounted at /analytics', async (_label, server) => {
+    const { url } = server();
+    const answer = await fetchAnswer(`${url}/analytics/openapi.json`);
+    expect(answer.status).toBe(200);
+    expect(servers(answer)).toEqual([{ url: `${url}/analytics` }]);
+  });
+
+  it('links the API catalog and auth.md under the mount path, and the links answer', async () => {
+    const catalog = await fetchAnswer(`${middleware.url}/analytics/.well-known/api-catalog`);
+    expect(catalog.status).toBe(200);
+    const [entry] = (catalog.json as { linkset: { anchor: string; 'service-desc': { href: string }[] }[] }).linkset;
+    expect(entry?.anchor).toBe(`${middleware.url}/analytics/.well-known/api-catalog`);
+    const described = await fetchAnswer(entry?.['service-desc'][0]?.href as string);
+    expect(described.status).toBe(200);
+    expect(servers(described)).toEqual([{ url: `${middleware.url}/analytics` }]);
+    const auth = await fetchAnswer(`${middleware.url}/analytics/auth.md`);
+    expect(auth.text).toContain(`${middleware.url}/analytics/v1/query/websites`);
+  });
+
+  it('lists the bare origin when mounted at the root, as the node server does', async () => {
+    const answer = await fetchAnswer(`${atRoot.url}/openapi.json`);
+    expect(servers(answer)).toEqual([{ url: atRoot.url }]);
+  });
+});

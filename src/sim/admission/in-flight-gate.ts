@@ -8,6 +8,8 @@ export interface InFlightGate {
   acquire(fingerprint: string, cap: number): { acquired: boolean; held: number };
   /** Gives a slot back. Extra releases are ignored. */
   release(fingerprint: string): void;
+  /** Slots held now by one fingerprint (the hash of a presented secret). */
+  held(fingerprint: string): number;
   /** Slots held now by all keys together. */
   total(): number;
 }
@@ -27,6 +29,7 @@ export function createInFlightGate(): InFlightGate {
       if (held <= 1) counts.delete(fingerprint);
       else counts.set(fingerprint, held - 1);
     },
+    held: (fingerprint) => counts.get(fingerprint) ?? 0,
     total() {
       let sum = 0;
       for (const n of counts.values()) sum += n;

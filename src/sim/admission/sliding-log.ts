@@ -62,3 +62,34 @@ export function consumeSlot(log: SlidingLog, now: number, limit: number, windowM
 export function retryAfterSeconds(reset: number, now: number): number {
   return Math.max(1, Math.ceil((reset - now) / 1000));
 }
+
+/** What a window holds at an instant, read without recording anything. */
+export interface WindowUsage {
+  readonly limit: number;
+  /** Slots held at the instant. */
+  readonly held: number;
+  /** Slots a request could take now: max(0, limit − held). */
+  readonly remaining: number;
+  /** Epoch ms when the next slot frees, or null when none is held. */
+  readonly reset: number | null;
+}
+
+/**
+ * Reads a log at `now` as {@link consumeSlot} would see it, without pruning or recording: safe
+ * to call with any window, any number of times, between two requests.
+ */
+export function peekSlots(log: SlidingLog, now: number, limit: number, windowMs: number): WindowUsage {
+  const { times } = log;
+  // The first entry still holding a slot: times are ascending, so a binary search finds it.
+  let lo = log.head;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) <= now - windowMs) lo = mid + 1;
+    else hi = mid;
+  }
+  const held = times.length - lo;
+  if (held === 0) return { limit, held, remaining: limit, reset: null };
+  const freeing = held >= limit ? lo + held - limit : lo;
+  return { limit, held, remaining: Math.max(0, limit - held), reset: (times[freeing] as number) + windowMs };
+}

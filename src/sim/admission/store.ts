@@ -1,4 +1,4 @@
-import { consumeSlot, createSlidingLog, heldSlots, pruneLog, type SlidingLog, type WindowDecision } from './sliding-log.js';
+import { consumeSlot, createSlidingLog, heldSlots, peekSlots, pruneLog, type SlidingLog, type WindowDecision, type WindowUsage } from './sliding-log.js';
 
 /**
  * Where admission state lives. Methods may return promises so that a shared store (Redis)
@@ -8,6 +8,11 @@ import { consumeSlot, createSlidingLog, heldSlots, pruneLog, type SlidingLog, ty
 export interface AdmissionStore {
   /** Checks and, when admitted, records one request in the window of `id`. */
   consume(id: string, now: number, limit: number, windowMs: number): WindowDecision | Promise<WindowDecision>;
+  /**
+   * What the window of `id` holds at `now`, recording nothing (the inspector's
+   * `GET /__sim/limits`). Optional: a store without it is reported as unreadable.
+   */
+  peek?(id: string, now: number, limit: number, windowMs: number): WindowUsage | Promise<WindowUsage>;
   /** Forgets every window. */
   clear(): void | Promise<void>;
   /** Identities with a window in memory (for sizing and tests). */
@@ -43,6 +48,10 @@ export function createMemoryStore(): AdmissionStore {
       }
       entry.windowMs = windowMs;
       return consumeSlot(entry.log, now, limit, windowMs);
+    },
+    peek(id, now, limit, windowMs) {
+      const entry = logs.get(id);
+      return entry ? peekSlots(entry.log, now, limit, windowMs) : { limit, held: 0, remaining: limit, reset: null };
     },
     clear() {
       logs.clear();

@@ -1,7 +1,9 @@
 import type { ClockRequest } from '../../contract/control.js';
 import type { FixturesListing } from '../../contract/fixtures.js';
+import type { LimitsReport } from '../../contract/limits.js';
 import type { Scenario } from '../../contract/scenario.js';
 import type { Admission } from '../admission/admission.js';
+import { readLimits } from '../admission/limits-report.js';
 import { replayJournal, type OracleReport } from '../admission/oracle.js';
 import type { ClockSnapshot, SimClock } from '../clock.js';
 import { conflict, notFound, validationError, type SimError } from '../errors.js';
@@ -43,6 +45,11 @@ export interface ControlBackend {
   health(): HealthReport;
   /** The seeded world with its secrets, as it stands now. */
   fixtures(): FixturesListing;
+  /**
+   * Every API key's windows (quota, per-endpoint, ingestion) and in-flight count at the clock's
+   * instant, read from the admission store without recording anything; no secrets.
+   */
+  limits(): Promise<LimitsReport>;
   reset(seed?: string | number): Promise<{ ok: true; seed: string; clock: ClockSnapshot }>;
   readonly clock: {
     snapshot(): ClockSnapshot;
@@ -78,6 +85,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
   return {
     health: () => ({ ok: true, seed: parts.seed(), clock: clock.snapshot(), inFlight: admission.gate.total() }),
     fixtures: () => listFixtures(parts.state()),
+    limits: () => readLimits({ state: parts.state(), store: admission.store, gate: admission.gate, now: clock.now() }),
     async reset(seed) {
       await parts.reset(seed === undefined ? undefined : String(seed));
       return { ok: true, seed: parts.seed(), clock: clock.snapshot() };

@@ -1,5 +1,6 @@
 import type { Route } from '../routing/route.js';
 import { controlRoutes } from './control-routes.js';
+import { inspectorRoutes } from './inspector-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { sessionRoutes } from './session-routes.js';
@@ -8,4 +9,4 @@ import { sessionRoutes } from './session-routes.js';
  * The control-plane table: every `/__sim` route, served by the control pipeline (no
  * authentication, admission, CORS of the service or journal entry).
  */
-export const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...scenarioRoutes, ...keyRoutes, ...sessionRoutes];
+export const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...scenarioRoutes, ...keyRoutes, ...sessionRoutes, ...inspectorRoutes];

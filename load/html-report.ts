@@ -1,0 +1,156 @@
+/**
+ * The HTML report of `npm run load -- PLAN --report FILE`: one self-contained file (uPlot's
+ * script and style sheet inlined from the installed package when the report is written) with,
+ * per plan, the accuracy table the text report prints, decisions per second admitted and
+ * refused by rule, and latency percentiles. The charts are the inspector's
+ * (src/sim/control/chart-script.ts), so the two never drift apart.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { CHART_SCRIPT } from '../src/sim/control/chart-script.js';
+import { INSPECTOR_ASSETS } from '../src/sim/control/inspector-assets.js';
+import { PLANS, reportLines, type Report } from './runner.js';
+
+/** uPlot's files as text, inlined into the report. */
+export interface ChartAssets {
+  readonly script: string;
+  readonly style: string;
+}
+
+/** Reads uPlot's script and style sheet from the installed `uplot` package. */
+export function readChartAssets(): ChartAssets {
+  const packages = createRequire(import.meta.url);
+  const read = (module: string): string => readFileSync(packages.resolve(module), 'utf8');
+  return { script: read(INSPECTOR_ASSETS.script.module), style: read(INSPECTOR_ASSETS.style.module) };
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML (element content or a quoted attribute value). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+}
+
+/** Script text that cannot close its `<script>` element early. */
+function inlineScript(text: string): string {
+  return text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+}
+
+/** JSON for a `<script type="application/json">` element: `<` never appears literally. */
+function inlineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The rows of the text report's table (label, value), as `reportLines` prints them. */
+export function accuracyRows(report: Report): [string, string][] {
+  return reportLines(report)
+    .slice(1)
+    .filter((line) => !line.startsWith('  FAIL: '))
+    .flatMap((line): [string, string][] => {
+      const match = /^ {2}(.+?) {2,}(.*)$/.exec(line);
+      return match ? [[match[1] as string, match[2] as string]] : [];
+    });
+}
+
+const STYLE = `
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #212529; background: #f8f9fa; }
+  header, main { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
+  header h1 { margin: 0 0 4px; font-size: 20px; }
+  .muted { color: #6c757d; }
+  section.plan { background: #fff; border: 1px solid #dee2e6; border-radius: 6px; padding: 12px 20px 20px; margin-bottom: 20px; }
+  h2 { font-size: 17px; margin: 4px 0; display: flex; gap: 10px; align-items: center; }
+  h3 { font-size: 14px; margin: 18px 0 6px; }
+  .verdict { font-size: 12px; padding: 1px 8px; border-radius: 3px; }
+  .verdict.exact { background: #d3f9d8; color: #2b8a3e; }
+  .verdict.not-exact { background: #ffe3e3; color: #c92a2a; }
+  table { border-collapse: collapse; }
+  th, td { text-align: left; padding: 3px 12px 3px 0; border-bottom: 1px solid #f1f3f5; vertical-align: top; }
+  th { font-weight: 400; color: #495057; }
+  td { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+  dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0; }
+  dl.meta dt { color: #6c757d; }
+  dl.meta dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+  ul.problems { color: #c92a2a; }
+  .chart { min-height: 40px; }
+  .chart-unavailable { color: #6c757d; font-style: italic; }
+`;
+
+/** Draws each plan's charts from the embedded data, with the shared chart code. */
+const RENDER = `(function () {
+  var reports = JSON.parse(document.getElementById('report-data').textContent);
+  reports.forEach(function (r, i) {
+    window.SimCharts.decisions(document.getElementById('decisions-' + i), r.decisions, 240);
+    window.SimCharts.latency(document.getElementById('latency-' + i), r.latency, 220);
+  });
+})();`;
+
+function planSection(report: Report, index: number): string {
+  const { driven, options } = report;
+  const ms = (n: number): string => `${n.toFixed(1)} ms`;
+  const step = report.timeline.decisions.step;
+  const rows = accuracyRows(report)
+    .map(([label, value]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
+    .join('\n');
+  const problems = report.problems.length
+    ? `<h3>Problems</h3>\n<ul class="problems">${report.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`
+    : '';
+  return `<section class="plan" id="plan-${escapeHtml(report.plan)}" data-plan="${escapeHtml(report.plan)}">
+<h2>plan ${escapeHtml(report.plan)} <span class="verdict ${report.exact ? 'exact' : 'not-exact'}">${report.exact ? 'EXACT' : 'NOT EXACT'}</span></h2>
+<p class="muted">${escapeHtml(PLANS[report.plan].description)}</p>
+<dl class="meta">
+<dt>target</dt><dd>${escapeHtml(report.target)}</dd>
+<dt>started</dt><dd>${escapeHtml(report.startedAt)}</dd>
+<dt>load</dt><dd>${options.duration} s, ${options.rate > 0 ? `${options.rate}/s offered` : 'closed loop'}, ${options.connections} connections</dd>
+</dl>
+<h3 id="accuracy-${index}">Accuracy</h3>
+<table class="accuracy"><tbody>
+${rows}
+</tbody></table>
+${problems}
+<h3 id="decisions-title-${index}">Admitted and refused per second</h3>
+<p class="muted">Simulator clock (UTC), from the journal${step > 1 ? `; ${step} s per point, averaged` : ''}.</p>
+<div class="chart" id="decisions-${index}"></div>
+<h3 id="latency-title-${index}">Latency percentiles</h3>
+<table class="latency"><tbody>
+<tr><th scope="row">p50 / p90 / p99</th><td>${ms(driven.p50)} / ${ms(driven.p90)} / ${ms(driven.p99)}</td></tr>
+<tr><th scope="row">requests/s</th><td>${driven.rps.toFixed(0)}</td></tr>
+</tbody></table>
+<p class="muted">Per second of the load tool's clock (UTC), as the load tool measured the answers.</p>
+<div class="chart" id="latency-${index}"></div>
+</section>`;
+}
+
+/**
+ * The report as one HTML document: no external reference, every text escaped, the data as
+ * JSON in a non-executable script element. `assets` defaults to the installed uPlot.
+ */
+export function renderHtmlReport(reports: readonly Report[], assets: ChartAssets = readChartAssets()): string {
+  const exact = reports.every((r) => r.exact);
+  const title = reports.length === 1 ? `load report: ${reports[0]?.plan}` : `load report: ${reports.length} plans`;
+  const data = reports.map((r) => ({ plan: r.plan, decisions: r.timeline.decisions, latency: r.timeline.latency }));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>analytics-sim ${escapeHtml(title)}</title>
+<style>${assets.style.replace(/<\/(style)/gi, '<\\/$1')}</style>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>analytics-sim ${escapeHtml(title)}</h1>
+<p class="muted">${reports.length} plan${reports.length === 1 ? '' : 's'}: ${exact ? 'all EXACT' : 'NOT EXACT'} (100% admission accuracy and no over-admission).</p>
+</header>
+<main>
+${reports.map(planSection).join('\n')}
+</main>
+<script type="application/json" id="report-data">${inlineJson(data)}</script>
+<script>${inlineScript(assets.script)}</script>
+<script>${inlineScript(CHART_SCRIPT)}</script>
+<script>${RENDER}</script>
+</body>
+</html>
+`;
+}

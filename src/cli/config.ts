@@ -44,12 +44,15 @@ export function loadConfig(explicitPath: string | undefined, cwd: string): Loade
   return { path, config: result.data };
 }
 
-/** " (did you mean 'port'?)" for a misspelt field of the file or of one of its keys. */
+/** " ('prot': did you mean 'port'?)" for each misspelt field of the file or of one of its keys. */
 function didYouMean(issue: { code: string; path: readonly PropertyKey[]; keys?: readonly string[] }): string {
-  if (issue.code !== 'unrecognized_keys' || !issue.keys?.[0]) return '';
+  if (issue.code !== 'unrecognized_keys' || !issue.keys) return '';
   const fields = issue.path.length === 0 ? Object.keys(simulatorConfigSchema.shape) : issue.path[0] === 'keys' ? Object.keys(configKeySchema.shape) : [];
-  const near = suggest(issue.keys[0], fields);
-  return near ? ` (did you mean '${near}'?)` : '';
+  const hints = issue.keys.slice(0, 10).flatMap((key) => {
+    const near = suggest(key, fields);
+    return near ? [`'${key}': did you mean '${near}'?`] : [];
+  });
+  return hints.length > 0 ? ` (${hints.join('; ')})` : '';
 }
 
 /**

@@ -27,7 +27,7 @@ export function expectRetriesCompliant(source: Simulator | readonly JournalEntry
   const audit = auditRetries(entries, policy);
   if (audit.compliant) return audit;
   const lines = [
-    `Expected retries as SPEC 8.4 recommends (wait max(1 s, Retry-After) plus under 250 ms, at most 3 retries, none after a non-retryable answer); found ${audit.summary.violations} violation(s) in ${audit.summary.chains - audit.summary.compliantChains} of ${audit.summary.chains} retry chain(s):`,
+    `Expected retries as the service asks of clients (wait max(1 s, Retry-After) plus under 250 ms, at most 3 retries, none after a non-retryable answer); found ${audit.summary.violations} violation(s) in ${audit.summary.chains - audit.summary.compliantChains} of ${audit.summary.chains} retry chain(s):`,
   ];
   for (const chain of audit.chains) {
     if (chain.compliant) continue;

@@ -63,7 +63,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig(join(dir, 'nope.json'), dir)).toThrow(ConfigError);
     expect(() => loadConfig(write('bad.json', '{ "port": '), dir)).toThrow(/is not valid JSON/);
     const path = write('wrong.json', { prot: 1, keys: [{ id: 'key_x', organizationId: 'org_acme', scopes: ['read:everything'] }] });
-    expect(() => loadConfig(path, dir)).toThrow(/keys\.0\.scopes\.0: Invalid option: .*; \(root\): Unrecognized key: "prot" \(did you mean 'port'\?\)$/);
+    expect(() => loadConfig(path, dir)).toThrow(/keys\.0\.scopes\.0: Invalid option: .*; \(root\): Unrecognized key: "prot" \('prot': did you mean 'port'\?\)$/);
+    expect(() => loadConfig(write('two.json', { prot: 1, seeed: 3 }), dir)).toThrow(/\('prot': did you mean 'port'\?; 'seeed': did you mean 'seed'\?\)/);
   });
 });
 

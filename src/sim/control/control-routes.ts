@@ -125,7 +125,7 @@ export const controlRoutes = [
   defineControlRoute({
     method: 'GET',
     path: '/__sim/journal/retry-audit',
-    summary: 'Judge how clients retried 429s, 503s and other failures (SPEC 8.4 rule 4); same filters as the journal.',
+    summary: 'Judge how clients retried 429s, 503s and other failures (wait at least Retry-After, at most 3 retries, none after a non-retryable answer); same filters as the journal.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The audit' }, 400: BAD_FILTER },
     handle: (ctx) => ok(ctx.sim.control.journal.retryAudit(ctx.query)),

@@ -124,7 +124,7 @@ export function buildOpenApiDocument(routes: readonly Route[], baseUrl: string, 
     },
     servers: [{ url: baseUrl }],
     tags: [
-      { name: 'query', description: 'The Query API (SPEC section 4)' },
+      { name: 'query', description: 'The Query API: query types, batches, filters, date ranges' },
       { name: 'ingest', description: 'Event ingestion' },
       { name: 'manage', description: 'Management routes' },
       { name: 'discovery', description: 'Discovery documents and health' },

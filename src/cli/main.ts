@@ -77,6 +77,17 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
   const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '<key>';
   const clock = simulator.clock.snapshot();
   const scenarioNames = simulator.scenarios.list().map((s) => s.name);
+  // Before the banner, so a signal sent as soon as it is read stops the server cleanly.
+  // Ctrl-C under `npm start` delivers SIGINT twice (from the terminal and forwarded by npm):
+  // the first one stops the server, a repeat while it closes changes nothing.
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   process.stdout.write(
     [
       `analytics-sim listening on ${running.url}`,
@@ -91,16 +102,6 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
       '',
     ].join('\n'),
   );
-  // Ctrl-C under `npm start` delivers SIGINT twice (from the terminal and forwarded by npm):
-  // the first one stops the server, a repeat while it closes changes nothing.
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    running.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 async function main(): Promise<void> {

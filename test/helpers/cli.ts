@@ -22,15 +22,30 @@ export interface CliProcess {
   kill(): void;
 }
 
+/** How {@link startProcess} starts a command. */
+export interface StartOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  /** Kill the child (SIGKILL) after this many ms whatever happens (default 15 s). */
+  readonly guardMs?: number;
+  /** Start the child in its own process group (`process.kill(-pid)` reaches all it spawned). */
+  readonly detached?: boolean;
+}
+
 /**
  * Starts the CLI from source. A guard kills the child after `guardMs` whatever happens, so a
  * hung process can never outlive the test; nothing here sleeps.
  */
-export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; guardMs?: number } = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+export function startCli(args: readonly string[], options: StartOptions = {}): CliProcess {
+  return startProcess(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], options);
+}
+
+/** Starts any command in the repository root, watched as {@link startCli} watches the CLI. */
+export function startProcess(command: string, args: readonly string[], options: StartOptions = {}): CliProcess {
+  const child = spawn(command, [...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let out = '';
   let err = '';

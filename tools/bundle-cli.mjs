@@ -1,0 +1,27 @@
+// @ts-check
+/**
+ * The second step of `npm run build`: after tsc has emitted dist/, the command's entry
+ * (dist/cli/main.js) is replaced by one ESM file holding it and everything it imports (the
+ * core, the fixtures, zod, seedrandom, @noble/hashes). Node then reads and links one module
+ * instead of some 260, which is most of the command's start-up time (about 250 ms down to about
+ * 150 ms on Node 20). Same code as tsc emitted, not minified, names kept; the library entries
+ * (dist/index.js, dist/http, dist/msw) stay tsc's output.
+ */
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['dist/cli/main.js'],
+  outfile: 'dist/cli/main.js',
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  // Function and class names stay as written (esbuild would rename clashing ones).
+  keepNames: true,
+  // Composes tsc's map, so stack traces of `node --enable-source-maps` point at src/.
+  sourcemap: true,
+  // A bundled CommonJS dependency (seedrandom) calls `require`; give it node's.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -12,6 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeArgumentError } from '../src/cli/args.js';
 import { renderHtmlReport } from './html-report.js';
 import { REPORTS_DIR, reportPath } from './report-path.js';
 import { PLAN_NAMES, PLANS, reportLines, runPlan, startServer, type PlanName, type Server } from './runner.js';
@@ -59,7 +60,8 @@ try {
     },
   });
 } catch (error) {
-  fail((error as Error).message);
+  const flags = ['--duration', '--rate', '--connections', '--target', '--json', '--report', '--help'];
+  fail(describeArgumentError(error as Error & { code?: string }, flags, 'Usage below.'));
 }
 const { values, positionals } = parsed;
 if (values.help) {

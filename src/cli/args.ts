@@ -128,7 +128,7 @@ export function parseCommand(argv: readonly string[]): Command {
       },
     });
   } catch (error) {
-    return { kind: 'error', message: argumentProblem(error as Error & { code?: string }) };
+    return { kind: 'error', message: describeArgumentError(error as Error & { code?: string }, FLAGS, "Try 'analytics-sim --help'.") };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -194,13 +194,16 @@ export function parseCommand(argv: readonly string[]): Command {
 /** Every long flag, for "did you mean" on a mistyped one. */
 const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--config', '--help', '--version'];
 
-/** One readable line for what `parseArgs` refused: an unknown flag gets the closest known one. */
-function argumentProblem(error: Error & { code?: string }): string {
+/**
+ * One readable line for what `parseArgs` refused: an unknown flag gets the closest of `flags`
+ * ("Did you mean --port?"), then `hint` (where to read the usage).
+ */
+export function describeArgumentError(error: Error & { code?: string }, flags: readonly string[], hint: string): string {
   const unknown = /Unknown option '([^']{1,100})/.exec(error.message)?.[1];
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
-    const near = unknown.startsWith('--') ? suggest(unknown, FLAGS) : undefined;
-    return `unknown option '${unknown}'.${near ? ` Did you mean ${near}?` : ''} Try 'analytics-sim --help'.`;
+    const near = unknown.startsWith('--') ? suggest(unknown, flags) : undefined;
+    return `unknown option '${unknown}'.${near ? ` Did you mean ${near}?` : ''} ${hint}`;
   }
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${error.message.replace(/\.$/, '')}. Try 'analytics-sim --help'.`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${error.message.replace(/\.$/, '')}. ${hint}`;
   return error.message;
 }

@@ -98,6 +98,7 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
       ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
       ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
       `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
+      `  inspector: ${running.url}/__sim/ui`,
       `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
       '',
     ].join('\n'),

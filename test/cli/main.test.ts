@@ -21,11 +21,12 @@ afterEach(async () => {
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 
 describe('analytics-sim serve', () => {
-  it('prints its URL and a curl line with a key, answers /__sim/health, and stops cleanly on SIGTERM', async () => {
+  it('prints its URL, the inspector and a curl line with a key, answers /__sim/health, and stops cleanly on SIGTERM', async () => {
     const cli = start(['serve', '--port', '0', '--clock', 'virtual']);
     const [, url, port] = await cli.waitForStdout(LISTENING);
     expect(Number(port)).toBeGreaterThan(0);
     const [curlLine] = await cli.waitForStdout(/^.*curl .*x-api-key: (dbdy_[A-Za-z0-9]{48}).*$/m);
+    expect(cli.stdout()).toContain(`  inspector: ${url}/__sim/ui\n`);
     const key = /dbdy_[A-Za-z0-9]{48}/.exec(curlLine)?.[0] as string;
 
     const health = await fetchAnswer(`${url}/__sim/health`);

@@ -62,6 +62,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       queryProblems: undefined,
       access: undefined,
       input: undefined,
+      context: undefined,
     };
     const seq = control ? 0 : journal.reserve();
     let response: SimResponse;

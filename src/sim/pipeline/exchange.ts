@@ -10,7 +10,7 @@ import type { Drop, SimError } from '../errors.js';
 import type { FaultPlan } from '../faults/scenario-runner.js';
 import type { WindowCheck } from '../journal/journal.js';
 import type { SimRequest } from '../messages.js';
-import type { Reply } from '../routing/route.js';
+import type { LooseQuery, Reply, RouteContext } from '../routing/route.js';
 import type { RouteMatch } from '../routing/router.js';
 import type { SimulatorCore } from '../routing/route.js';
 import type { SimState } from '../state.js';
@@ -56,6 +56,8 @@ export interface Exchange {
   readonly access?: unknown;
   /** What the route's `validate` produced. */
   readonly input?: unknown;
+  /** The route context, made once by the first route step that needs it (`contextOf`). */
+  context?: RouteContext<LooseQuery>;
 }
 
 /** What a stage may add to the exchange. */

@@ -25,9 +25,12 @@ function routeOf(x: Exchange): Route {
   return x.match.route;
 }
 
-/** What a route's steps receive, built from the exchange. */
+/**
+ * What a route's steps receive, built from the exchange once, when the first of them runs: by
+ * then authentication and the query string are settled, and nothing a context holds changes.
+ */
 export function contextOf(x: Exchange): RouteContext<LooseQuery> {
-  return {
+  return (x.context ??= {
     request: x.request,
     query: (x.query ?? x.request.query) as LooseQuery,
     requestId: x.requestId,
@@ -39,7 +42,7 @@ export function contextOf(x: Exchange): RouteContext<LooseQuery> {
     warn: (warning) => {
       x.warnings.push(warning);
     },
-  };
+  });
 }
 
 /** 404 for a path no route serves, 405 (with Allow) for a path served with other methods. */

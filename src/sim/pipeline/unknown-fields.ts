@@ -66,44 +66,76 @@ function infoOf(node: z.ZodType): NodeInfo {
   return info;
 }
 
+/** Whether a walk can find anything under a node (objects, unions and arrays of them). */
+function canHoldFields(info: NodeInfo): boolean {
+  if (info.kind === 'object' || info.kind === 'union') return true;
+  return info.kind === 'array' && canHoldFields(infoOf(info.element));
+}
+
+/** The findings of a clean body (shared, never mutated). */
+const NO_FINDINGS: ErrorDetail[] = Object.freeze([]) as unknown as ErrorDetail[];
+
+/** A path segment: a field name, or an array index. */
+type Segment = string | number;
+
+function pathText(base: string, segments: readonly Segment[]): string {
+  let text = base;
+  for (const segment of segments) text += typeof segment === 'number' ? `[${segment}]` : `.${truncate(segment, 64)}`;
+  return text;
+}
+
 /**
  * Names in a body that its schema does not declare, so the simulator ignored them (as the
  * live service does): each with its path and, when a declared name is close, a did-you-mean.
  * Bounded: at most {@link MAX_DEPTH} levels, {@link MAX_ITEMS} items per array and
- * {@link MAX_FINDINGS} findings, whatever the body's size.
+ * {@link MAX_FINDINGS} findings, whatever the body's size. A clean body costs a key lookup per
+ * field and allocates nothing: paths are written only for findings, and arrays of plain values
+ * are not walked.
  */
 export function findUnknownFields(schema: z.ZodType, value: unknown, base = 'body'): ErrorDetail[] {
-  const found: ErrorDetail[] = [];
-  const visit = (node: z.ZodType, at: unknown, path: string, depth: number): void => {
-    if (depth > MAX_DEPTH || found.length >= MAX_FINDINGS) return;
+  let found: ErrorDetail[] | undefined;
+  const path: Segment[] = [];
+  const visit = (node: z.ZodType, at: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH || (found !== undefined && found.length >= MAX_FINDINGS)) return;
     const info = infoOf(node);
     if (info.kind === 'union') {
       const branch = Array.isArray(at) ? info.arrayBranch : isPlainObject(at) ? info.objectBranch : undefined;
-      if (branch) visit(branch, at, path, depth);
+      if (branch) visit(branch, at, depth);
       return;
     }
-    if (info.kind === 'array' && Array.isArray(at)) {
+    if (info.kind === 'array') {
+      if (!Array.isArray(at) || !canHoldFields(infoOf(info.element))) return;
       const count = Math.min(at.length, MAX_ITEMS);
-      for (let i = 0; i < count && found.length < MAX_FINDINGS; i++) visit(info.element, at[i], `${path}[${i}]`, depth + 1);
+      for (let i = 0; i < count && (found === undefined || found.length < MAX_FINDINGS); i++) {
+        path.push(i);
+        visit(info.element, at[i], depth + 1);
+        path.pop();
+      }
       return;
     }
     if (info.kind !== 'object' || !isPlainObject(at)) return;
     for (const name in at) {
-      if (found.length >= MAX_FINDINGS) return;
+      if (found !== undefined && found.length >= MAX_FINDINGS) return;
       if (!Object.prototype.hasOwnProperty.call(at, name)) continue;
       const child = Object.prototype.hasOwnProperty.call(info.shape, name) ? info.shape[name] : undefined;
       if (child) {
-        visit(child, at[name], `${path}.${name}`, depth + 1);
+        const value = at[name];
+        if (typeof value !== 'object' || value === null) continue;
+        path.push(name);
+        visit(child, value, depth + 1);
+        path.pop();
       } else if (!info.open) {
         const near = suggest(name, info.declared);
-        found.push({
-          field: `${path}.${truncate(name, 64)}`,
+        path.push(name);
+        (found ??= []).push({
+          field: pathText(base, path),
           message: `${truncate(name, 64)} is not a field of this request and was ignored`,
           ...(near ? { suggestion: `Did you mean '${near}'?` } : {}),
         });
+        path.pop();
       }
     }
   };
-  visit(schema, value, base, 0);
-  return found;
+  visit(schema, value, 0);
+  return found ?? NO_FINDINGS;
 }

@@ -45,10 +45,11 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * The simulator's Response to a Request whose path (relative to its mount) is `path`: the
  * request is translated, handled with its in-flight slot held until the Response is handed
- * over (or the caller aborts), after any injected latency.
+ * over (or the caller aborts), after any injected latency. `basePath` is the mount's path
+ * prefix, for the links of discovery documents.
  */
-export async function answerRequest(simulator: Simulator, request: Request, url: URL, path: string, remoteAddress: string): Promise<Response> {
-  const simRequest = await toSimRequest(request, url, { path, remoteAddress });
+export async function answerRequest(simulator: Simulator, request: Request, url: URL, path: string, remoteAddress: string, basePath = ''): Promise<Response> {
+  const simRequest = await toSimRequest(request, url, { path, remoteAddress, basePath });
   const response = await simulator.handle(simRequest, { holdSlot: true });
   // The slot is given back once the answer is handed over, or as soon as the client gives up.
   const release = (): void => response.release?.();
@@ -70,6 +71,7 @@ export function createResolver(simulator: Simulator, options: HandlersOptions = 
   const api = mountAt(options.baseUrl ?? DEFAULT_BASE_URL, 'baseUrl');
   const ingest = options.ingestUrl === undefined ? null : mountAt(options.ingestUrl, 'ingestUrl');
   const remoteAddress = options.remoteAddress ?? IN_PROCESS_ADDRESS;
+  const basePath = new URL(api.url).pathname.replace(/\/$/, '');
 
   /** The simulator's path for a URL, or undefined when the URL is not simulated. */
   const pathOf = (url: URL): string | undefined => {
@@ -80,6 +82,6 @@ export function createResolver(simulator: Simulator, options: HandlersOptions = 
   return async (request) => {
     const url = new URL(request.url);
     const path = pathOf(url);
-    return path === undefined ? undefined : answerRequest(simulator, request, url, path, remoteAddress);
+    return path === undefined ? undefined : answerRequest(simulator, request, url, path, remoteAddress, basePath);
   };
 }

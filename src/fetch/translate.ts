@@ -30,6 +30,8 @@ export interface RequestContext {
   readonly path: string;
   /** The peer address the core sees (an in-process request has no socket). */
   readonly remoteAddress?: string;
+  /** The base URL's path prefix (`/api`), for the links of discovery documents; none at the root. */
+  readonly basePath?: string;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
     ...(read.body !== undefined ? { body: read.body } : {}),
     ...(read.tooLarge ? { bodyTooLarge: true } : {}),
     ...(context.remoteAddress !== undefined ? { remoteAddress: context.remoteAddress } : {}),
+    ...(context.basePath ? { basePath: context.basePath } : {}),
   };
 }
 

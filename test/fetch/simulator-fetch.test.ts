@@ -67,3 +67,14 @@ describe('sim.fetch', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('createResolver under a path prefix', () => {
+  it('lists the prefixed base URL in the OpenAPI servers, as the express mount does', async () => {
+    const { createResolver } = await import('../../src/fetch/resolver.js');
+    const resolve = createResolver(createSimulator(), { baseUrl: 'http://analytics.test/api' });
+    const response = await resolve(new Request('http://analytics.test/api/openapi.json'));
+    expect(response?.status).toBe(200);
+    const document = (await response?.json()) as { servers: { url: string }[] };
+    expect(document.servers).toEqual([{ url: 'http://analytics.test/api' }]);
+  });
+});

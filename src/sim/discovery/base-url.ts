@@ -9,7 +9,7 @@ const BASE_PATH = /^(?:\/(?:[A-Za-z0-9._~!$&'()*+,;=:@\-]|%[0-9A-Fa-f]{2})+)+$/;
  * the adapter's mount path (`basePath`), for links in discovery documents. Anything that is not
  * a plain host name falls back to localhost; a mount path that is not a plain path is left out.
  */
-export function requestOrigin(request: Pick<SimRequest, 'headers' | 'basePath'>): string {
+export function requestBaseUrl(request: Pick<SimRequest, 'headers' | 'basePath'>): string {
   const host = request.headers.host;
   const proto = request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
   const basePath = request.basePath !== undefined && BASE_PATH.test(request.basePath) ? request.basePath : '';

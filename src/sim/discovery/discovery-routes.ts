@@ -3,7 +3,7 @@ import { VERSION } from '../../version.js';
 import { defineRouteGroup, jsonText, ok } from '../routing/route.js';
 import { API_CATALOG_TYPE, buildApiCatalog } from './api-catalog.js';
 import { buildAuthMarkdown } from './auth-markdown.js';
-import { requestOrigin } from './base-url.js';
+import { requestBaseUrl } from './base-url.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 const healthSchema = z.object({
@@ -46,7 +46,7 @@ export const discoveryRoutes = [
       reply: true,
       status: 200,
       body: undefined,
-      text: JSON.stringify(buildApiCatalog(requestOrigin(ctx.request)), null, 2),
+      text: JSON.stringify(buildApiCatalog(requestBaseUrl(ctx.request)), null, 2),
       contentType: API_CATALOG_TYPE,
       headers: { 'Cache-Control': 'public, max-age=3600, must-revalidate', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
     }),
@@ -56,7 +56,7 @@ export const discoveryRoutes = [
     path: '/openapi.json',
     summary: 'The OpenAPI 3.1 description of every route, generated from the request and response schemas.',
     responses: { 200: { description: 'An OpenAPI 3.1 document' } },
-    handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.sim.routes, requestOrigin(ctx.request), VERSION))),
+    handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.sim.routes, requestBaseUrl(ctx.request), VERSION))),
   }),
   defineDiscoveryRoute({
     method: 'GET',
@@ -67,7 +67,7 @@ export const discoveryRoutes = [
       reply: true,
       status: 200,
       body: undefined,
-      text: buildAuthMarkdown(requestOrigin(ctx.request)),
+      text: buildAuthMarkdown(requestBaseUrl(ctx.request)),
       contentType: 'text/markdown; charset=utf-8',
     }),
   }),

@@ -1,14 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { configKeySchema, simulatorConfigSchema, type ConfigKey, type SimulatorConfig } from '../contract/config.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import { suggest } from '../sim/text.js';
 import { parseInstant, type ServeOptions } from './args.js';
+import { readJsonFile, UsageError } from './read-json-file.js';
 
 /** The file `analytics-sim serve` reads from the working directory when no `--config` is given. */
 export const CONFIG_FILE = 'analytics-sim.config.json';
 
 /** A config file that cannot be used; the message names the file and the field. */
-export class ConfigError extends Error {}
+export class ConfigError extends UsageError {}
 
 /** A config file read and checked, with where it came from. */
 export interface LoadedConfig {
@@ -23,18 +24,7 @@ export interface LoadedConfig {
 export function loadConfig(explicitPath: string | undefined, cwd: string): LoadedConfig | null {
   const path = explicitPath ?? (existsSync(`${cwd}/${CONFIG_FILE}`) ? `${cwd}/${CONFIG_FILE}` : undefined);
   if (path === undefined) return null;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = readJsonFile(path, 'config file', ConfigError);
   const result = simulatorConfigSchema.safeParse(parsed);
   if (!result.success) {
     const problems = result.error.issues.slice(0, 10).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}${didYouMean(issue)}`);

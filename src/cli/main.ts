@@ -5,15 +5,14 @@ import type { ConfigKey } from '../contract/config.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
 import { HELP, parseCommand, type ServeOptions } from './args.js';
-import { applyConfig, ConfigError, configuredKeys, loadConfig } from './config.js';
+import { applyConfig, configuredKeys, loadConfig } from './config.js';
+import { readJsonFile, UsageError } from './read-json-file.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-/** Thrown for problems the user can fix; printed without a stack, exit status 2. */
-class UsageError extends Error {}
 
 /** Built-in names stay names, whole scenarios (from a config file) stay as they are; anything else is read as a JSON file of one scenario or a list. */
 function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | ScenarioInput)[] {
@@ -21,18 +20,7 @@ function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | 
     if (typeof entry !== 'string') return [entry];
     if (BUILT_IN_SCENARIOS.some((s) => s.name === entry)) return [entry];
     if (!/\.json$/i.test(entry) && !existsSync(entry)) return [entry];
-    let text: string;
-    try {
-      text = readFileSync(entry, 'utf8');
-    } catch (error) {
-      throw new UsageError(`cannot read scenario file ${entry}: ${(error as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(`scenario file ${entry} is not valid JSON: ${(error as Error).message}`);
-    }
+    const parsed = readJsonFile(entry, 'scenario file');
     const list: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
     return list.map((candidate, i) => {
       const result = scenarioSchema.safeParse(candidate);
@@ -119,20 +107,8 @@ async function main(): Promise<void> {
       process.exitCode = 2;
       return;
     case 'serve': {
-      let loaded;
-      try {
-        loaded = loadConfig(command.configPath, process.cwd());
-      } catch (error) {
-        throw error instanceof ConfigError ? new UsageError(error.message) : error;
-      }
-      let options = command.options;
-      if (loaded) {
-        try {
-          options = applyConfig(options, command.given, loaded);
-        } catch (error) {
-          throw error instanceof ConfigError ? new UsageError(error.message) : error;
-        }
-      }
+      const loaded = loadConfig(command.configPath, process.cwd());
+      const options = loaded ? applyConfig(command.options, command.given, loaded) : command.options;
       await serve(options, configuredKeys(loaded), loaded?.path ?? null);
     }
   }

@@ -25,6 +25,9 @@ function routeOf(x: Exchange): Route {
   return x.match.route;
 }
 
+/** The query of a route that declares no query string: it reads none. */
+const NO_QUERY: LooseQuery = Object.freeze({});
+
 /**
  * What a route's steps receive, built from the exchange once, when the first of them runs: by
  * then authentication and the query string are settled, and nothing a context holds changes.
@@ -32,7 +35,7 @@ function routeOf(x: Exchange): Route {
 export function contextOf(x: Exchange): RouteContext<LooseQuery> {
   return (x.context ??= {
     request: x.request,
-    query: (x.query ?? x.request.query) as LooseQuery,
+    query: (x.query ?? NO_QUERY) as LooseQuery,
     requestId: x.requestId,
     principal: x.principal as Principal,
     params: x.match.kind === 'found' ? x.match.params : {},
@@ -127,11 +130,15 @@ function fieldsOf(schema: Pick<z.ZodObject, 'shape'>): readonly QueryField[] {
 /**
  * Reads the query string with the route's schema, field by field: what parses is handed on,
  * what does not is kept for {@link reportQueryProblems}. Names the schema does not declare are
- * dropped; absent optional fields stay absent. Routes without a schema get the raw strings.
+ * dropped and named in a `Warning`; absent optional fields stay absent. A route without a schema
+ * reads no query string: each parameter it is sent is named in a `Warning`.
  */
 export const readQuery: Stage = (x) => {
   const schema = routeOf(x).query;
-  if (!schema) return CONTINUE;
+  if (!schema) {
+    warnUnknownParameters(x, NO_QUERY_FIELDS);
+    return CONTINUE;
+  }
   const raw = x.request.query;
   const fields = fieldsOf(schema);
   const query: Record<string, unknown> = {};
@@ -162,6 +169,9 @@ function isDeclared(fields: readonly QueryField[], name: string): boolean {
   }
   return names.has(name);
 }
+
+/** The fields of a route that declares no query string: every parameter it is sent is ignored. */
+const NO_QUERY_FIELDS: readonly QueryField[] = [];
 
 /** Query-string names the route does not declare: ignored, as the service does, and said so. */
 function warnUnknownParameters(x: Exchange, fields: readonly QueryField[]): void {

@@ -65,7 +65,7 @@ export type RouteAccess<Body = unknown, Query = LooseQuery> =
     }
   | { readonly kind: 'ingest'; readonly scope: Scope };
 
-/** Query-string values as a route receives them when it declares no schema of its own. */
+/** Query-string values as a route receives them when it declares no schema of its own (none: such a route reads no query string). */
 export type LooseQuery = Readonly<Record<string, string | undefined>>;
 
 /** What a route's steps receive: the request without its query string, and the validated query. */

@@ -122,3 +122,13 @@ describe('strict mode', () => {
     expect(answer.json.details[0].field).toBe('website_id');
   });
 });
+
+describe('query parameters of a route that reads none', () => {
+  it('are named in a Warning too, with a did-you-mean where the route has nothing close', async () => {
+    const sim = freshSimulator();
+    const answer = await call(sim, 'GET', '/v1/query/websites', { key: secretOf(sim, 'key_acme_read'), query: { organizationId: 'org_acme' } });
+    expect(answer.status).toBe(200);
+    expect(warningsOf(answer)).toEqual(['organizationId: organizationId is not a query parameter of this route and was ignored']);
+    expect(sim.journal.list().at(-1)?.warnings).toEqual(warningsOf(answer));
+  });
+});

@@ -110,3 +110,16 @@ export const oracleReportSchema = z.object({
   underAdmissions: z.number().int(),
   accuracy: z.number(),
 });
+
+/** The profiles a simulator can follow: `spec` (SPEC.md) and `live` (the live service). */
+export const profileSchema = z.enum(['spec', 'live']);
+
+/** `PUT /__sim/profile`: the profile to follow from now on. */
+export const profileRequestSchema = z.object({ profile: profileSchema });
+
+/** `GET`/`PUT /__sim/profile`: the profile in force and what each switch does under it. */
+export const profileReportSchema = z.object({
+  profile: profileSchema,
+  profiles: z.array(profileSchema),
+  switches: z.array(z.object({ name: z.string(), follows: profileSchema, spec: z.string(), live: z.string() })),
+});

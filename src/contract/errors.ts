@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   MISSING_PROJECT_ID: 400,
   COMPILATION_ERROR: 400,
   CONFLICT: 409,
+  /** A query type needs a plan feature the website's organization lacks (error tracking on the free plan). */
+  FEATURE_UNAVAILABLE: 402,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,

@@ -71,6 +71,9 @@ export const queryRequestSchema = z.object({
   page: z.number().int().optional(),
   filters: z.array(filterSchema).optional(),
   granularity: z.enum(GRANULARITIES).optional(),
+  /** Orders each parameter's rows by this field, together with `sortOrder` (both or neither apply). */
+  sortBy: z.string().optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
   /** Accepted and ignored, as by the service: the `timezone` query parameter decides. */
   timeZone: z.string().optional(),
 });

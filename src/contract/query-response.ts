@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
-/** A result row: field names are listed by the type's `meta.outputFields`; counts are numbers. */
-export const rowSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+/** A value in a result row: scalars, or the nested lists and objects some types return (paths, events, agents). */
+export type RowValue = string | number | boolean | null | readonly RowValue[] | { readonly [key: string]: RowValue };
+
+/** A row value's schema: scalars, arrays and plain objects of them. */
+export const rowValueSchema: z.ZodType<RowValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(rowValueSchema), z.record(z.string(), rowValueSchema)]),
+);
+
+/** A result row: its keys are the type's fields (`meta.outputFields` under the spec profile); counts are numbers. */
+export const rowSchema = z.record(z.string(), rowValueSchema);
 
 /** The outcome of one parameter. A failed one has `success: false`, an `error` and no rows. */
 export const parameterResultSchema = z.object({
@@ -51,25 +59,58 @@ export const compileResponseSchema = z.object({
   params: z.record(z.string(), z.union([z.string(), z.number(), z.array(z.string())])),
 });
 
-/** Meta of a query type (SPEC 2.3), present with `include_meta=true`. */
+/** Meta of a query type under the spec profile (SPEC 2.3), present with `include_meta=true`. */
 export const queryTypeMetaSchema = z.object({
   title: z.string(),
   description: z.string(),
   category: z.string(),
+  tags: z.array(z.string()),
   outputFields: z.array(z.string()),
-  defaultVisualization: z.enum(['table', 'timeseries', 'bar', 'pie', 'metric', 'area', 'line']),
+  defaultVisualization: z.string().optional(),
   supportsGranularity: z.array(z.enum(['hour', 'day'])).optional(),
 });
 
 export type QueryTypeMeta = z.infer<typeof queryTypeMetaSchema>;
 
-/** One entry of `configs` in `GET /v1/query/types` (SPEC 2.3). */
+/** One output field in the live service's meta: its name, value type, label and unit. */
+export const liveOutputFieldSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  label: z.string().optional(),
+  description: z.string().optional(),
+  unit: z.string().optional(),
+  example: z.unknown().optional(),
+});
+
+/**
+ * Meta of a query type as the live service sends it (`--profile live`): snake_case, output fields
+ * as objects, tags. Several live types leave out the title, the output fields or the
+ * visualization; those keys are then absent.
+ */
+export const liveQueryTypeMetaSchema = z.object({
+  title: z.string().optional(),
+  description: z.string(),
+  category: z.string(),
+  tags: z.array(z.string()),
+  output_fields: z.array(liveOutputFieldSchema).optional(),
+  default_visualization: z.string().optional(),
+  supports_granularity: z.array(z.string()).optional(),
+  default_order: z.string().optional(),
+});
+
+export type LiveQueryTypeMeta = z.infer<typeof liveQueryTypeMetaSchema>;
+
+/**
+ * One entry of `configs` in `GET /v1/query/types` (SPEC 2.3). Under the live profile
+ * `customizable` and `defaultLimit` are absent for types whose builder sets none, and `meta`
+ * has the live shape.
+ */
 export const queryTypeConfigSchema = z.object({
   allowedFilters: z.array(z.string()),
-  customizable: z.boolean(),
-  defaultLimit: z.number().int(),
+  customizable: z.boolean().optional(),
+  defaultLimit: z.number().int().optional(),
   publicAccess: z.boolean(),
-  meta: queryTypeMetaSchema.optional(),
+  meta: z.union([queryTypeMetaSchema, liveQueryTypeMetaSchema]).optional(),
 });
 
 /** `GET /v1/query/types` (SPEC 4.3). */

@@ -134,6 +134,16 @@ export function missingProjectId(): SimError {
   );
 }
 
+/**
+ * 402: a named type needs a feature the plan of the website's organization lacks; the whole
+ * request fails, batch included, as the service answers it.
+ */
+export function featureUnavailable(feature: string, types: readonly string[], plan: string): SimError {
+  return simError('FEATURE_UNAVAILABLE', 'This feature is not available on the plan', {
+    hint: `${types.slice(0, 5).join(', ')} need${types.length === 1 ? 's' : ''} ${feature}, which the ${plan} plan lacks; use a website of an organization on the hobby plan or above`,
+  });
+}
+
 /** 400: `/v1/query/compile` could not build the query. */
 export function compilationError(message: string): SimError {
   return simError('COMPILATION_ERROR', message);

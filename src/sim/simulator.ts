@@ -15,6 +15,7 @@ import type { ActiveScenario } from './faults/scenario-runner.js';
 import { createRequestHandler } from './handle-request.js';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
+import type { Profile } from './profile.js';
 import type { WorldFactory } from './model/world.js';
 import { PUBLIC_ROUTES } from './routing/public-routes.js';
 import { createRouter } from './routing/router.js';
@@ -72,6 +73,12 @@ export interface SimulatorOptions {
    * as the live service answers them, with a `Warning` header per finding.
    */
   readonly strict?: boolean;
+  /**
+   * `spec` (default) follows SPEC.md where it is explicit; `live` follows the live service on
+   * every named switch of `PROFILE_SWITCHES`. Switch at run time with `setProfile` or
+   * `PUT /__sim/profile`; a reset keeps it.
+   */
+  readonly profile?: Profile;
 }
 
 /** Starts, stops and lists fault scenarios of a simulator. */
@@ -107,6 +114,10 @@ export interface Simulator {
   readonly sessions: SessionAdmin;
   /** The harness operations behind `/__sim` (health, fixtures, clock, journal, scenarios), as values. */
   readonly control: ControlBackend;
+  /** The profile answers follow now. */
+  readonly profile: Profile;
+  /** Switches the profile for every later request (as `PUT /__sim/profile`). */
+  setProfile(profile: Profile): void;
 }
 
 const matchPublic = createRouter(PUBLIC_ROUTES);
@@ -132,7 +143,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
     clock,
   });
+  let profile: Profile = options.profile ?? 'spec';
   const control = createControlBackend({
+    profile: {
+      get: () => profile,
+      set: (next) => {
+        profile = next;
+      },
+    },
     seed: () => run.seed,
     clock,
     admission,
@@ -158,6 +176,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     catalog,
     guardHost: options.guardControlHost ?? false,
     strict: options.strict ?? false,
+    get profile() {
+      return profile;
+    },
     enforceLimits: options.limits !== 'off',
     routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),
@@ -178,6 +199,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       await control.reset(seed);
     },
     control,
+    get profile() {
+      return profile;
+    },
+    setProfile(next) {
+      profile = next;
+    },
   };
 }
 

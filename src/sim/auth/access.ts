@@ -3,6 +3,8 @@ import { accessDenied, authRequired, missingProjectId, type SimError } from '../
 import type { Website } from '../model/entities.js';
 import type { QueryScope, QueryTypeDefinition } from '../query/definition.js';
 import type { SimState } from '../state.js';
+import type { Profile } from '../profile.js';
+import { isPublicType } from '../query/registry.js';
 import type { Principal } from './principal.js';
 
 /** What a 401 says when no credential was presented at all. */
@@ -67,12 +69,13 @@ function websitesOf(state: SimState, organizationId: string): Website[] {
 
 /**
  * The public website a query may read without a credential (SPEC 4.3): one named by
- * `website_id`, public, with every named type public and no link or monitor named; else null.
+ * `website_id`, public, with every named type public under the profile and no link or monitor
+ * named; else null.
  */
-export function publicWebsite(ids: QueryIds, types: readonly QueryTypeDefinition[], state: SimState): Website | null {
+export function publicWebsite(ids: QueryIds, types: readonly QueryTypeDefinition[], state: SimState, profile: Profile): Website | null {
   if (ids.website_id === undefined || ids.link_id !== undefined || ids.schedule_id !== undefined) return null;
   const website = state.websites.get(ids.website_id);
-  return website?.isPublic === true && types.length > 0 && types.every((t) => t.publicAccess) ? website : null;
+  return website?.isPublic === true && types.length > 0 && types.every((t) => isPublicType(t, profile)) ? website : null;
 }
 
 /** The scopes a query needs: those of the types it names (read:data when it names none). */
@@ -94,8 +97,9 @@ export function resolveQueryScope(
   ids: QueryIds,
   types: readonly QueryTypeDefinition[],
   state: SimState,
+  profile: Profile,
 ): QueryScope | SimError {
-  const open = publicWebsite(ids, types, state);
+  const open = publicWebsite(ids, types, state, profile);
   if (open) return { kind: 'websites', websites: [open] };
   if (principal.kind === 'anonymous') return unauthenticated(principal);
   if (ids.link_id !== undefined) {

@@ -14,6 +14,7 @@ import { parseDateInput } from '../query/dates.js';
 import type { SimState } from '../state.js';
 import { suggest } from '../text.js';
 import { listFixtures } from './fixtures-listing.js';
+import { followsLive, PROFILE_SWITCHES, PROFILES, type Profile } from '../profile.js';
 
 /** What the backend works on: the simulator's parts, read when each call is made. */
 export interface ControlBackendParts {
@@ -25,6 +26,15 @@ export interface ControlBackendParts {
   state(): SimState;
   /** Back to the seeded state (optionally with another seed). */
   reset(seed?: string): Promise<void>;
+  /** The profile setting, kept across resets. */
+  readonly profile: { get(): Profile; set(profile: Profile): void };
+}
+
+/** `GET /__sim/profile`: the profile in force and every switch it sets. */
+export interface ProfileReport {
+  readonly profile: Profile;
+  readonly profiles: readonly Profile[];
+  readonly switches: readonly { readonly name: string; readonly follows: Profile; readonly spec: string; readonly live: string }[];
 }
 
 /** `GET /__sim/health`. */
@@ -51,6 +61,11 @@ export interface ControlBackend {
    */
   limits(): Promise<LimitsReport>;
   reset(seed?: string | number): Promise<{ ok: true; seed: string; clock: ClockSnapshot }>;
+  readonly profile: {
+    report(): ProfileReport;
+    /** Switches the profile for every later request. */
+    set(profile: Profile): ProfileReport;
+  };
   readonly clock: {
     snapshot(): ClockSnapshot;
     /** Switches mode, sets and/or advances, in that order; 400 when a step is refused. */
@@ -78,6 +93,14 @@ export interface ControlBackend {
   };
 }
 
+function profileReport(profile: Profile): ProfileReport {
+  return {
+    profile,
+    profiles: PROFILES,
+    switches: PROFILE_SWITCHES.map((s) => ({ name: s.name, follows: followsLive(profile, s.name) ? 'live' : 'spec', spec: s.spec, live: s.live })),
+  };
+}
+
 /** Creates the control backend over a simulator's parts. */
 export function createControlBackend(parts: ControlBackendParts): ControlBackend {
   const { clock, admission } = parts;
@@ -89,6 +112,13 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
     async reset(seed) {
       await parts.reset(seed === undefined ? undefined : String(seed));
       return { ok: true, seed: parts.seed(), clock: clock.snapshot() };
+    },
+    profile: {
+      report: () => profileReport(parts.profile.get()),
+      set(profile) {
+        parts.profile.set(profile);
+        return profileReport(profile);
+      },
     },
     clock: {
       snapshot: () => clock.snapshot(),

@@ -6,6 +6,8 @@ import {
   journalClearedSchema,
   journalListingSchema,
   oracleReportSchema,
+  profileReportSchema,
+  profileRequestSchema,
   resetRequestSchema,
   resetResponseSchema,
 } from '../../contract/control.js';
@@ -81,6 +83,21 @@ export const controlRoutes = [
     bodyOptional: true,
     responses: { 200: { description: 'Reset', schema: resetResponseSchema } },
     handle: async (ctx, body) => ok(await ctx.sim.control.reset(body.seed)),
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/__sim/profile',
+    summary: 'The profile in force (spec or live) and what each of its switches does.',
+    responses: { 200: { description: 'The profile and its switches', schema: profileReportSchema } },
+    handle: (ctx) => ok(ctx.sim.control.profile.report()),
+  }),
+  defineControlRoute({
+    method: 'PUT',
+    path: '/__sim/profile',
+    summary: 'Follow another profile from the next request on ({ profile: "spec" | "live" }); a reset keeps it.',
+    body: profileRequestSchema,
+    responses: { 200: { description: 'The profile now in force', schema: profileReportSchema } },
+    handle: (ctx, body) => ok(ctx.sim.control.profile.set(body.profile)),
   }),
   defineControlRoute({
     method: 'GET',

@@ -7,7 +7,12 @@ export interface Organization {
   readonly slug: string;
   /** Epoch milliseconds. */
   readonly createdAt: number;
+  /** The billing plan: `free` lacks error tracking (402 FEATURE_UNAVAILABLE); absent counts as free. */
+  readonly plan?: OrganizationPlan;
 }
+
+/** Billing plans, as the service names them. */
+export type OrganizationPlan = 'free' | 'hobby' | 'pro' | 'scale';
 
 /** How much traffic a website gets; drives the generator, not the API. */
 export type TrafficSize = 'tiny' | 'small' | 'medium' | 'large' | 'huge';

@@ -1,5 +1,5 @@
 import type { Scope } from '../../contract/scopes.js';
-import type { QueryTypeMeta } from '../../contract/query-response.js';
+import type { LiveQueryTypeMeta, RowValue } from '../../contract/query-response.js';
 import type { ShortLink, UptimeMonitor, Website } from '../model/entities.js';
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
@@ -7,11 +7,57 @@ import type { EventReader } from '../ingest/event-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 
-/** A result row. Counts are numbers; dates are strings. */
-export type Row = Record<string, string | number | boolean | null>;
+/** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
+export type Row = Record<string, RowValue>;
 
 /** Which resource a query type reads. */
 export type QueryTarget = 'website' | 'link' | 'monitor';
+
+/**
+ * Which behaviour the simulator follows where SPEC.md and the live service differ: `spec`
+ * (the default) follows SPEC.md where it is explicit, `live` follows the live service.
+ */
+export type Profile = 'spec' | 'live';
+
+/** The live builder families, one file each under `src/sim/query/types/`. */
+export type QueryFamily =
+  | 'summary'
+  | 'pages'
+  | 'traffic'
+  | 'devices'
+  | 'geo'
+  | 'errors'
+  | 'performance'
+  | 'sessions'
+  | 'custom-events'
+  | 'profiles'
+  | 'links'
+  | 'link-shortener'
+  | 'engagement'
+  | 'vitals'
+  | 'ai-agents'
+  | 'mcp'
+  | 'uptime'
+  | 'revenue'
+  | 'realtime'
+  | 'retention';
+
+/**
+ * The JSON type of a row field: `?` marks a field that may be null. `integer` values are whole
+ * numbers; `string` covers dates and date-times in the service's text forms.
+ */
+export type FieldType =
+  | 'integer'
+  | 'integer?'
+  | 'number'
+  | 'number?'
+  | 'string'
+  | 'string?'
+  | 'boolean'
+  | 'boolean?'
+  | 'array'
+  | 'object'
+  | 'object?';
 
 /** The resource a parameter runs against, after access checks. */
 export type QueryScope =
@@ -27,9 +73,11 @@ export type QueryScope =
 /** Everything a query type needs to compute its rows. */
 export interface RunContext {
   readonly scope: QueryScope;
-  /** Inclusive bounds, epoch ms. */
+  /** Inclusive bounds, epoch ms. `toMs` never passes the clock's now: there is no future data. */
   readonly fromMs: number;
   readonly toMs: number;
+  /** The range as requested, before the cut at now (for types that report the range they cover). */
+  readonly requestedToMs: number;
   readonly unit: TimeUnit;
   readonly timezone: string;
   readonly filters: FilterPlan;
@@ -39,6 +87,12 @@ export interface RunContext {
   readonly dictionaries: Dictionaries;
   /** Custom events accepted by `POST /track`. */
   readonly events: EventReader;
+  /**
+   * For types that page themselves (`paging: 'self'`): the request's `limit` (undefined when it
+   * sent none, so the type's own default applies) and the offset of the requested page.
+   */
+  readonly limit: number | undefined;
+  readonly offset: number;
 }
 
 /** How `/v1/query/compile` renders a type as SQL. */
@@ -51,42 +105,150 @@ export interface SqlShape {
 }
 
 /**
- * One query type: its public configuration (SPEC 2.3) and its semantics. `run` returns every
- * row in order; the engine pages them. Invariant: each row has exactly `meta.outputFields`.
+ * The SPEC.md shape of a type whose rows SPEC.md shows explicitly (`summary_metrics`,
+ * `top_pages`): served under the spec profile instead of the live rows.
+ */
+export interface SpecShape {
+  readonly fields: readonly string[];
+  run(ctx: RunContext): Row[];
+}
+
+/**
+ * One query type: its public configuration (SPEC 2.3), its live facts and its semantics. `run`
+ * returns the live rows, every row in order; the engine pages them unless the type pages itself.
+ * Invariant: each row of `run` has exactly the keys of `fields`, in that order, with values of
+ * those types; each row of `spec.run` has exactly `spec.fields`.
  */
 export interface QueryTypeDefinition {
   readonly name: string;
+  readonly family: QueryFamily;
   readonly target: QueryTarget;
   /** The scope an API key needs to run this type. */
   readonly scope: Scope;
-  /** Readable without authentication on a public website. */
+  /** Readable without authentication on a public website, per the live service's current list. */
   readonly publicAccess: boolean;
-  /** Filter fields accepted in addition to (or, with `commonFilters: false`, instead of) the global ones. */
-  readonly extraFilters?: readonly string[];
-  readonly commonFilters?: boolean;
+  /** Readable without authentication per the older, broader list (the spec profile's). */
+  readonly olderPublicAccess: boolean;
+  /** Filter fields the builder accepts in addition to the 14 global ones. */
+  readonly extraFilters: readonly string[];
+  /** Whether the type accepts the 14 global filter fields (every live type does: `allowedFilterFields` is their union with the builder's). */
+  readonly commonFilters: boolean;
+  /** The live builder's `customizable`; undefined when the builder sets none. */
+  readonly liveCustomizable: boolean | undefined;
+  /** The live builder's own `limit`; undefined when it sets none. */
+  readonly liveLimit: number | undefined;
+  /** `customizable` as the spec profile reports it (the live value, true when live has none). */
   readonly customizable: boolean;
+  /** `defaultLimit` as the spec profile reports it (the live limit, 100 when live has none). */
   readonly defaultLimit: number;
+  /** The plan feature the type needs (402 FEATURE_UNAVAILABLE on a plan without it). */
+  readonly gate?: 'error_tracking';
+  /** Served to the API, hidden from the AI agent's type list, as live. */
+  readonly insightsOnly: boolean;
+  /**
+   * `engine`: the engine pages the rows (LIMIT/OFFSET of a standard builder) and applies
+   * `sortBy`; `self`: the type applies `ctx.limit`/`ctx.offset` where its SQL does (custom SQL:
+   * many return every row, for example every bucket of a time series) and ignores `sortBy`.
+   */
+  readonly paging: 'engine' | 'self';
+  /** Row fields and their JSON types, in row order: the live select aliases and plugin fields. */
+  readonly fields: Readonly<Record<string, FieldType>>;
+  /** The live service's meta, as `/types?include_meta=true` sends it under the live profile. */
+  readonly meta: LiveQueryTypeMeta;
+  /** The SPEC.md row shape, for the types SPEC.md shows. */
+  readonly spec?: SpecShape;
   /** True for types that ignore the date range (they read "now"); their rows are never cached. */
   readonly skipDateRange?: boolean;
   /** The longest range this type accepts, in days (types that list every record). */
   readonly maxRangeDays?: number;
   /** True for types that read tracked events too: their cached rows are keyed by the store's version. */
   readonly readsTrackedEvents?: boolean;
-  readonly meta: QueryTypeMeta;
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];
 }
 
-/** The fields a website type may leave to {@link defineWebsiteType}'s defaults. */
-type WebsiteTypeDefaults = 'target' | 'scope' | 'publicAccess' | 'customizable' | 'defaultLimit';
+/** What a declaration gives; {@link defineQueryType} fills the rest. */
+export interface QueryTypeSpec {
+  readonly name: string;
+  readonly family: QueryFamily;
+  readonly target?: QueryTarget;
+  readonly scope?: Scope;
+  /** On the live service's current public list. */
+  readonly publicAccess?: boolean;
+  /** On the older public list (defaults to `publicAccess`). */
+  readonly olderPublicAccess?: boolean;
+  readonly filters?: readonly string[];
+  readonly commonFilters?: boolean;
+  readonly customizable?: boolean;
+  readonly limit?: number;
+  readonly gate?: 'error_tracking';
+  readonly insightsOnly?: boolean;
+  readonly paging?: 'engine' | 'self';
+  readonly fields: Readonly<Record<string, FieldType>>;
+  readonly meta: LiveQueryTypeMeta;
+  readonly spec?: SpecShape;
+  readonly skipDateRange?: boolean;
+  readonly maxRangeDays?: number;
+  readonly readsTrackedEvents?: boolean;
+  /** Defaults to a select of the fields over the family's table. */
+  readonly sql?: SqlShape;
+  run(ctx: RunContext): Row[];
+}
+
+const FAMILY_TABLES: Partial<Record<QueryFamily, string>> = {
+  errors: 'analytics.error_spans',
+  performance: 'analytics.web_vitals_spans',
+  vitals: 'analytics.web_vitals_spans',
+  'custom-events': 'analytics.custom_events',
+  links: 'analytics.outgoing_links',
+  'link-shortener': 'analytics.link_visits',
+  engagement: 'analytics.engagement_spans',
+  'ai-agents': 'analytics.ai_traffic_spans',
+  mcp: 'analytics.mcp_tool_calls',
+  uptime: 'uptime.uptime_monitor',
+  revenue: 'analytics.revenue',
+};
 
 /**
- * Declares a website query type with the defaults most of them share: scope `read:data`,
- * readable on public websites, customizable, 100 rows by default. A field given replaces its
- * default; `target` is always `website`.
+ * Declares a query type. Defaults: a website type, scope `read:data` (`read:monitors` for
+ * monitor types), not public, the global filters plus `filters`, paged by the engine, and SQL
+ * that selects the fields from the family's table.
  */
-export function defineWebsiteType(
-  spec: Omit<QueryTypeDefinition, WebsiteTypeDefaults> & Partial<Pick<QueryTypeDefinition, Exclude<WebsiteTypeDefaults, 'target'>>>,
-): QueryTypeDefinition {
-  return { target: 'website', scope: 'read:data', publicAccess: true, customizable: true, defaultLimit: 100, ...spec };
+export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
+  const target = spec.target ?? 'website';
+  const publicAccess = spec.publicAccess ?? false;
+  return {
+    name: spec.name,
+    family: spec.family,
+    target,
+    scope: spec.scope ?? (target === 'monitor' ? 'read:monitors' : 'read:data'),
+    publicAccess,
+    olderPublicAccess: spec.olderPublicAccess ?? publicAccess,
+    extraFilters: spec.filters ?? [],
+    commonFilters: spec.commonFilters ?? true,
+    liveCustomizable: spec.customizable,
+    liveLimit: spec.limit,
+    customizable: spec.customizable ?? true,
+    defaultLimit: spec.limit ?? 100,
+    ...(spec.gate ? { gate: spec.gate } : {}),
+    insightsOnly: spec.insightsOnly ?? false,
+    paging: spec.paging ?? 'engine',
+    fields: spec.fields,
+    meta: spec.meta,
+    ...(spec.spec ? { spec: spec.spec } : {}),
+    ...(spec.skipDateRange ? { skipDateRange: true } : {}),
+    ...(spec.maxRangeDays !== undefined ? { maxRangeDays: spec.maxRangeDays } : {}),
+    ...(spec.readsTrackedEvents ? { readsTrackedEvents: true } : {}),
+    sql: spec.sql ?? {
+      table: FAMILY_TABLES[spec.family] ?? 'analytics.events',
+      select: Object.keys(spec.fields),
+      where: ['client_id = {websiteId:String}'],
+    },
+    run: spec.run,
+  };
+}
+
+/** The row field names a type answers with under `profile`. */
+export function rowFields(type: QueryTypeDefinition, profile: Profile): readonly string[] {
+  return profile === 'spec' && type.spec ? type.spec.fields : Object.keys(type.fields);
 }

@@ -1,7 +1,7 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import type { EventReader } from '../ingest/event-store.js';
-import type { QueryScope, QueryTarget, Row } from './definition.js';
+import type { Profile, QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 import { allowedFilters } from './registry.js';
@@ -37,6 +37,53 @@ export interface ExecutionEnvironment {
   readonly cache: ResultCache;
   /** Custom events accepted by `POST /track`. */
   readonly events: EventReader;
+  readonly profile: Profile;
+  /** Called with the exact reason when a parameter fails for a reason live hides behind "Query execution failed". */
+  readonly warn?: (field: string, message: string) => void;
+}
+
+/** Fields `sortBy` may name, as the service's standard builders allow them. */
+export const SORTABLE_FIELDS = [
+  'avg_scroll_depth',
+  'clicks',
+  'count',
+  'date',
+  'errors',
+  'pageviews',
+  'revenue',
+  'samples',
+  'sessions',
+  'time',
+  'total',
+  'total_events',
+  'unique_users',
+  'uptime_percentage',
+  'visitors',
+] as const;
+
+const SORTABLE = new Set<string>(SORTABLE_FIELDS);
+
+/** The service's message for a `sortBy` outside {@link SORTABLE_FIELDS}. */
+export function orderByRefusal(orderBy: string): string {
+  return `Ordering by '${orderBy}' is not permitted. Use '<field>' or '<field> ASC|DESC' where field is one of: ${SORTABLE_FIELDS.join(', ')}.`;
+}
+
+/** A row comparator for `field` in `order`; nulls sort last in both orders, ties keep their place. */
+function compareBy(field: string, order: 'asc' | 'desc'): (a: Row, b: Row) => number {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const x = a[field] ?? null;
+    const y = b[field] ?? null;
+    if (x === y) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : x > y ? 1 : 0) * sign;
+  };
+}
+
+/** Rows of `type` under the profile: the SPEC.md shape where the type has one and the profile is spec. */
+function runType(type: QueryTypeDefinition, profile: Profile, ctx: Parameters<QueryTypeDefinition['run']>[0]): Row[] {
+  return profile === 'spec' && type.spec ? type.spec.run(ctx) : type.run(ctx);
 }
 
 const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
@@ -47,13 +94,22 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
   }
-  const limit = plan.limit ?? type.defaultLimit;
+  const limit = plan.limit ?? (env.profile === 'live' ? 100 : type.defaultLimit);
   const offset = (plan.page - 1) * limit;
-  const compute = (): Row[] =>
-    type.run({
+  const sort = type.paging === 'engine' && plan.sortBy !== undefined && plan.sortOrder !== undefined ? { field: plan.sortBy, order: plan.sortOrder } : null;
+  if (sort && !SORTABLE.has(sort.field)) {
+    env.warn?.(`sortBy`, `${type.name}: ${orderByRefusal(`${sort.field} ${sort.order.toUpperCase()}`)}`);
+    return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
+  }
+  // Data ends at the last whole minute before now: no future rows, and one answer per minute to cache.
+  const cutMs = Math.floor(env.now / 60_000) * 60_000 - 1;
+  const toMs = Math.min(parameter.toMs, cutMs);
+  const compute = (): Row[] => {
+    const rows = runType(type, env.profile, {
       scope,
       fromMs: parameter.fromMs,
-      toMs: parameter.toMs,
+      toMs,
+      requestedToMs: parameter.toMs,
       unit: parameter.unit,
       timezone: env.timezone,
       filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries),
@@ -61,15 +117,39 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       traffic: env.traffic,
       dictionaries: env.dictionaries,
       events: env.events,
+      limit: plan.limit,
+      offset: type.paging === 'self' ? offset : 0,
     });
+    if (!sort || rows.length === 0) return rows;
+    if (!(sort.field in (rows[0] as Row))) throw new MissingSortField(sort.field);
+    return rows.slice().sort(compareBy(sort.field, sort.order));
+  };
   try {
+    if (type.paging === 'self') {
+      const rows = compute();
+      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(rows) };
+    }
     if (type.skipDateRange) {
       return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(offset, offset + limit)) };
     }
-    const key = resultKey(type, scope, parameter, env.timezone, plan.filters) + (type.readsTrackedEvents ? `|e${env.events.version}` : '');
+    const key =
+      resultKey(type, scope, parameter, env.timezone, plan.filters) +
+      `|${env.profile}|${toMs}` +
+      (sort ? `|${sort.field}:${sort.order}` : '') +
+      (type.readsTrackedEvents ? `|e${env.events.version}` : '');
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, offset, limit) };
-  } catch {
+  } catch (error) {
+    if (error instanceof MissingSortField) {
+      env.warn?.('sortBy', `${type.name} has no field ${error.field} to order by; the service fails this parameter`);
+    }
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
+  }
+}
+
+/** Thrown inside `compute` when rows lack the `sortBy` field (ClickHouse's unknown-column error). */
+class MissingSortField extends Error {
+  constructor(readonly field: string) {
+    super(`No field ${field}`);
   }
 }
 
@@ -86,7 +166,7 @@ export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionE
       parameters: plan.parameterNames,
       total_parameters: plan.parameterNames.length,
       page: plan.page,
-      limit: plan.limit ?? sharedDefaultLimit(plan),
+      limit: plan.limit ?? (env.profile === 'live' ? 100 : sharedDefaultLimit(plan)),
       filters_applied: plan.filters.length,
     },
   };

@@ -49,6 +49,9 @@ export interface QueryPlan {
   /** The request's limit; when absent each type uses its defaultLimit. */
   readonly limit: number | undefined;
   readonly filters: readonly Filter[];
+  /** The request's ordering; applied only when both are present, as by the service. */
+  readonly sortBy: string | undefined;
+  readonly sortOrder: 'asc' | 'desc' | undefined;
 }
 
 function unitOf(granularity: Granularity | undefined): TimeUnit {
@@ -174,5 +177,7 @@ export function planQuery(
     page: query.page ?? 1,
     limit: query.limit,
     filters: query.filters ?? [],
+    sortBy: query.sortBy,
+    sortOrder: query.sortOrder,
   };
 }

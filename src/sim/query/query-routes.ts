@@ -4,15 +4,16 @@ import { websitesResponseSchema } from '../../contract/website.js';
 import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
-import { accessDenied, missingProjectId, validationError, type SimError } from '../errors.js';
+import { accessDenied, featureUnavailable, missingProjectId, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type RouteContext } from '../routing/route.js';
 import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
-import type { QueryScope } from './definition.js';
+import type { QueryScope, QueryTypeDefinition } from './definition.js';
+import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, serializeResult } from './execute.js';
 import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
-import { allowedFilters, QUERY_TYPES, QUERY_TYPE_NAMES } from './registry.js';
+import { allowedFilters, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
 /**
  * The `timezone` parameter: an IANA name in its canonical spelling; an unknown name is dropped
@@ -61,23 +62,53 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
   });
 }
 
-/** The `/v1/query/types` body after `requestId`, serialized once per `include_meta` value. */
-const typesBodyTail = new Map<boolean, string>();
-function typesTail(includeMeta: boolean): string {
-  let tail = typesBodyTail.get(includeMeta);
+/** Plans with error tracking; any other (and none) counts as free, as the service's feature table has it. */
+const ERROR_TRACKING_PLANS = new Set(['hobby', 'pro', 'scale']);
+
+/**
+ * The service's plan gate: a request on one website (`website_id`) that names a gated type
+ * (batch included) fails whole with 402 when the website's organization is on a plan without
+ * the feature. Organization-, link- and monitor-scoped requests are never gated.
+ */
+function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, queries: readonly QueryRequest[], scope: QueryScope): SimError | null {
+  if (ctx.query.website_id === undefined || scope.kind !== 'websites') return null;
+  const gated = namedTypes(queries).filter((t) => t.gate === 'error_tracking');
+  if (gated.length === 0) return null;
+  const website = scope.websites[0];
+  const plan = (website && ctx.state.organizations.get(website.organizationId)?.plan) ?? 'free';
+  return ERROR_TRACKING_PLANS.has(plan) ? null : featureUnavailable('error tracking', gated.map((t) => t.name), plan);
+}
+
+/** One type's entry in `configs`, as the profile reports it. */
+function typeConfig(type: QueryTypeDefinition, profile: Profile, includeMeta: boolean): Record<string, unknown> {
+  if (followsLive(profile, 'types-meta')) {
+    return {
+      allowedFilters: allowedFilters(type),
+      ...(type.liveCustomizable === undefined ? {} : { customizable: type.liveCustomizable }),
+      ...(type.liveLimit === undefined ? {} : { defaultLimit: type.liveLimit }),
+      publicAccess: isPublicType(type, profile),
+      ...(includeMeta ? { meta: type.meta } : {}),
+    };
+  }
+  return {
+    allowedFilters: allowedFilters(type),
+    customizable: type.customizable,
+    defaultLimit: type.defaultLimit,
+    publicAccess: isPublicType(type, profile),
+    ...(includeMeta ? { meta: specMeta(type) } : {}),
+  };
+}
+
+/** The `/v1/query/types` body after `requestId`, serialized once per profile and `include_meta` value. */
+const typesBodyTail = new Map<string, string>();
+function typesTail(profile: Profile, includeMeta: boolean): string {
+  const key = `${profile}:${includeMeta}`;
+  let tail = typesBodyTail.get(key);
   if (tail === undefined) {
     const configs: Record<string, unknown> = {};
-    for (const type of QUERY_TYPES) {
-      configs[type.name] = {
-        allowedFilters: allowedFilters(type),
-        customizable: type.customizable,
-        defaultLimit: type.defaultLimit,
-        publicAccess: type.publicAccess,
-        ...(includeMeta ? { meta: type.meta } : {}),
-      };
-    }
+    for (const type of QUERY_TYPES) configs[type.name] = typeConfig(type, profile, includeMeta);
     tail = JSON.stringify({ types: QUERY_TYPE_NAMES, configs, presets: DATE_PRESETS }).slice(1);
-    typesBodyTail.set(includeMeta, tail);
+    typesBodyTail.set(key, tail);
   }
   return tail;
 }
@@ -119,7 +150,7 @@ export const queryRoutes = [
     }),
     responses: { 200: { description: 'Every query type and its configuration', schema: queryTypesResponseSchema } },
     handle(ctx) {
-      const tail = typesTail(ctx.query.include_meta === 'true');
+      const tail = typesTail(ctx.sim.profile, ctx.query.include_meta === 'true');
       return jsonText(`{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`);
     },
   }),
@@ -131,7 +162,7 @@ export const queryRoutes = [
       kind: 'key',
       scope: 'read:data',
       scopesFor: (body: QueryBody) => scopesOfTypes(namedTypes(queriesOf(body))),
-      publicWhen: (ctx, body) => publicWebsite(ctx.query, namedTypes(queriesOf(body)), ctx.state) !== null,
+      publicWhen: (ctx, body) => publicWebsite(ctx.query, namedTypes(queriesOf(body)), ctx.state, ctx.sim.profile) !== null,
     },
     summary: 'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential.',
     query: queryParams,
@@ -141,7 +172,7 @@ export const queryRoutes = [
     limit: 'query:execute',
     body: queryBodySchema,
     authorize(ctx, body): QueryScope | SimError {
-      const scope = resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state);
+      const scope = resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state, ctx.sim.profile);
       if (!isError(scope) && scope.kind === 'websites' && scope.organizationId !== undefined && ctx.query.organization_id === undefined) {
         ctx.warn({
           field: 'website_id',
@@ -152,6 +183,8 @@ export const queryRoutes = [
     },
     validate(ctx, body, scope): QueryPlan[] | SimError {
       const queries = queriesOf(body);
+      const gated = planGate(ctx, queries, scope);
+      if (gated) return gated;
       const details: ErrorDetail[] = [];
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
       if (queries.length > MAX_BATCH_QUERIES) details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
@@ -180,6 +213,8 @@ export const queryRoutes = [
         dictionaries: ctx.state.world.dictionaries,
         cache: ctx.state.results,
         events: ctx.state.trackedEvents,
+        profile: ctx.sim.profile,
+        warn: (field: string, message: string) => ctx.warn({ field, message }),
       };
       const results = plans.map((plan) => serializeResult(executeQuery(plan, scope, env)));
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;

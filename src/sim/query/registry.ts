@@ -1,5 +1,18 @@
-import type { QueryTypeDefinition } from './definition.js';
+import type { QueryTypeMeta } from '../../contract/query-response.js';
+import { followsLive, type Profile } from '../profile.js';
+import { rowFields, type QueryTypeDefinition } from './definition.js';
 import { GLOBAL_FILTER_FIELDS } from './filters.js';
+import { errorsTypes } from './types/errors.js';
+import { performanceTypes } from './types/performance.js';
+import { profilesTypes } from './types/profiles.js';
+import { outboundLinksTypes } from './types/outbound-links.js';
+import { engagementTypes } from './types/engagement.js';
+import { vitalsTypes } from './types/vitals.js';
+import { aiAgentsTypes } from './types/ai-agents.js';
+import { mcpTypes } from './types/mcp.js';
+import { revenueTypes } from './types/revenue.js';
+import { realtimeTypes } from './types/realtime.js';
+import { retentionTypes } from './types/retention.js';
 import { customEventTypes } from './types/custom-events.js';
 import { deviceTypes } from './types/devices.js';
 import { geoTypes } from './types/geo.js';
@@ -17,10 +30,21 @@ export const QUERY_TYPES: readonly QueryTypeDefinition[] = [
   ...trafficTypes,
   ...deviceTypes,
   ...geoTypes,
+  ...errorsTypes,
+  ...performanceTypes,
   ...sessionTypes,
   ...customEventTypes,
+  ...profilesTypes,
+  ...outboundLinksTypes,
   ...linkTypes,
+  ...engagementTypes,
+  ...vitalsTypes,
+  ...aiAgentsTypes,
+  ...mcpTypes,
   ...uptimeTypes,
+  ...revenueTypes,
+  ...realtimeTypes,
+  ...retentionTypes,
 ];
 
 const byName = new Map(QUERY_TYPES.map((t) => [t.name, t]));
@@ -33,17 +57,56 @@ export function findQueryType(name: string): QueryTypeDefinition | undefined {
 /** Every query type name, in listing order. */
 export const QUERY_TYPE_NAMES: readonly string[] = QUERY_TYPES.map((t) => t.name);
 
+/**
+ * Whether a type is readable without a credential on a public website under `profile`: the
+ * live service's current list, or the older broader one under the spec profile.
+ */
+export function isPublicType(type: QueryTypeDefinition, profile: Profile): boolean {
+  return followsLive(profile, 'public-types') ? type.publicAccess : type.olderPublicAccess;
+}
+
+const specMetaCache = new Map<string, QueryTypeMeta>();
+
+/**
+ * A type's meta under the spec profile (SPEC 2.3): the live description and hints in camelCase,
+ * and `outputFields` as the names of the row fields the spec profile answers with.
+ */
+export function specMeta(type: QueryTypeDefinition): QueryTypeMeta {
+  let meta = specMetaCache.get(type.name);
+  if (!meta) {
+    const live = type.meta;
+    const granularity = (live.supports_granularity ?? []).filter((g): g is 'hour' | 'day' => g === 'hour' || g === 'day');
+    meta = {
+      title: live.title ?? titleOf(type.name),
+      description: live.description,
+      category: live.category,
+      tags: live.tags,
+      outputFields: [...rowFields(type, 'spec')],
+      ...(live.default_visualization === undefined ? {} : { defaultVisualization: live.default_visualization }),
+      ...(granularity.length > 0 ? { supportsGranularity: granularity } : {}),
+    };
+    specMetaCache.set(type.name, meta);
+  }
+  return meta;
+}
+
+/** `top_pages` → `Top pages`: a title for the types whose live meta has none. */
+function titleOf(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 const allowedCache = new Map<string, readonly string[]>();
 
 /**
- * The filter fields a type accepts: the global list followed by the type's own, without
- * duplicates; only its own when it opts out of the common filters.
+ * The filter fields a type accepts, as `allowedFilterFields` of the service: the 14 global
+ * fields followed by the builder's own, without duplicates (only its own for link and monitor types).
  */
 export function allowedFilters(type: QueryTypeDefinition): readonly string[] {
   let fields = allowedCache.get(type.name);
   if (!fields) {
-    const base = type.target === 'website' && type.commonFilters !== false ? GLOBAL_FILTER_FIELDS : [];
-    fields = [...new Set([...base, ...(type.extraFilters ?? [])])];
+    const base = type.commonFilters ? GLOBAL_FILTER_FIELDS : [];
+    fields = [...new Set([...base, ...type.extraFilters])];
     allowedCache.set(type.name, fields);
   }
   return fields;

@@ -12,6 +12,7 @@ import type { ControlBackend } from '../control/control-backend.js';
 import type { OriginPolicy } from '../cors/origins.js';
 import type { ScenarioRunner } from '../faults/scenario-runner.js';
 import type { SimState } from '../state.js';
+import type { Profile } from '../profile.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -192,6 +193,8 @@ export interface SimulatorCore {
   readonly guardHost: boolean;
   /** Whether what the simulator would ignore or reinterpret is refused with 400 instead of a `Warning`. */
   readonly strict: boolean;
+  /** The profile answers follow now (`spec` or `live`); it may change between requests. */
+  readonly profile: Profile;
   /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
   readonly enforceLimits: boolean;
   /** Every route, public and control, for the generated OpenAPI document. */

@@ -1,7 +1,8 @@
 import type { QueryTypeMeta } from '../../../contract/query-response.js';
 import type { Dictionaries, SessionDimension } from '../../model/traffic.js';
 import { byVisitors, groupSessions, percentage } from '../aggregate.js';
-import { defineWebsiteType, type QueryTypeDefinition, type Row } from '../definition.js';
+import { type QueryTypeDefinition, type Row } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 
 /** The SQL of a pageview breakdown by one column. */
 export function breakdownSql(column: string, extraSelect: readonly string[] = []) {

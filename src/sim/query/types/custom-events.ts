@@ -1,7 +1,8 @@
 import type { SessionBatch } from '../../model/traffic.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
-import { defineWebsiteType, type QueryTypeDefinition, type RunContext } from '../definition.js';
+import { type QueryTypeDefinition, type RunContext } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 import { scanSessions } from '../scan.js';
 import { scanTracked } from '../tracked-events.js';
 

@@ -1,3 +1,4 @@
+import { legacyType } from '../legacy-type.js';
 import type { ClickDimension } from '../../model/traffic.js';
 import { percentage } from '../aggregate.js';
 import { deviceLabel, referrerHost } from '../labels.js';
@@ -18,7 +19,7 @@ function defineLinkType(
   run: (ctx: RunContext) => Row[],
   extra: { groupBy?: string[]; orderBy?: string } = {},
 ): QueryTypeDefinition {
-  return {
+  return legacyType({
     name,
     target: 'link',
     scope: 'read:data',
@@ -30,7 +31,7 @@ function defineLinkType(
     meta: { title, description, category: 'Links', outputFields, defaultVisualization: visualization },
     sql: { table: 'analytics.link_visits', select: sqlSelect, ...extra },
     run,
-  };
+  });
 }
 
 /** Clicks grouped by a label, ordered by clicks then name, with percentages of the total. */

@@ -1,5 +1,6 @@
 import { byVisitors, groupPages, median, percentage, type PageStats } from '../aggregate.js';
-import { defineWebsiteType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 
 type PageRow = Row & { name: string; pageviews: number; visitors: number };
 

@@ -1,5 +1,6 @@
 import { bounceRate, groupSessions, median, percentage, round2, totalSessions } from '../aggregate.js';
-import { defineWebsiteType, type QueryTypeDefinition } from '../definition.js';
+import { type QueryTypeDefinition } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 import { scanTracked } from '../tracked-events.js';
 
 const DURATION_BUCKETS: readonly [string, number][] = [

@@ -1,6 +1,7 @@
 import { bounceRate, groupSessions, median, round2, type TrafficStats } from '../aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../dates.js';
-import { defineWebsiteType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 import { scanTracked } from '../tracked-events.js';
 
 const EVENTS_WHERE = ["event_name = 'screen_view'"];

@@ -1,5 +1,6 @@
 import { byVisitors, groupSessions, percentage } from '../aggregate.js';
-import { defineWebsiteType, type QueryTypeDefinition, type Row } from '../definition.js';
+import { type QueryTypeDefinition, type Row } from '../definition.js';
+import { defineWebsiteType } from '../legacy-type.js';
 import { referrerHost } from '../labels.js';
 import { breakdownSql, defineBreakdown } from './breakdown.js';
 

@@ -1,3 +1,4 @@
+import { legacyType } from '../legacy-type.js';
 import { percentage, percentile, round2 } from '../aggregate.js';
 import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
 import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
@@ -55,7 +56,7 @@ function defineUptime(
   run: (ctx: RunContext) => Row[],
   limits: { defaultLimit?: number; maxRangeDays?: number } = {},
 ): QueryTypeDefinition {
-  return {
+  return legacyType({
     name,
     target: 'monitor',
     scope: 'read:monitors',
@@ -75,7 +76,7 @@ function defineUptime(
     },
     sql: { table: UPTIME_TABLE, ...sql },
     run,
-  };
+  });
 }
 
 export const uptimeTypes: QueryTypeDefinition[] = [

@@ -1,0 +1,80 @@
+import type { Profile } from './query/definition.js';
+
+export type { Profile } from './query/definition.js';
+
+/** The profiles, the default first. */
+export const PROFILES = ['spec', 'live'] as const satisfies readonly Profile[];
+
+/**
+ * One named difference between the two profiles: what `spec` does (SPEC.md, where it is
+ * explicit) and what `live` does (the live service). Every difference is one entry here; code
+ * that differs asks {@link followsLive} with the switch's name, and the README table lists them.
+ */
+export interface ProfileSwitch {
+  readonly name: SwitchName;
+  readonly spec: string;
+  readonly live: string;
+}
+
+/** The names of the switches. */
+export type SwitchName = (typeof PROFILE_SWITCHES)[number]['name'];
+
+/** Every difference between `spec` and `live`, in the order the README lists them. */
+export const PROFILE_SWITCHES = [
+  {
+    name: 'row-shapes',
+    spec: 'summary_metrics answers one row per day (date, pageviews, visitors, sessions, …); top_pages rows name the page path',
+    live: 'summary_metrics answers one total row (pageviews, unique_visitors, …); top_pages rows name the page name',
+  },
+  {
+    name: 'types-meta',
+    spec: '/types meta has camelCase outputFields (names) and defaultVisualization; every config has customizable and defaultLimit',
+    live: "/types meta is the live builder's: output_fields objects (name, type, label, unit), default_visualization, tags; customizable and defaultLimit only where the builder sets them",
+  },
+  {
+    name: 'default-limit',
+    spec: "a query without limit pages each type by its defaultLimit; meta.limit reports it",
+    live: 'a query without limit pages every type by 100, as the live route sends limit || 100',
+  },
+  {
+    name: 'public-types',
+    spec: 'the older public list (54 types, with timezone, language, custom events, error and vitals types) is readable without a credential on a public website',
+    live: "the current public list (23 overview types); every other type needs the website's permission",
+  },
+  {
+    name: 'rate-limit-reset',
+    spec: 'X-RateLimit-Reset and Retry-After of the per-key quota point at the instant the oldest request leaves the window',
+    live: 'X-RateLimit-Reset is now + the window on every answer; a quota 429 says Retry-After: the whole window',
+  },
+  {
+    name: 'limit-429-bodies',
+    spec: 'quota and concurrency 429 bodies carry limit, remaining, reset and retryAfter (SPEC 8.4)',
+    live: "quota and concurrency 429 bodies are {success, error, code, requestId} with live's messages",
+  },
+  {
+    name: 'auth-codes',
+    spec: 'a credential without the needed scope gets 403 FORBIDDEN; WWW-Authenticate: Bearer realm="analytics-sim"',
+    live: "live's codes: a track-only key 401 AUTH_REQUIRED, a read:data key on a monitor 403 ACCESS_DENIED, a monitors-only key reads websites; WWW-Authenticate: Bearer resource_metadata=…",
+  },
+  {
+    name: 'track-errors',
+    spec: '/track errors use the API error body {success, error, code, requestId, details}',
+    live: '/track errors use the ingestion envelope {success, status, error, message, code, retryable, why, fix, errors}',
+  },
+  {
+    name: 'validation',
+    spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries',
+    live: 'as live: impossible dates and inverted ranges fail the parameter, hourly over 30 days is a 500 (a batch item fails), an unknown /compile type is 422, no batch size cap',
+  },
+] as const satisfies readonly { name: string; spec: string; live: string }[];
+
+/** Whether `profile` follows the live service on `switchName` (spec otherwise). */
+export function followsLive(profile: Profile, switchName: SwitchName): boolean {
+  void switchName;
+  return profile === 'live';
+}
+
+/** Parses a profile name; null for anything else. */
+export function parseProfile(value: string): Profile | null {
+  return (PROFILES as readonly string[]).includes(value) ? (value as Profile) : null;
+}

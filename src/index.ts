@@ -60,3 +60,4 @@ export type { SignInResponse } from './contract/sessions.js';
 export { DEFAULT_ALLOWED_ORIGINS } from './sim/cors/origins.js';
 export { trackEventSchema, trackBodySchema, trackResponseSchema, TRACK_BATCH_MAX, type TrackEvent, type TrackBody, type TrackResponse } from './contract/track.js';
 export { DEFAULT_EVENT_STORE_LIMITS } from './sim/ingest/event-store.js';
+export { PROFILES, PROFILE_SWITCHES, type Profile, type ProfileSwitch, type SwitchName } from './sim/profile.js';

@@ -3,7 +3,8 @@
  * run, with autocannon. Prints requests/s, latency p50/p99, the ratio to the bare server,
  * start-up time, first-request latency and RSS; and the throughput of a quota-enabled key
  * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
- * journal. Not a test: it asserts nothing.
+ * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
+ * session lists, engagement). Not a test: it asserts nothing.
  *
  *   npm run bench -- [--duration 5] [--connections 32]
  */
@@ -109,6 +110,11 @@ try {
     parameters: ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'],
     preset: 'last_90d',
   });
+  // One type of each of five families the live catalogue added (ungated, so any plan answers).
+  const newFamilies = JSON.stringify({
+    parameters: ['error_fingerprints', 'vitals_overview', 'revenue_overview', 'session_list', 'engagement_quality_by_page'],
+    preset: 'last_30d',
+  });
   const queryUrl = `${sim.url}/v1/query?website_id=${largest}`;
 
   const firstRequestMs = await timed(queryUrl, { method: 'POST', headers, body: summary });
@@ -123,6 +129,7 @@ try {
   rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }));
   rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));
   rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }));
+  rows.push(await measure('POST /v1/query 5 new-family types last_30d', { url: queryUrl, method: 'POST', headers, body: newFamilies }));
   const refused = await measure('429 at the per-endpoint limit (limits on)', {
     url: `${limited.url}/v1/query?website_id=${largest}`,
     method: 'POST',

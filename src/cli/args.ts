@@ -4,6 +4,7 @@ import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { suggest } from '../sim/text.js';
+import { parseProfile, type Profile } from '../sim/profile.js';
 
 /** Options of `analytics-sim serve`. */
 export interface ServeOptions {
@@ -22,6 +23,8 @@ export interface ServeOptions {
   readonly allowedOrigins: readonly string[];
   /** Refuse with 400 what would otherwise be ignored or reinterpreted (and sent as a `Warning`). */
   readonly strict: boolean;
+  /** `spec` follows SPEC.md where it is explicit; `live` follows the live service. */
+  readonly profile: Profile;
 }
 
 /** What the command line asks for. */
@@ -70,6 +73,11 @@ Options (serve):
                         reinterpret (unknown or misspelt fields, an unknown time zone, a
                         dropped filter, an organization-wide fallback); without it such
                         answers carry a Warning header per finding
+  --profile spec|live   spec follows SPEC.md where it is explicit; live follows the live
+                        service on every switch (row shapes of summary_metrics and
+                        top_pages, /types meta, rate-limit timing, 429 bodies, auth codes,
+                        public types, /track errors, validation). GET /__sim/profile lists
+                        the switches; PUT /__sim/profile changes it at run time (default spec)
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists; flags
@@ -122,6 +130,7 @@ export function parseCommand(argv: readonly string[]): Command {
         limits: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        profile: { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -157,6 +166,8 @@ export function parseCommand(argv: readonly string[]): Command {
     if (!normalized.ok) return { kind: 'error', message: `--allowed-origin: ${normalized.message}.` };
     allowedOrigins.push(normalized.origin);
   }
+  const profile = parseProfile(values.profile ?? 'spec');
+  if (profile === null) return { kind: 'error', message: `--profile must be spec or live (got '${values.profile}').` };
   const seed = values.seed ?? '42';
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
   const flagOf: Record<keyof ServeOptions, unknown> = {
@@ -170,6 +181,7 @@ export function parseCommand(argv: readonly string[]): Command {
     limits: values.limits,
     allowedOrigins: values['allowed-origin'],
     strict: values.strict,
+    profile: values.profile,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -187,12 +199,13 @@ export function parseCommand(argv: readonly string[]): Command {
       limits,
       allowedOrigins,
       strict: values.strict ?? false,
+      profile,
     },
   };
 }
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--config', '--help', '--version'];
 
 /**
  * One readable line for what `parseArgs` refused: an unknown flag gets the closest of `flags`

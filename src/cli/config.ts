@@ -81,6 +81,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     limits: pick('limits', config.limits),
     allowedOrigins,
     strict: pick('strict', config.strict),
+    profile: pick('profile', config.profile),
   };
 }
 

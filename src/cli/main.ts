@@ -45,6 +45,7 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
       guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
       limits: options.limits,
       strict: options.strict,
+      profile: options.profile,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
     });
   } catch (error) {
@@ -84,6 +85,7 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
       ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
       ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
       ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
+      ...(options.profile === 'live' ? ['  profile: live (answers as the live service where it differs from SPEC.md; GET /__sim/profile)'] : []),
       ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
       `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
       `  inspector: ${running.url}/__sim/ui`,

@@ -52,6 +52,10 @@ export const simulatorConfigSchema = z
     now: z.union([z.number().int().nonnegative(), z.string().min(1)]).optional().describe('Start of the virtual clock: ISO 8601 or epoch milliseconds.'),
     limits: z.enum(['enforce', 'off']).optional().describe('off skips the per-endpoint limits, per-key quotas and the concurrency cap (default enforce).'),
     strict: z.boolean().optional().describe('Refuse with 400 what the service would ignore or reinterpret, instead of a Warning header.'),
+    profile: z
+      .enum(['spec', 'live'])
+      .optional()
+      .describe('spec follows SPEC.md where it is explicit; live follows the live service on every profile switch (default spec).'),
     log: z.boolean().optional().describe('Print one line per request.'),
     allowedOrigins: z
       .array(z.string().min(1).max(300))

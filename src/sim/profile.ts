@@ -1,6 +1,8 @@
-import type { Profile } from './query/definition.js';
-
-export type { Profile } from './query/definition.js';
+/**
+ * Which behaviour the simulator follows where SPEC.md and the live service differ: `spec`
+ * (the default) follows SPEC.md where it is explicit, `live` follows the live service.
+ */
+export type Profile = 'spec' | 'live';
 
 /** The profiles, the default first. */
 export const PROFILES = ['spec', 'live'] as const satisfies readonly Profile[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec' };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -66,7 +66,13 @@ describe('parseCommand flags', () => {
       limits: 'off',
       allowedOrigins: [],
       strict: false,
+      profile: 'spec',
     });
+  });
+
+  it('reads --profile live, and refuses a profile that does not exist naming the two', () => {
+    expect(serveOptions(parseCommand(['serve', '--profile', 'live'])).profile).toBe('live');
+    expect(parseCommand(['serve', '--profile', 'prod'])).toEqual({ kind: 'error', message: "--profile must be spec or live (got 'prod')." });
   });
 
   it.each([['--help'], ['-h'], ['serve', '--help'], ['--port', 'abc', '--help']])('asks for help with %j', (...argv) => {

@@ -6,6 +6,7 @@ import type { TrafficReader } from '../traffic-cache.js';
 import type { EventReader } from '../ingest/event-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
+import { followsLive, type Profile } from '../profile.js';
 
 /** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
 export type Row = Record<string, RowValue>;
@@ -13,11 +14,6 @@ export type Row = Record<string, RowValue>;
 /** Which resource a query type reads. */
 export type QueryTarget = 'website' | 'link' | 'monitor';
 
-/**
- * Which behaviour the simulator follows where SPEC.md and the live service differ: `spec`
- * (the default) follows SPEC.md where it is explicit, `live` follows the live service.
- */
-export type Profile = 'spec' | 'live';
 
 /** The live builder families, one file each under `src/sim/query/types/`. */
 export type QueryFamily =
@@ -250,5 +246,5 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
 
 /** The row field names a type answers with under `profile`. */
 export function rowFields(type: QueryTypeDefinition, profile: Profile): readonly string[] {
-  return profile === 'spec' && type.spec ? type.spec.fields : Object.keys(type.fields);
+  return type.spec && !followsLive(profile, 'row-shapes') ? type.spec.fields : Object.keys(type.fields);
 }

@@ -1,8 +1,9 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import type { EventReader } from '../ingest/event-store.js';
-import type { Profile, QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
+import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
+import { followsLive, type Profile } from '../profile.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 import { allowedFilters } from './registry.js';
 import { resultKey, type ResultCache } from './result-cache.js';
@@ -83,7 +84,7 @@ function compareBy(field: string, order: 'asc' | 'desc'): (a: Row, b: Row) => nu
 
 /** Rows of `type` under the profile: the SPEC.md shape where the type has one and the profile is spec. */
 function runType(type: QueryTypeDefinition, profile: Profile, ctx: Parameters<QueryTypeDefinition['run']>[0]): Row[] {
-  return profile === 'spec' && type.spec ? type.spec.run(ctx) : type.run(ctx);
+  return type.spec && !followsLive(profile, 'row-shapes') ? type.spec.run(ctx) : type.run(ctx);
 }
 
 const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
@@ -94,7 +95,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
   }
-  const limit = plan.limit ?? (env.profile === 'live' ? 100 : type.defaultLimit);
+  const limit = plan.limit ?? (followsLive(env.profile, 'default-limit') ? 100 : type.defaultLimit);
   const offset = (plan.page - 1) * limit;
   const sort = type.paging === 'engine' && plan.sortBy !== undefined && plan.sortOrder !== undefined ? { field: plan.sortBy, order: plan.sortOrder } : null;
   if (sort && !SORTABLE.has(sort.field)) {
@@ -166,7 +167,7 @@ export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionE
       parameters: plan.parameterNames,
       total_parameters: plan.parameterNames.length,
       page: plan.page,
-      limit: plan.limit ?? (env.profile === 'live' ? 100 : sharedDefaultLimit(plan)),
+      limit: plan.limit ?? (followsLive(env.profile, 'default-limit') ? 100 : sharedDefaultLimit(plan)),
       filters_applied: plan.filters.length,
     },
   };

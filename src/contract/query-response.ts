@@ -3,10 +3,18 @@ import { z } from 'zod';
 /** A value in a result row: scalars, or the nested lists and objects some types return (paths, events, agents). */
 export type RowValue = string | number | boolean | null | readonly RowValue[] | { readonly [key: string]: RowValue };
 
-/** A row value's schema: scalars, arrays and plain objects of them. */
-export const rowValueSchema: z.ZodType<RowValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(rowValueSchema), z.record(z.string(), rowValueSchema)]),
-);
+/**
+ * A row value's schema: scalars, or a list or plain object (of row values; not checked deeper,
+ * so the JSON Schema has no recursive reference).
+ */
+export const rowValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.unknown()),
+  z.record(z.string(), z.unknown()),
+]) as unknown as z.ZodType<RowValue>;
 
 /** A result row: its keys are the type's fields (`meta.outputFields` under the spec profile); counts are numbers. */
 export const rowSchema = z.record(z.string(), rowValueSchema);

@@ -1,3 +1,4 @@
+import { QUERY_TYPE_NAMES, QUERY_TYPES } from '../query/registry.js';
 import { z } from 'zod';
 import { errorBodySchema, rateLimitBodySchema } from '../../contract/errors.js';
 import type { Route } from '../routing/route.js';
@@ -103,6 +104,26 @@ function operation(route: Route): Record<string, unknown> {
   };
 }
 
+const JSON_TYPE: Record<string, string> = { integer: 'integer', number: 'number', string: 'string', boolean: 'boolean', array: 'array', object: 'object' };
+
+/**
+ * The row of each query type as JSON Schema, keyed by type name: its live fields, in order,
+ * each with its JSON type (nullable ones also null). Under the spec profile the types with a
+ * SPEC.md shape (`spec` fields) answer that shape instead; `/v1/query/types` says which.
+ */
+function queryRowSchemas(): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const type of QUERY_TYPES) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const [field, kind] of Object.entries(type.fields)) {
+      const base = JSON_TYPE[kind.replace('?', '')] ?? 'string';
+      properties[field] = { type: kind.endsWith('?') ? [base, 'null'] : base };
+    }
+    schemas[type.name] = { type: 'object', properties, required: Object.keys(type.fields), additionalProperties: false };
+  }
+  return schemas;
+}
+
 /**
  * The OpenAPI 3.1 document of every route in the table, generated from the same zod schemas
  * that validate requests. `baseUrl` is the server clients reached.
@@ -132,7 +153,12 @@ export function buildOpenApiDocument(routes: readonly Route[], baseUrl: string, 
     ],
     paths,
     components: {
-      schemas: { Error: schemaOf(errorBodySchema), RateLimited: schemaOf(rateLimitBodySchema) },
+      schemas: {
+        Error: schemaOf(errorBodySchema),
+        RateLimited: schemaOf(rateLimitBodySchema),
+        QueryType: { type: 'string', enum: [...QUERY_TYPE_NAMES], description: 'A query type name (parameters[] of POST /v1/query)' },
+      },
+      'x-query-rows': queryRowSchemas(),
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },

@@ -88,3 +88,15 @@ describe('GET /auth.md and GET /health', () => {
     expect(VERSION).toBe(pkg.version);
   });
 });
+
+describe('the query types in /openapi.json', () => {
+  it('names every query type and gives each one the JSON Schema of its live row', async () => {
+    const doc = (await call(freshSimulator(), 'GET', '/openapi.json', { headers: HOST })).json;
+    const names = doc.components.schemas.QueryType.enum as string[];
+    expect(names).toHaveLength(155);
+    const rows = doc.components['x-query-rows'] as Record<string, { required: string[]; additionalProperties: boolean }>;
+    expect(Object.keys(rows)).toEqual(names);
+    expect(rows.summary_metrics?.required).toEqual(['pageviews', 'unique_visitors', 'sessions', 'bounce_rate', 'median_session_duration', 'total_events']);
+    expect(rows.country?.additionalProperties).toBe(false);
+  });
+});

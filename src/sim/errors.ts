@@ -14,6 +14,26 @@ export interface SimError {
   readonly hint?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly extra?: Readonly<Record<string, number>>;
+  /**
+   * Set when the refusal is written in the live ingestion service's envelope (`track-errors`
+   * under `live`): `{success, status: 'error', error, message, code, retryable, why?, fix?,
+   * errors?}` instead of the SPEC 7.1 body. See {@link basketError}.
+   */
+  readonly basket?: BasketFacts;
+}
+
+/** One schema problem in the ingestion envelope: the zod issue code and the path joined with dots. */
+export interface BasketIssue {
+  readonly code: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What the ingestion envelope adds to a refusal. */
+export interface BasketFacts {
+  readonly why?: string;
+  readonly fix?: string;
+  readonly errors?: readonly BasketIssue[];
 }
 
 /** Ends a request by dropping the connection without an answer (a scenario's `reset`). */
@@ -36,13 +56,25 @@ function worded(defaults: { message: string; hint?: string }, wording: Wording):
   return hint === undefined ? { message: wording.message ?? defaults.message } : { message: wording.message ?? defaults.message, hint };
 }
 
-/** The challenge sent with every 401. */
+/** The challenge sent with every 401 (the `spec` profile). */
 export const AUTH_CHALLENGE = 'Bearer realm="analytics-sim", charset="UTF-8"';
 
-/** 401 AUTH_REQUIRED: no credential was accepted. `hint` says why (missing, malformed, unknown, expired…). */
-export function authRequired(hint: string, wording: Wording = {}): SimError {
+/**
+ * The live service's challenge (`auth-codes` under `live`): the OAuth protected-resource
+ * metadata of the API at `baseUrl`, as `apps/api/src/routes/query.ts` sends it.
+ */
+export function liveAuthChallenge(baseUrl: string): string {
+  return `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
+}
+
+/**
+ * 401 AUTH_REQUIRED: no credential was accepted. `hint` says why (missing, malformed, unknown,
+ * expired…); a null hint sends none (the live service has none). `challenge` replaces the
+ * WWW-Authenticate value.
+ */
+export function authRequired(hint: string | null, wording: Wording = {}, challenge: string = AUTH_CHALLENGE): SimError {
   const { message } = worded({ message: 'Authentication required' }, wording);
-  return simError('AUTH_REQUIRED', message, { hint, headers: { 'WWW-Authenticate': AUTH_CHALLENGE } });
+  return simError('AUTH_REQUIRED', message, { ...(hint === null ? {} : { hint }), headers: { 'WWW-Authenticate': challenge } });
 }
 
 /** The resources an ACCESS_DENIED names. */
@@ -163,9 +195,10 @@ export interface RefusedWindow {
  * 429 RATE_LIMITED with the SPEC 8.4 body (`limit`, `remaining`, `reset` in ms, `retryAfter` in s)
  * and headers (`Retry-After`, `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`).
  * `message` names the rule: "Rate limit exceeded", "API key rate limit exceeded", "Too many
- * concurrent API key requests".
+ * concurrent API key requests". With `numbersInBody: false` the body is only
+ * `{success, error, code, requestId}` (the live quota and concurrency refusals); the headers stay.
  */
-export function rateLimited(message: string, window: RefusedWindow): SimError {
+export function rateLimited(message: string, window: RefusedWindow, numbersInBody = true): SimError {
   return simError('RATE_LIMITED', message, {
     headers: {
       'Retry-After': String(window.retryAfter),
@@ -173,8 +206,91 @@ export function rateLimited(message: string, window: RefusedWindow): SimError {
       'X-RateLimit-Remaining': String(window.remaining),
       'X-RateLimit-Reset': String(window.reset),
     },
-    extra: { limit: window.limit, remaining: window.remaining, reset: window.reset, retryAfter: window.retryAfter },
+    ...(numbersInBody ? { extra: { limit: window.limit, remaining: window.remaining, reset: window.reset, retryAfter: window.retryAfter } } : {}),
   });
+}
+
+/** The live messages of the per-key quota and the concurrency cap (`limit-429-bodies` under `live`). */
+export const LIVE_QUOTA_MESSAGE = 'Too many requests for this API key. Try again shortly.';
+export const LIVE_CONCURRENCY_MESSAGE = 'Too many concurrent requests for this API key. Try again shortly.';
+
+/**
+ * The live ingestion service's error catalogue, as far as `/track` uses it
+ * (`apps/basket/src/lib/structured-errors.ts`): status, message, why and fix of each key. The
+ * wire code is `basket.<KEY>`.
+ */
+export const BASKET_ERRORS = {
+  TRACK_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: 'Payload too large',
+    why: 'Request body exceeds the maximum allowed size.',
+    fix: 'Send a smaller payload or fewer events per request.',
+  },
+  TRACK_INVALID_BODY: {
+    status: 400,
+    message: 'Invalid request body',
+    why: 'The JSON body did not match the custom event schema.',
+    fix: 'Send a valid track payload per the SDK documentation.',
+  },
+  TRACK_MISSING_SCOPE: {
+    status: 403,
+    message: 'API key missing track:events scope',
+    why: 'The API key is not allowed to send track events.',
+    fix: 'Use an API key that includes the track:events scope.',
+  },
+  TRACK_MISSING_CREDENTIALS: {
+    status: 401,
+    message: 'API key or website_id required',
+    why: 'Neither an API key nor a website_id query parameter was provided.',
+    fix: 'Send an API key header or include website_id on the query string.',
+  },
+  TRACK_WEBSITE_NOT_FOUND: {
+    status: 404,
+    message: 'Website not found',
+    why: 'No active website matches the given website_id.',
+    fix: 'Check the website_id and that the site exists in your organization.',
+  },
+  TRACK_WEBSITE_SCOPE_MISMATCH: {
+    status: 403,
+    message: 'Website scope mismatch',
+    why: 'The event website_id does not match the authenticated website.',
+    fix: 'Send events only for the authenticated website, or use an API key with access to multiple websites.',
+  },
+  TRACK_RATE_LIMITED: {
+    status: 429,
+    message: 'Rate limit exceeded',
+    why: 'Too many requests from this API key or website.',
+    fix: 'Reduce request frequency or batch events.',
+  },
+  INVALID_EVENT_SCHEMA: {
+    status: 400,
+    message: 'Invalid event schema',
+    why: 'The JSON did not match the expected event shape.',
+    fix: 'Correct the fields listed in errors and retry.',
+  },
+  DELIVERY_UNAVAILABLE: {
+    status: 503,
+    message: 'Analytics delivery temporarily unavailable',
+    why: 'Databuddy could not durably accept the event.',
+    fix: 'Retry the same event after a short delay.',
+  },
+} as const;
+
+/** A key of {@link BASKET_ERRORS}. */
+export type BasketErrorKey = keyof typeof BASKET_ERRORS;
+
+/**
+ * A refusal in the live ingestion envelope: code `basket.<KEY>`, the catalogue's message, why and
+ * fix, and (schema problems) `errors`. Rendered by `errorBodyText` without SPEC 7.1 fields.
+ */
+export function basketError(key: BasketErrorKey, errors?: readonly BasketIssue[]): SimError {
+  const entry = BASKET_ERRORS[key];
+  return {
+    status: entry.status,
+    code: `basket.${key}`,
+    message: entry.message,
+    basket: { why: entry.why, fix: entry.fix, ...(errors ? { errors } : {}) },
+  };
 }
 
 /** 503: the admission store failed; the client should come back in 5 s. Leaks no cause. */

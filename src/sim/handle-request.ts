@@ -87,11 +87,16 @@ function toResponse(answer: Answer | null, x: Exchange): SimResponse {
       : 'drop' in answer
         ? { status: 0, headers: {}, body: '', abort: true }
         : isError(answer)
-          ? errorResponse(withHeaders(answer, x.headers), x.requestId)
+          ? errorResponse(withHeaders(shapedRefusal(answer, x), x.headers), x.requestId)
           : replyResponse(answer, x.requestId, x.headers);
   const warned = x.warnings.length > 0 && !('abort' in response) ? { ...response, headers: { ...response.headers, Warning: warningHeader(x.warnings) } } : response;
   const delayMs = x.faults.latencyMs;
   return delayMs > 0 ? { ...warned, delayMs } : warned;
+}
+
+/** A refusal in the body shape of the matched route, when it declares one (`shapeRefusal`). */
+function shapedRefusal(error: SimError, x: Exchange): SimError {
+  return x.match.kind === 'found' && x.match.route.shapeRefusal ? x.match.route.shapeRefusal(error, x.sim.profile) : error;
 }
 
 /** Warnings shown in one header at most; the journal keeps them all. */

@@ -56,17 +56,17 @@ export const PROFILE_SWITCHES = [
   {
     name: 'auth-codes',
     spec: 'a credential without the needed scope gets 403 FORBIDDEN; WWW-Authenticate: Bearer realm="analytics-sim"',
-    live: "live's codes: a track-only key 401 AUTH_REQUIRED, a read:data key on a monitor 403 ACCESS_DENIED, a monitors-only key reads websites; WWW-Authenticate: Bearer resource_metadata=…",
+    live: "live's codes on /v1/query*: a key without read:data or read:monitors is no credential (401 AUTH_REQUIRED), a key without read:monitors on a monitor 403 ACCESS_DENIED, a monitors-only key reads websites (its /websites list is empty); 401s carry no hint and WWW-Authenticate: Bearer resource_metadata=…",
   },
   {
     name: 'track-errors',
     spec: '/track errors use the API error body {success, error, code, requestId, details}',
-    live: '/track errors use the ingestion envelope {success, status, error, message, code, retryable, why, fix, errors}',
+    live: "/track errors the route and its 600/60 s window give use the ingestion envelope {success, status, error, message, code: basket.<KEY>, retryable, why, fix, errors[{code, field: '0.name', message}]}; the window's 429 sends no rate-limit headers",
   },
   {
     name: 'validation',
     spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries',
-    live: 'as live: impossible dates and inverted ranges fail the parameter, hourly over 30 days is a 500 (a batch item fails), an unknown /compile type is 422, no batch size cap',
+    live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap',
   },
 ] as const satisfies readonly { name: string; spec: string; live: string }[];
 

@@ -9,11 +9,34 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * simulator never saw the request (an adapter's own refusal: an unreadable request line).
  */
 export function errorBodyText(error: SimError, requestId?: string): string {
+  if (error.basket) return basketBodyText(error);
   const body: Record<string, unknown> = { success: false, error: error.message, code: error.code };
   if (requestId !== undefined) body.requestId = requestId;
   if (error.details) body.details = error.details;
   if (error.hint) body.hint = error.hint;
   if (error.extra) Object.assign(body, error.extra);
+  return JSON.stringify(body);
+}
+
+/**
+ * The live ingestion envelope (`apps/basket/src/lib/structured-errors.ts`,
+ * `buildBasketErrorPayload`): `retryable` is true for 408, 425, 429 and 5xx; the request id
+ * travels only in the `X-Request-ID` header.
+ */
+function basketBodyText(error: SimError): string {
+  const { status } = error;
+  const facts = error.basket ?? {};
+  const body: Record<string, unknown> = {
+    success: false,
+    status: 'error',
+    error: error.message,
+    message: error.message,
+    code: error.code,
+    retryable: status === 408 || status === 425 || status === 429 || status >= 500,
+  };
+  if (facts.why) body.why = facts.why;
+  if (facts.fix) body.fix = facts.fix;
+  if (facts.errors) body.errors = facts.errors;
   return JSON.stringify(body);
 }
 

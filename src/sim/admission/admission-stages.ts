@@ -1,27 +1,33 @@
 import { hashPresented, isWellFormedKey, presentedKey } from '../auth/authenticate.js';
 import { identityOf } from '../auth/principal.js';
-import { rateLimited, serviceUnavailable } from '../errors.js';
+import { basketError, LIVE_CONCURRENCY_MESSAGE, LIVE_QUOTA_MESSAGE, rateLimited, serviceUnavailable, type SimError } from '../errors.js';
+import { followsLive } from '../profile.js';
 import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
 
+/** How a refused window is answered: the SPEC 8.4 429 by default. */
+type Refuse = (decision: WindowDecision) => SimError;
+
 /**
  * Checks one window in the store and records the check: `undefined` when admitted (with the
- * window's numbers passed to `admitted`), else the refusal. A store failure (a throw or a
- * rejection) becomes 503 SERVICE_UNAVAILABLE: the simulator never guesses an admission.
- * Synchronous when the store answers synchronously, so the in-memory path allocates no promise.
+ * window's numbers passed to `admitted`), else the refusal (`refuse`, or the SPEC 8.4 429 with
+ * `message`). A store failure (a throw or a rejection) becomes 503 SERVICE_UNAVAILABLE: the
+ * simulator never guesses an admission. Synchronous when the store answers synchronously, so
+ * the in-memory path allocates no promise.
  */
 function checkWindow(
   x: Exchange,
   rule: WindowRule,
   message: string,
   admitted: (decision: WindowDecision) => StageResult = () => CONTINUE,
+  refuse: Refuse = (decision) => rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) }),
 ): StageResult | Promise<StageResult> {
   const order = x.sim.admission.journal.nextCheck();
   const decide = (decision: WindowDecision): StageResult => {
     x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
     if (decision.allowed) return admitted(decision);
-    return respond(rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) }), rule.rule);
+    return respond(refuse(decision), rule.rule);
   };
   const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
   let pending;
@@ -51,8 +57,11 @@ export function gateInFlight(x: Exchange): StageResult {
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
   if (!acquired) {
+    // limit-429-bodies: live sends its own words and no numbers in the body (headers stay).
+    const live = followsLive(x.sim.profile, 'limit-429-bodies');
+    const message = live ? LIVE_CONCURRENCY_MESSAGE : 'Too many concurrent API key requests';
     return {
-      ...respond(rateLimited('Too many concurrent API key requests', { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 }), 'concurrency'),
+      ...respond(rateLimited(message, { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 }, !live), 'concurrency'),
       with: { inFlight: held, inFlightCap: cap },
     };
   }
@@ -63,6 +72,12 @@ export function gateInFlight(x: Exchange): StageResult {
  * SPEC 8.2.1: the rolling per-key quota, across all endpoints, for keys that have it enabled
  * (or any key while a scenario's `quota` step applies). Admitted responses of such keys carry
  * the X-RateLimit-* headers.
+ *
+ * `rate-limit-reset`: under `spec` the reset (and a refusal's Retry-After) points at the instant
+ * the oldest request leaves the window; under `live` the reset is now + the window on every
+ * answer and a refusal says Retry-After: the whole window (`packages/redis/rate-limit.ts`).
+ * `limit-429-bodies`: under `live` the refusal's body is `{success, error, code, requestId}`
+ * with the live message.
  */
 export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult> {
   if (!limited(x) || x.principal?.kind !== 'apikey') return CONTINUE;
@@ -71,12 +86,25 @@ export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult>
     ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
     : keyQuotaRule(x.principal.key);
   if (!rule) return CONTINUE;
-  return checkWindow(x, rule, 'API key rate limit exceeded', (decision) => {
-    x.headers['X-RateLimit-Limit'] = String(rule.limit);
-    x.headers['X-RateLimit-Remaining'] = String(decision.remaining);
-    x.headers['X-RateLimit-Reset'] = String(decision.reset);
-    return CONTINUE;
-  });
+  const liveReset = followsLive(x.sim.profile, 'rate-limit-reset');
+  const liveBody = followsLive(x.sim.profile, 'limit-429-bodies');
+  const resetOf = (decision: WindowDecision): number => (liveReset ? x.now + rule.windowMs : decision.reset);
+  return checkWindow(
+    x,
+    rule,
+    'API key rate limit exceeded',
+    (decision) => {
+      x.headers['X-RateLimit-Limit'] = String(rule.limit);
+      x.headers['X-RateLimit-Remaining'] = String(decision.remaining);
+      x.headers['X-RateLimit-Reset'] = String(resetOf(decision));
+      return CONTINUE;
+    },
+    (decision) => {
+      const reset = resetOf(decision);
+      const window = { ...decision, reset, retryAfter: retryAfterSeconds(reset, x.now) };
+      return rateLimited(liveBody ? LIVE_QUOTA_MESSAGE : 'API key rate limit exceeded', window, !liveBody);
+    },
+  );
 }
 
 /** SPEC 8.1: the matched route's per-endpoint limit per identity, before access checks and validation. */
@@ -89,11 +117,16 @@ export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageRe
 /**
  * A route's own window, once its `authorize` has said who the caller is: SPEC 8.3, 600
  * `/track` requests per 60 s per API key, or per website and client IP. 429 "Rate limit
- * exceeded" with the SPEC 8.4 body and headers.
+ * exceeded" with the SPEC 8.4 body and headers; under `live` (`track-errors`) the ingestion
+ * service's `basket.TRACK_RATE_LIMITED` envelope, which sends no rate-limit headers.
  */
 export function enforceRouteWindow(x: Exchange): StageResult | Promise<StageResult> {
   const route = x.match.kind === 'found' ? x.match.route : undefined;
   if (!limited(x) || !route?.windowRule) return CONTINUE;
   const rule = route.windowRule(x.access);
-  return rule ? checkWindow(x, rule, 'Rate limit exceeded') : CONTINUE;
+  if (!rule) return CONTINUE;
+  if (rule.rule === 'ingest_limit' && followsLive(x.sim.profile, 'track-errors')) {
+    return checkWindow(x, rule, 'Rate limit exceeded', undefined, () => basketError('TRACK_RATE_LIMITED'));
+  }
+  return checkWindow(x, rule, 'Rate limit exceeded');
 }

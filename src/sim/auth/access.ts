@@ -3,7 +3,7 @@ import { accessDenied, authRequired, missingProjectId, type SimError } from '../
 import type { Website } from '../model/entities.js';
 import type { QueryScope, QueryTypeDefinition } from '../query/definition.js';
 import type { SimState } from '../state.js';
-import type { Profile } from '../profile.js';
+import { followsLive, type Profile } from '../profile.js';
 import { isPublicType } from '../query/registry.js';
 import type { Principal } from './principal.js';
 
@@ -11,14 +11,27 @@ import type { Principal } from './principal.js';
 export const NO_CREDENTIAL_HINT =
   'Send an API key in the x-api-key header or as Authorization: Bearer <key>, or sign in for a session cookie.';
 
-/** 401 for an anonymous principal, with the reason its credential was refused. */
+/**
+ * 401 for an anonymous principal, with the reason its credential was refused; under `live`
+ * (`auth-codes`, carried by `principal.live`) the live challenge and no hint.
+ */
 export function unauthenticated(principal: Principal): SimError {
+  if (principal.live) return authRequired(null, {}, principal.live.challenge);
   return authRequired(principal.kind === 'anonymous' && principal.problem ? principal.problem : NO_CREDENTIAL_HINT);
 }
 
-/** Whether the principal holds `scope`. Dashboard users act with every scope of their organizations. */
+/**
+ * Whether the principal holds `scope`. Dashboard users act with every scope of their
+ * organizations. Under `live` (`auth-codes`) a key on a query route holds read:data and
+ * read:monitors as far as the route is concerned: the live derive admitted it for holding one
+ * of them and the routes check no scope of their own (a monitor still needs read:monitors, see
+ * {@link resolveQueryScope}).
+ */
 export function hasScope(principal: Principal, scope: Scope): boolean {
-  if (principal.kind === 'apikey') return principal.key.scopes.includes(scope);
+  if (principal.kind === 'apikey') {
+    if (principal.live?.queryRoute && (scope === 'read:data' || scope === 'read:monitors')) return true;
+    return principal.key.scopes.includes(scope);
+  }
   return principal.kind === 'user';
 }
 
@@ -46,8 +59,13 @@ export function canReachWebsite(principal: Principal, website: Website): boolean
   return false;
 }
 
-/** The websites a principal can list, in creation order. */
+/**
+ * The websites a principal can list, in creation order. Under `live` (`auth-codes`) a key lists
+ * only the websites whose scopes hold read:data (`accessible-websites.ts`): none for a key
+ * without read:data, whose scopes are those of every website it reaches.
+ */
 export function reachableWebsites(principal: Principal, state: SimState): Website[] {
+  if (principal.kind === 'apikey' && principal.live?.queryRoute && !principal.key.scopes.includes('read:data')) return [];
   if (principal.kind === 'user') {
     const org = principal.user.activeOrganizationId;
     return [...state.websites.values()].filter((w) => w.organizationId === org);
@@ -107,6 +125,10 @@ export function resolveQueryScope(
     return link && inOrganization(principal, link.organizationId) ? { kind: 'link', link } : accessDenied('link');
   }
   if (ids.schedule_id !== undefined) {
+    // auth-codes: live's verifyScheduleAccess needs read:monitors of a key (403 ACCESS_DENIED).
+    if (principal.kind === 'apikey' && followsLive(profile, 'auth-codes') && !principal.key.scopes.includes('read:monitors')) {
+      return accessDenied('monitor');
+    }
     const monitor = state.monitors.get(ids.schedule_id);
     const reach =
       monitor !== undefined &&

@@ -38,14 +38,49 @@ export function clientIp(request: SimRequest): string {
   return ip.length > 0 ? ip.slice(0, 64) : 'unknown';
 }
 
-/** The API key a request presents: `x-api-key` first, then `Authorization: Bearer`. */
-export function presentedKey(request: SimRequest): string | undefined {
-  const header = request.headers['x-api-key']?.trim();
-  if (header) return header;
-  const auth = request.headers.authorization;
-  if (!auth) return undefined;
-  const match = /^bearer\s+(\S+)\s*$/i.exec(auth);
-  return match?.[1];
+/**
+ * A header value as the live service reads it through the Fetch `Headers` API, which strips
+ * leading and trailing whitespace (node's HTTP parser does the same on the wire).
+ */
+function headerValue(request: Pick<SimRequest, 'headers'>, name: string): string {
+  return (request.headers[name] ?? '').trim();
+}
+
+/**
+ * What a request presents as an API key, exactly as the live service extracts it
+ * (`packages/api-keys/src/resolve.ts`, `extractSecret` and `isApiKeyPresent`):
+ *
+ * 1. `x-api-key`, trimmed, when it is well-formed (`dbdy_`, 10 to 200 characters);
+ * 2. else `Authorization` when it starts with `bearer ` (any case, one space): the rest, trimmed,
+ *    when it is well-formed. A malformed `x-api-key` does not hide a good Bearer token;
+ * 3. else, when either header was sent (a non-empty `x-api-key`, or any `Bearer ` value), the
+ *    credential is present but malformed; otherwise none was sent (another scheme, such as
+ *    `Basic`, or `Bearer` with nothing after it, counts as none).
+ */
+export type PresentedCredential =
+  | { readonly kind: 'key'; readonly secret: string }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'none' };
+
+const BEARER = 'bearer ';
+
+/** Reads the API key a request presents; see {@link PresentedCredential}. */
+export function presentedCredential(request: Pick<SimRequest, 'headers'>): PresentedCredential {
+  const header = headerValue(request, 'x-api-key');
+  if (header.length > 0 && isWellFormedKey(header)) return { kind: 'key', secret: header };
+  const auth = headerValue(request, 'authorization');
+  const bearer = auth.toLowerCase().startsWith(BEARER);
+  if (bearer) {
+    const token = auth.slice(BEARER.length).trim();
+    if (token.length > 0 && isWellFormedKey(token)) return { kind: 'key', secret: token };
+  }
+  return header.length > 0 || bearer ? { kind: 'malformed' } : { kind: 'none' };
+}
+
+/** The well-formed API key a request presents, if any (see {@link presentedCredential}). */
+export function presentedKey(request: Pick<SimRequest, 'headers'>): string | undefined {
+  const credential = presentedCredential(request);
+  return credential.kind === 'key' ? credential.secret : undefined;
 }
 
 /** The value of cookie `name` in a `Cookie` header, if present. */
@@ -61,15 +96,17 @@ export function readCookie(header: string | undefined, name: string): string | u
 /**
  * Resolves who a request acts as. An API key wins over a session cookie. A key that is
  * malformed, unknown, disabled, revoked or expired makes the request anonymous, with the
- * reason kept for the 401 hint. Never throws; never records the secret.
+ * reason kept for the 401 hint. Never throws; never records the secret. The key is read as the
+ * live service reads it ({@link presentedCredential}).
  */
 export function authenticate(request: SimRequest, state: SimState, now: number): Principal {
   const ip = clientIp(request);
-  const secret = presentedKey(request);
-  if (secret !== undefined) {
-    if (!isWellFormedKey(secret)) {
-      return { kind: 'anonymous', ip, problem: `The API key is malformed: keys start with ${KEY_PREFIX}.` };
-    }
+  const credential = presentedCredential(request);
+  if (credential.kind === 'malformed') {
+    return { kind: 'anonymous', ip, problem: `The API key is malformed: keys start with ${KEY_PREFIX} and have 10 to 200 characters.` };
+  }
+  if (credential.kind === 'key') {
+    const { secret } = credential;
     const key = state.keysByHash.get(hashPresented(secret, state.hashMemo));
     if (!key) return { kind: 'anonymous', ip, problem: 'The API key is not recognised.' };
     if (!key.enabled) return { kind: 'anonymous', ip, problem: 'The API key is disabled.' };

@@ -17,11 +17,15 @@ import { ingestRule } from '../admission/rules.js';
 import {
   accessDenied,
   authRequired,
+  basketError,
   eventStorageFull,
   invalidEventSchema,
   notFound,
+  type BasketErrorKey,
+  type BasketIssue,
   type SimError,
 } from '../errors.js';
+import { followsLive } from '../profile.js';
 import { truncate } from '../text.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
@@ -178,6 +182,65 @@ function eventSchemaError(details: readonly ErrorDetail[]): SimError {
 
 const orNull = (value: string | undefined): string | null => (value === undefined ? null : value);
 
+/** The live catalogue key of each refusal `/track` can give (`apps/basket/src/lib/structured-errors.ts`). */
+const BASKET_KEY_OF: Readonly<Record<string, BasketErrorKey>> = {
+  PAYLOAD_TOO_LARGE: 'TRACK_PAYLOAD_TOO_LARGE',
+  INVALID_EVENT_SCHEMA: 'INVALID_EVENT_SCHEMA',
+  FORBIDDEN: 'TRACK_MISSING_SCOPE',
+  AUTH_REQUIRED: 'TRACK_MISSING_CREDENTIALS',
+  NOT_FOUND: 'TRACK_WEBSITE_NOT_FOUND',
+  ACCESS_DENIED: 'TRACK_WEBSITE_SCOPE_MISMATCH',
+  RATE_LIMITED: 'TRACK_RATE_LIMITED',
+  EVENT_STORAGE_FULL: 'DELIVERY_UNAVAILABLE',
+};
+
+const BODY_FIELD = /^body(?:\[(\d+)\])?(?:\.(.*))?$/s;
+
+/**
+ * A detail's field as the live envelope names it: the event's index and the path joined with
+ * dots (`body.name` → `0.name`, `body[3].properties` → `3.properties`).
+ */
+function basketField(field: string): string {
+  const match = BODY_FIELD.exec(field);
+  if (!match) return field;
+  const index = match[1] ?? '0';
+  return match[2] === undefined ? index : `${index}.${match[2]}`;
+}
+
+/** The zod issue code a detail's message comes from (the envelope names it; `custom` otherwise). */
+function issueCode(message: string): string {
+  if (message.startsWith('Invalid input: expected')) return 'invalid_type';
+  if (message.startsWith('Too big') || message.startsWith('A batch holds at most')) return 'too_big';
+  if (message.startsWith('Too small')) return 'too_small';
+  if (message.startsWith('Unrecognized key')) return 'unrecognized_keys';
+  if (message.startsWith('Invalid option')) return 'invalid_value';
+  if (message.startsWith('Property name')) return 'invalid_key';
+  return 'custom';
+}
+
+/**
+ * `track-errors` under `live`: a `/track` refusal in the ingestion service's envelope, with the
+ * catalogue's code (`basket.<KEY>`), message, why and fix, and for schema problems
+ * `errors:[{code, field, message}]`. A refusal the catalogue has no key for is left as is.
+ */
+export function asTrackEnvelope(error: SimError): SimError {
+  if (error.basket) return error;
+  const key = BASKET_KEY_OF[error.code];
+  // Outside the catalogue (malformed JSON, an unsupported media type, an outage) the envelope
+  // keeps the error's own code, as the service's error hook does for framework errors.
+  if (!key) return { ...error, basket: {} };
+  const issues: BasketIssue[] | undefined =
+    key === 'INVALID_EVENT_SCHEMA' && error.details
+      ? error.details.map((d) => ({ code: issueCode(d.message), field: basketField(d.field), message: d.message }))
+      : undefined;
+  return basketError(key, issues);
+}
+
+/** A refusal of the route in the envelope the profile uses. */
+function refusal(ctx: RouteContext<TrackQuery>, error: SimError): SimError {
+  return followsLive(ctx.sim.profile, 'track-errors') ? asTrackEnvelope(error) : error;
+}
+
 /** Event ingestion (SPEC 4.7 and 8.3; observed §10). */
 export const trackRoutes = [
   defineRoute<TrackBody, TrackAccess, Target[], TrackQuery>({
@@ -190,6 +253,7 @@ export const trackRoutes = [
     query: trackQuerySchema,
     body: trackBodySchema,
     bodyError: eventSchemaError,
+    shapeRefusal: (error, profile) => (followsLive(profile, 'track-errors') ? asTrackEnvelope(error) : error),
     responses: {
       200: { description: 'Every event was accepted and stored; `count` says how many', schema: trackResponseSchema },
       204: { description: 'The user agent is a bot (crawler, spider, headless browser): nothing is stored, empty body' },
@@ -206,9 +270,9 @@ export const trackRoutes = [
       const batch = Array.isArray(body);
       const events: readonly TrackEvent[] = batch ? body : [body];
       const times = eventTimes(events, batch, ctx.now);
-      if (!Array.isArray(times)) return times;
+      if (!Array.isArray(times)) return refusal(ctx, times);
       const sender = resolveSender(ctx, events);
-      if ('code' in sender) return sender;
+      if ('code' in sender) return refusal(ctx, sender);
       return { sender, events, times, bot: isBotUserAgent(ctx.request.headers['user-agent']) };
     },
     windowRule(access) {
@@ -217,7 +281,9 @@ export const trackRoutes = [
       return sender.kind === 'key' ? ingestRule(sender.key.id, null, sender.ip) : ingestRule(null, sender.website.id, sender.ip);
     },
     validate(ctx, _body, access) {
-      return access.bot ? [] : resolveTargets(ctx, access);
+      if (access.bot) return [];
+      const targets = resolveTargets(ctx, access);
+      return Array.isArray(targets) ? targets : refusal(ctx, targets);
     },
     handle(ctx, _body, access, targets) {
       if (access.bot) return NO_CONTENT;
@@ -243,11 +309,11 @@ export const trackRoutes = [
       const appended = store.append(stored);
       if (!appended.ok) {
         const { maxEvents, maxChars } = store.limits;
-        return eventStorageFull(
+        return refusal(ctx, eventStorageFull(
           appended.reason === 'events'
             ? `The simulator keeps at most ${maxEvents} events and holds ${store.size}; these ${stored.length} were not stored. Reset it (POST /__sim/reset) or give it a larger eventStorage.maxEvents.`
             : `The simulator keeps at most ${maxChars} characters of event text; these ${stored.length} events were not stored. Reset it (POST /__sim/reset) or give it a larger eventStorage.maxChars.`,
-        );
+        ));
       }
       return ok({ status: 'success', type: 'custom_event', count: stored.length });
     },

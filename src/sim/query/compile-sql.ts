@@ -5,17 +5,27 @@ import type { QueryTarget } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES, allowedFilters } from './registry.js';
 import { suggest } from '../text.js';
 
-/** Fields `/v1/query/compile` may group by. */
+/**
+ * Fields `/v1/query/compile` may group by: the service's `ALLOWED_GROUPBY_FIELDS`
+ * (`packages/ai/src/query/simple-builder.ts`; live-catalogue.json `rules.allowedGroupByFields`).
+ */
 export const ALLOWED_GROUP_BY = [
-  'path', 'country', 'region', 'city', 'timezone', 'language', 'device_type', 'browser_name', 'os_name',
-  'screen_resolution', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'event_name', 'date', 'hour',
+  'country', 'region', 'city', 'timezone', 'language', 'browser_name', 'browser_version', 'os_name', 'os_version',
+  'viewport_size', 'device_type', 'path', 'date', 'name', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign',
+  'utm_term', 'utm_content', 'source', 'message', 'error_type', 'duration_range', 'depth_range',
 ] as const;
 
-/** Fields `/v1/query/compile` may order by, as the service allows. */
+/** Fields `/v1/query/compile` may order by: the service's `ALLOWED_ORDERBY_FIELDS` (`rules.allowedOrderByFields`). */
 export const ALLOWED_ORDER_BY = [
   'visitors', 'sessions', 'pageviews', 'clicks', 'count', 'total', 'date', 'time', 'errors',
   'avg_scroll_depth', 'uptime_percentage', 'revenue', 'samples', 'total_events', 'unique_users',
 ] as const;
+
+/** The lists as the service's messages name them: sorted. */
+const sorted = (fields: readonly string[]): string => [...fields].sort().join(', ');
+
+/** The service's order-by syntax: a word, optionally ASC or DESC in any case (`normalizeOrderBy`). */
+const ORDER_BY = /^(\w+)(\s+(ASC|DESC))?$/i;
 
 /** A compiled query: SQL with `{name:Type}` placeholders, and the values to bind. */
 export interface CompiledQuery {
@@ -66,16 +76,18 @@ export function compileQuery(request: CompileRequest, timezone: string): Compile
   }
   for (const field of request.groupBy ?? []) {
     if (!(ALLOWED_GROUP_BY as readonly string[]).includes(field)) {
-      return compilationError(`Grouping by '${field.slice(0, 64)}' is not permitted. Allowed groupBy fields: ${ALLOWED_GROUP_BY.join(', ')}`);
+      return compilationError(`Grouping by '${field.slice(0, 200)}' is not permitted. Allowed groupBy fields: ${sorted(ALLOWED_GROUP_BY)}.`);
     }
   }
   let orderBy = type.sql.orderBy;
   if (request.orderBy !== undefined) {
-    const match = /^\s*([a-z_]+)(?:\s+(asc|desc))?\s*$/i.exec(request.orderBy);
+    const match = ORDER_BY.exec(request.orderBy);
     if (!match || !(ALLOWED_ORDER_BY as readonly string[]).includes(match[1] as string)) {
-      return compilationError(`Ordering by '${request.orderBy.slice(0, 64)}' is not permitted. Allowed orderBy fields: ${ALLOWED_ORDER_BY.join(', ')}`);
+      return compilationError(
+        `Ordering by '${request.orderBy.slice(0, 200)}' is not permitted. Use '<field>' or '<field> ASC|DESC' where field is one of: ${sorted(ALLOWED_ORDER_BY)}.`,
+      );
     }
-    orderBy = `${match[1]} ${(match[2] ?? 'DESC').toUpperCase()}`;
+    orderBy = `${match[1]} ${(match[3] ?? 'DESC').toUpperCase()}`;
   }
 
   const params: Record<string, string | number | string[]> = {

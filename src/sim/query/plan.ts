@@ -5,6 +5,7 @@ import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
 import type { QueryTypeDefinition } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES } from './registry.js';
 import { suggest } from '../text.js';
+import { followsLive, type Profile } from '../profile.js';
 
 /** Largest page size, as the service accepts. */
 export const MAX_LIMIT = 10_000;
@@ -52,6 +53,42 @@ export interface QueryPlan {
   /** The request's ordering; applied only when both are present, as by the service. */
   readonly sortBy: string | undefined;
   readonly sortOrder: 'asc' | 'desc' | undefined;
+  /**
+   * `validation` under `live`: why building the query threw (hourly over 30 days). The query
+   * holds one failed parameter (the first), as the service's batch catch writes it; a single
+   * query, a 500 on the service, is answered the same way (never a 500 for bad input).
+   */
+  readonly thrown?: string;
+}
+
+/** What {@link planQuery} needs to follow the profile; without it, the `spec` checks apply. */
+export interface PlanOptions {
+  readonly profile: Profile;
+  /** Says what was reinterpreted (a `Warning`), so a live answer never passes silently. */
+  readonly warn: (warning: ErrorDetail) => void;
+}
+
+/** The message of a parameter that fails at execution, as the service sends it. */
+export const EXECUTION_FAILED = 'Query execution failed';
+
+/** Thrown by a parameter that fails at execution (see {@link failingAtExecution}). */
+class ExecutionFailure extends Error {}
+
+/**
+ * `validation` under `live`: the type of a parameter that the service runs and that fails when
+ * run (ClickHouse refuses an impossible date; the builder throws). Running it throws, so the
+ * engine answers the parameter `success: false`, "Query execution failed", with no rows.
+ */
+function failingAtExecution(type: QueryTypeDefinition, reason: string): QueryTypeDefinition {
+  const run = (): never => {
+    throw new ExecutionFailure(reason);
+  };
+  return { ...type, spec: undefined, paging: 'self', skipDateRange: true, run } as QueryTypeDefinition;
+}
+
+/** A date with the shape the service checks (`YYYY-MM-DD…`) that names no real instant. */
+function isImpossibleDate(input: string | undefined): boolean {
+  return input !== undefined && /^\s*\d{4}-\d{2}-\d{2}/.test(input) && parseDateInput(input) === null;
 }
 
 function unitOf(granularity: Granularity | undefined): TimeUnit {
@@ -75,14 +112,34 @@ interface Range {
   toMs: number;
 }
 
+/** A range the live service accepts and then fails at execution (`validation` under `live`). */
+interface FailingRange {
+  readonly failing: string;
+}
+
 function parseRange(
   start: string | undefined,
   end: string | undefined,
   fields: [string, string],
   details: ErrorDetail[],
-): Range | null {
+  options?: PlanOptions,
+): Range | FailingRange | null {
   const from = start === undefined ? null : parseDateInput(start);
   const to = end === undefined ? null : parseDateInput(end);
+  if (options && followsLive(options.profile, 'validation')) {
+    const impossible = [start, end].map(isImpossibleDate);
+    const otherwiseFine = (impossible[0] || from) && (impossible[1] || to);
+    if ((impossible[0] || impossible[1]) && otherwiseFine) {
+      const field = impossible[0] ? fields[0] : fields[1];
+      const value = (impossible[0] ? start : end) as string;
+      options.warn({ field, message: `${value.slice(0, 64)} is not a real date; the service accepts its shape and fails each parameter at execution (${EXECUTION_FAILED})` });
+      return { failing: `impossible date ${value.slice(0, 64)}` };
+    }
+    if (from && to && from.ms > (to.dateOnly ? to.ms + DAY_MS - 1 : to.ms)) {
+      options.warn({ field: fields[0], message: `startDate ${start} is after endDate ${end}; the service does not check the order and fails each parameter at execution (${EXECUTION_FAILED})` });
+      return { failing: 'start after end' };
+    }
+  }
   if (start !== undefined && !from) details.push({ field: fields[0], message: `Invalid date: ${start.slice(0, 64)}. Could not parse as a valid date` });
   if (end !== undefined && !to) details.push({ field: fields[1], message: `Invalid date: ${end.slice(0, 64)}. Could not parse as a valid date` });
   if (!from || !to) return null;
@@ -109,7 +166,10 @@ export function planQuery(
   now: number,
   timezone: string,
   details: ErrorDetail[],
+  options?: PlanOptions,
 ): QueryPlan | null {
+  const live = options !== undefined && followsLive(options.profile, 'validation');
+  let thrown: string | undefined;
   const before = details.length;
   if (query.parameters.length === 0) {
     details.push({ field: `${prefix}parameters`, message: 'At least one parameter is required' });
@@ -120,16 +180,16 @@ export function planQuery(
   if (query.limit !== undefined && query.limit > MAX_LIMIT) details.push({ field: `${prefix}limit`, message: `Limit cannot exceed ${MAX_LIMIT}` });
   if (query.page !== undefined && query.page < 1) details.push({ field: `${prefix}page`, message: 'Page must be at least 1' });
 
-  let requestRange: Range | null = null;
+  let requestRange: Range | FailingRange | null = null;
   const everyParameterDated = query.parameters.length > 0 && query.parameters.every((p) => typeof p !== 'string' && p.start_date !== undefined && p.end_date !== undefined);
   if (query.preset !== undefined) {
     const [start, end] = resolvePreset(query.preset, now, timezone);
-    requestRange = parseRange(start, end, [`${prefix}preset`, `${prefix}preset`], details);
+    requestRange = parseRange(start, end, [`${prefix}preset`, `${prefix}preset`], details, options);
   } else if (query.startDate !== undefined || query.endDate !== undefined || !everyParameterDated) {
     if (query.startDate === undefined) details.push({ field: `${prefix}startDate`, message: 'Either startDate or preset is required' });
     if (query.endDate === undefined) details.push({ field: `${prefix}endDate`, message: 'Either endDate or preset is required' });
     if (query.startDate !== undefined && query.endDate !== undefined) {
-      requestRange = parseRange(query.startDate, query.endDate, [`${prefix}startDate`, `${prefix}endDate`], details);
+      requestRange = parseRange(query.startDate, query.endDate, [`${prefix}startDate`, `${prefix}endDate`], details, options);
     }
   }
 
@@ -153,9 +213,14 @@ export function planQuery(
         details.push({ field, message: 'A parameter with its own range needs both start_date and end_date' });
         return;
       }
-      range = parseRange(spec.start_date, spec.end_date, [`${field}.start_date`, `${field}.end_date`], details);
+      range = parseRange(spec.start_date, spec.end_date, [`${field}.start_date`, `${field}.end_date`], details, options);
     }
     if (!range) return;
+    const key = ('id' in spec ? spec.id : undefined) ?? spec.name;
+    if ('failing' in range) {
+      parameters.push({ key, type: failingAtExecution(type, range.failing), fromMs: now, toMs: now, unit: 'day' });
+      return;
+    }
     if (type.maxRangeDays !== undefined && range.toMs - range.fromMs >= type.maxRangeDays * DAY_MS) {
       details.push({ field, message: `${type.name} covers at most ${type.maxRangeDays} days; narrow the range` });
       return;
@@ -163,16 +228,28 @@ export function planQuery(
     const granularity = ('granularity' in spec ? spec.granularity : undefined) ?? query.granularity;
     const unit = unitOf(granularity);
     if (unit === 'hour' && !type.skipDateRange && Math.ceil((range.toMs - range.fromMs) / DAY_MS) > MAX_HOURLY_DAYS) {
-      details.push({ field: 'granularity' in spec && spec.granularity ? `${field}.granularity` : `${prefix}granularity`, message: `Hourly granularity only supports up to ${MAX_HOURLY_DAYS} days` });
-      return;
+      const granularityField = 'granularity' in spec && spec.granularity ? `${field}.granularity` : `${prefix}granularity`;
+      if (live && options) {
+        // The service's getTimeUnit throws while it prepares the parameters: the whole query fails.
+        options.warn({
+          field: granularityField,
+          message: `Hourly granularity only supports up to ${MAX_HOURLY_DAYS} days; the service throws while building the query (a failed item in a batch, a 500 for a single query, which the simulator answers as the failed item instead: it never answers 500 for bad input)`,
+        });
+        thrown ??= 'hourly range';
+      } else {
+        details.push({ field: granularityField, message: `Hourly granularity only supports up to ${MAX_HOURLY_DAYS} days` });
+        return;
+      }
     }
-    parameters.push({ key: ('id' in spec ? spec.id : undefined) ?? spec.name, type, fromMs: range.fromMs, toMs: range.toMs, unit });
+    parameters.push({ key, type, fromMs: range.fromMs, toMs: range.toMs, unit });
   });
 
   if (details.length > before) return null;
+  const first = parameters[0];
   return {
     queryId: query.id ?? '',
-    parameters,
+    parameters: thrown !== undefined && first ? [{ ...first, type: failingAtExecution(first.type, thrown), fromMs: now, toMs: now, unit: 'day' }] : parameters,
+    ...(thrown !== undefined ? { thrown } : {}),
     parameterNames: query.parameters.map((p) => (typeof p === 'string' ? p : p.name)),
     page: query.page ?? 1,
     limit: query.limit,

@@ -4,7 +4,7 @@ import { websitesResponseSchema } from '../../contract/website.js';
 import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
-import { accessDenied, featureUnavailable, missingProjectId, validationError, type SimError } from '../errors.js';
+import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type RouteContext } from '../routing/route.js';
 import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
@@ -13,7 +13,7 @@ import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, serializeResult } from './execute.js';
 import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
-import { allowedFilters, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
+import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
 /**
  * The `timezone` parameter: an IANA name in its canonical spelling; an unknown name is dropped
@@ -187,10 +187,18 @@ export const queryRoutes = [
       if (gated) return gated;
       const details: ErrorDetail[] = [];
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
-      if (queries.length > MAX_BATCH_QUERIES) details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
+      // validation: the live service has no batch size cap (spec: SPEC's 50).
+      if (queries.length > MAX_BATCH_QUERIES) {
+        if (followsLive(ctx.sim.profile, 'validation')) {
+          ctx.warn({ field: 'batch', message: `A batch of ${queries.length} queries is over SPEC's ${MAX_BATCH_QUERIES}; answered whole, as the service has no cap` });
+        } else {
+          details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
+        }
+      }
       if (details.length > 0) return validationError(details);
       const tz = ctx.query.timezone ?? 'UTC';
-      const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details));
+      const options = { profile: ctx.sim.profile, warn: ctx.warn };
+      const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
       if (details.length > 0) return validationError(details);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
       const sites = scope.kind === 'websites' ? scope.websites.length : 1;
@@ -241,6 +249,12 @@ export const queryRoutes = [
       return defaultOrganization(principal) === null ? missingProjectId() : undefined;
     },
     handle(ctx, body) {
+      // validation: live's body schema has `type` as an enum of every registry key, so an
+      // unknown type is 422 VALIDATION there (spec: 400 COMPILATION_ERROR).
+      if (followsLive(ctx.sim.profile, 'validation') && !findQueryType(body.type)) {
+        ctx.warn({ field: 'type', message: `Unknown query type ${body.type.slice(0, 64)}: 422 VALIDATION, as the service's schema refuses it` });
+        return schemaValidation([{ field: 'type', message: 'Invalid value' }]);
+      }
       const compiled = compileQuery(body, ctx.query.timezone ?? 'UTC');
       if ('code' in compiled) return compiled;
       return ok({ success: true, requestId: ctx.requestId, sql: compiled.sql, params: compiled.params });

@@ -124,6 +124,11 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
   readonly bodyOptional?: boolean;
   /** The refusal for a body that does not match `body` (default 422 VALIDATION). */
   readonly bodyError?: (details: readonly ErrorDetail[]) => SimError;
+  /**
+   * Reshapes every refusal of this route, the pipeline's included (a malformed body, a missing
+   * scope), into the route's own error body, for the profile in force (`/track` under live).
+   */
+  readonly shapeRefusal?: (error: SimError, profile: Profile) => SimError;
   /** May a browser page on an allowed origin read this control route (CORS)? Default false. */
   readonly browser?: boolean;
   /** Resource reach: what the request acts on, once access is granted. */

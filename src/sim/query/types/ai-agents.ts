@@ -1,4 +1,404 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { isPagePath, isSuccessful } from '../../model/derived/ai-crawlers.js';
+import { DAY_MS } from '../../model/world.js';
+import { createDistinct, round2 } from '../aggregate.js';
+import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from '../ai-traffic-scan.js';
+import { formatDateTime64 } from '../date-time64.js';
+import { createBucketer } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { passesFilters } from '../filters.js';
+
+/** Orders by name: the tie-break of every ranking here. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The successful requests of the range (status unknown or 2xx), as every crawler count reads them. */
+function successfulRequests(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): AiRequest[] {
+  return aiRequestsOf(ctx, { ...range, filterFields }).filter((r) => isSuccessful(r.status));
+}
+
+/** The agents that made a group of requests, most requests first (ties by id). */
+function agentList(requests: readonly AiRequest[]): Row[] {
+  const byAgent = new Map<string, { request: AiRequest; requests: number }>();
+  for (const r of requests) {
+    const entry = byAgent.get(r.agentId) ?? { request: r, requests: 0 };
+    entry.requests += r.weight;
+    byAgent.set(r.agentId, entry);
+  }
+  return [...byAgent.values()]
+    .sort((a, b) => b.requests - a.requests || byName(a.request.agentId, b.request.agentId))
+    .map(({ request, requests }) => ({ agent_id: request.agentId, name: request.agent.name, product: request.agent.product, requests }));
+}
+
+/** Requests grouped by a key, in first-seen order. */
+function groupRequests(requests: readonly AiRequest[], keyOf: (r: AiRequest) => string): Map<string, AiRequest[]> {
+  const groups = new Map<string, AiRequest[]>();
+  for (const r of requests) {
+    const key = keyOf(r);
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
+  }
+  return groups;
+}
+
+function weightOf(requests: readonly AiRequest[]): number {
+  let total = 0;
+  for (const r of requests) total += r.weight;
+  return total;
+}
+
+function lastOf(requests: readonly AiRequest[]): number {
+  let last = -1;
+  for (const r of requests) if (r.timeMs > last) last = r.timeMs;
+  return last;
+}
+
+/** Distinct AI-referred visitors per product (weighted), and across products. */
+function aiVisitors(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): { byProduct: Map<string, number>; total: number } {
+  const byProduct = new Map<string, number>();
+  const productIndex = new Map<string, number>();
+  const isNew = createDistinct();
+  let total = 0;
+  scanAiVisits(ctx, (batch, _i, product, visitorKey) => {
+    let index = productIndex.get(product);
+    if (index === undefined) {
+      index = productIndex.size + 1;
+      productIndex.set(product, index);
+    }
+    if (isNew(index, visitorKey)) byProduct.set(product, (byProduct.get(product) ?? 0) + batch.weight);
+    if (isNew(0, visitorKey)) total += batch.weight;
+  }, fromMs, toMs);
+  return { byProduct, total };
+}
+
+/** Per product: successful requests and purpose split, pages read, visitors sent; ranked by requests + visitors. */
+function aiProductsRows(ctx: RunContext): Row[] {
+  const crawls = new Map<string, { requests: number; pages: Set<string>; training: number; search: number; onDemand: number; answers: number; lastMs: number }>();
+  for (const r of successfulRequests(ctx)) {
+    const c = crawls.get(r.agent.product) ?? { requests: 0, pages: new Set<string>(), training: 0, search: 0, onDemand: 0, answers: 0, lastMs: -1 };
+    c.requests += r.weight;
+    if (isPagePath(r.page)) c.pages.add(r.page);
+    if (r.agent.purpose === 'training') c.training += r.weight;
+    if (r.agent.purpose === 'search_index') c.search += r.weight;
+    if (r.agent.purpose === 'user_fetch' || r.agent.purpose === 'agent') c.onDemand += r.weight;
+    if (r.agent.purpose === 'user_fetch') c.answers += r.weight;
+    if (r.timeMs > c.lastMs) c.lastMs = r.timeMs;
+    crawls.set(r.agent.product, c);
+  }
+  const { byProduct } = aiVisitors(ctx);
+  const since = firstServerRequestMs(ctx);
+  const products = [...new Set([...crawls.keys(), ...byProduct.keys()])];
+  const rows = products.map((product) => {
+    const c = crawls.get(product);
+    return {
+      product,
+      requests: c?.requests ?? 0,
+      pages: c?.pages.size ?? 0,
+      training: c?.training ?? 0,
+      search_index: c?.search ?? 0,
+      on_demand: c?.onDemand ?? 0,
+      answer_fetches: c?.answers ?? 0,
+      visitors: byProduct.get(product) ?? 0,
+      last_seen: c ? formatDateTime64(c.lastMs) : null,
+      server_tracking_since: since === null ? null : formatDateTime64(since),
+      has_proxy: since === null ? 0 : 1,
+    };
+  });
+  rows.sort((a, b) => b.requests + b.visitors - (a.requests + a.visitors) || byName(a.product, b.product));
+  return rows.slice(0, ctx.limit ?? 50);
+}
+
+/** Successful requests per content format with their pages and the 4 products fetching it most. */
+function aiContentFormatsRows(ctx: RunContext): Row[] {
+  const groups = groupRequests(successfulRequests(ctx), (r) => r.format);
+  return [...groups]
+    .map(([format, list]) => {
+      const byProduct = new Map<string, number>();
+      for (const r of list) byProduct.set(r.agent.product, (byProduct.get(r.agent.product) ?? 0) + r.weight);
+      return {
+        format,
+        requests: weightOf(list),
+        pages: new Set(list.map((r) => r.page).filter(isPagePath)).size,
+        products: [...byProduct].sort(([a, x], [b, y]) => y - x || byName(a, b)).slice(0, 4).map(([p]) => p),
+      };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.format, b.format));
+}
+
+/** AI-referred visitors per bucket and product, buckets ascending. */
+function aiProductVisitorsRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const keys = new Map<string, number>();
+  const visitors = new Map<string, number>();
+  const isNew = createDistinct();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const key = `${bucket(batch.startMs[i] as number)}\n${product}`;
+    let index = keys.get(key);
+    if (index === undefined) {
+      index = keys.size;
+      keys.set(key, index);
+    }
+    if (isNew(index, visitorKey)) visitors.set(key, (visitors.get(key) ?? 0) + batch.weight);
+  });
+  return [...visitors]
+    .sort(([a], [b]) => byName(a, b))
+    .map(([key, count]) => {
+      const [date = '', product = ''] = key.split('\n');
+      return { date, product, visitors: count };
+    });
+}
+
+/** Pages read per (page, format), most requested first, up to the limit per format. */
+function aiAgentPagesRows(ctx: RunContext): Row[] {
+  const requests = successfulRequests(ctx, ['agent_id', 'path']).filter((r) => isPagePath(r.page));
+  const rows = [...groupRequests(requests, (r) => `${r.page}\n${r.format}`)]
+    .map(([key, list]) => {
+      const [page = '', format = ''] = key.split('\n');
+      return { page, format, requests: weightOf(list), lastMs: lastOf(list), list };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.page, b.page) || byName(a.format, b.format));
+  const perFormat = new Map<string, number>();
+  const limit = ctx.limit ?? 1000;
+  const out: Row[] = [];
+  for (const row of rows) {
+    const seen = perFormat.get(row.format) ?? 0;
+    if (seen >= limit) continue;
+    perFormat.set(row.format, seen + 1);
+    out.push({ page: row.page, format: row.format, requests: row.requests, last_seen: formatDateTime64(row.lastMs), agents: agentList(row.list) });
+  }
+  return out;
+}
+
+/** Requests answered with status 400 or above per (page, format, status); markdown and llms.txt first. */
+function aiFailedRequestsRows(ctx: RunContext): Row[] {
+  const failed = aiRequestsOf(ctx, { filterFields: ['agent_id'] }).filter((r) => r.status >= 400 && r.page !== '');
+  return [...groupRequests(failed, (r) => `${r.page}\n${r.format}\n${r.status}`)]
+    .map(([, list]) => {
+      const first = list[0] as AiRequest;
+      return { page: first.page, format: first.format, status_code: first.status, requests: weightOf(list), last_seen: formatDateTime64(lastOf(list)), agents: agentList(list) };
+    })
+    .sort(
+      (a, b) =>
+        Number(a.format === 'html') - Number(b.format === 'html') ||
+        b.requests - a.requests ||
+        byName(a.page, b.page) ||
+        a.status_code - b.status_code ||
+        byName(a.format, b.format),
+    )
+    .slice(0, ctx.limit ?? 100);
+}
+
+/** The latest individual requests, newest first. */
+function aiRecentRequestsRows(ctx: RunContext): Row[] {
+  return aiRequestsOf(ctx, { filterFields: ['agent_id'] })
+    .filter((r) => r.page !== '')
+    .sort((a, b) => b.timeMs - a.timeMs || byName(a.agentId, b.agentId) || byName(a.page, b.page))
+    .slice(0, ctx.limit ?? 50)
+    .map((r) => ({
+      time: formatDateTime64(r.timeMs),
+      agent_id: r.agentId,
+      name: r.agent.name,
+      product: r.agent.product,
+      page: r.page,
+      format: r.format,
+      status_code: r.status,
+      source: r.source,
+    }));
+}
+
+/** The page each AI-referred visit landed on, with its pageviews and, per sending product, visitors and reads. */
+function aiLandingPagesRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const pathPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field === 'path') };
+  const landing = new Map<number, { visitors: number; senders: Map<string, number> }>();
+  const keyIndex = new Map<string, number>();
+  const isNew = createDistinct();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const path = batch.pagePaths[batch.pageOffsets[i] as number] as number;
+    if (pathPlan.tests.length > 0 && !passesFilters(pathPlan, (field) => (field === 'path' ? (paths[path] ?? '') : ''))) return;
+    const page = landing.get(path) ?? { visitors: 0, senders: new Map<string, number>() };
+    landing.set(path, page);
+    if (isNew(path, visitorKey)) page.visitors += batch.weight;
+    const senderKey = `${path}\n${product}`;
+    let index = keyIndex.get(senderKey);
+    if (index === undefined) {
+      index = keyIndex.size;
+      keyIndex.set(senderKey, index);
+    }
+    if (isNew(0x10000 + index, visitorKey)) page.senders.set(product, (page.senders.get(product) ?? 0) + batch.weight);
+  });
+  const pageviews = new Map<number, number>();
+  scanAllVisits(ctx, (batch, i) => {
+    for (let p = batch.pageOffsets[i] as number; p < (batch.pageOffsets[i + 1] as number); p++) {
+      const path = batch.pagePaths[p] as number;
+      if (landing.has(path)) pageviews.set(path, (pageviews.get(path) ?? 0) + batch.weight);
+    }
+  });
+  const reads = new Map<string, number>();
+  for (const r of successfulRequests(ctx)) {
+    const key = `${r.page}\n${r.agent.product}`;
+    reads.set(key, (reads.get(key) ?? 0) + r.weight);
+  }
+  return [...landing]
+    .map(([path, page]) => {
+      const name = paths[path] ?? '';
+      return {
+        page: name,
+        visitors: page.visitors,
+        pageviews: pageviews.get(path) ?? 0,
+        senders: [...page.senders]
+          .sort(([a, x], [b, y]) => y - x || byName(a, b))
+          .map(([product, visitors]) => ({ product, visitors, reads: reads.get(`${name}\n${product}`) ?? 0 })),
+      };
+    })
+    .sort((a, b) => b.visitors - a.visitors || b.pageviews - a.pageviews || byName(a.page, b.page))
+    .slice(0, ctx.limit ?? 100);
+}
+
+/** Visits, pages per visit and the share of visits with 2+ pages: all visitors, all AI visitors, each AI product. */
+function aiVisitorOutcomesRows(ctx: RunContext): Row[] {
+  interface Outcome { visitors: number; sessions: number; pageviews: number; engaged: number }
+  const empty = (): Outcome => ({ visitors: 0, sessions: 0, pageviews: 0, engaged: 0 });
+  const isNew = createDistinct();
+  const add = (o: Outcome, group: number, pages: number, weight: number, visitorKey: number): void => {
+    o.sessions += weight;
+    o.pageviews += pages * weight;
+    if (pages > 1) o.engaged += weight;
+    if (isNew(group, visitorKey)) o.visitors += weight;
+  };
+  const all = empty();
+  scanAllVisits(ctx, (batch, i, visitorKey) => {
+    add(all, 0, (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number), batch.weight, visitorKey);
+  });
+  const ai = empty();
+  const products = new Map<string, { group: number; outcome: Outcome }>();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const pages = (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number);
+    add(ai, 1, pages, batch.weight, visitorKey);
+    let entry = products.get(product);
+    if (!entry) {
+      entry = { group: products.size + 2, outcome: empty() };
+      products.set(product, entry);
+    }
+    add(entry.outcome, entry.group, pages, batch.weight, visitorKey);
+  });
+  const row = (product: string, o: Outcome): Row => ({
+    product,
+    visitors: o.visitors,
+    pages_per_visit: o.sessions > 0 ? round2(o.pageviews / o.sessions) : 0,
+    engaged_rate: o.sessions > 0 ? Math.round((o.engaged / o.sessions) * 1000) / 10 : 0,
+  });
+  const perProduct = [...products]
+    .sort(([a, x], [b, y]) => y.outcome.visitors - x.outcome.visitors || byName(a, b))
+    .map(([product, { outcome }]) => row(product, outcome));
+  return [row('All visitors', all), row('All AI visitors', ai), ...perProduct].slice(0, ctx.limit ?? 20);
+}
+
+/** Per agent: its identity, successful requests, pages read per format, markdown and llms.txt requests. */
+function aiCrawlersRows(ctx: RunContext): Row[] {
+  return [...groupRequests(successfulRequests(ctx), (r) => r.agentId)]
+    .map(([agentId, list]) => {
+      const agent = (list[0] as AiRequest).agent;
+      const pagesOf = (format?: string): number =>
+        new Set(list.filter((r) => (format === undefined || r.format === format) && isPagePath(r.page)).map((r) => r.page)).size;
+      return {
+        agent_id: agentId,
+        name: agent.name,
+        product: agent.product,
+        operator: agent.operator,
+        purpose: agent.purpose,
+        purpose_inferred: agent.purposeInferred ? 1 : 0,
+        requests: weightOf(list),
+        pages: pagesOf(),
+        html_pages: pagesOf('html'),
+        markdown_pages: pagesOf('markdown'),
+        llms_pages: pagesOf('llms'),
+        markdown: weightOf(list.filter((r) => r.format === 'markdown')),
+        llms: weightOf(list.filter((r) => r.format === 'llms')),
+        last_seen: formatDateTime64(lastOf(list)),
+        user_agent: agent.userAgent,
+      };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.agent_id, b.agent_id))
+    .slice(0, ctx.limit ?? 50);
+}
+
+/** Successful requests per bucket split by format; only buckets with requests. */
+function aiCrawlerActivityRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const byBucket = new Map<string, { requests: number; markdown: number; llms: number; html: number }>();
+  for (const r of successfulRequests(ctx, ['agent_id'])) {
+    const date = bucket(r.timeMs);
+    const b = byBucket.get(date) ?? { requests: 0, markdown: 0, llms: 0, html: 0 };
+    b.requests += r.weight;
+    b[r.format] += r.weight;
+    byBucket.set(date, b);
+  }
+  return [...byBucket].sort(([a], [b]) => byName(a, b)).map(([date, b]) => ({ date, ...b }));
+}
+
+/** Days of comparable history the new-page counts need before the period. */
+const HISTORY_DAYS = 90;
+
+/** Per product: this period against the one before, pages new against 90 days of history, and site totals. */
+function aiWeeklyDigestRows(ctx: RunContext): Row[] {
+  const length = Math.max(DAY_MS, ctx.requestedToMs + 1 - ctx.fromMs);
+  const previous = { fromMs: ctx.fromMs - length, toMs: ctx.fromMs - 1 };
+  const history = { fromMs: ctx.fromMs - HISTORY_DAYS * DAY_MS, toMs: ctx.fromMs - 1 };
+  const current = successfulRequests(ctx);
+  const before = successfulRequests(ctx, [], previous);
+  const since = firstServerRequestMs(ctx);
+  const firstEventMs = ctx.scope.kind === 'websites' ? Math.min(...ctx.scope.websites.map((w) => w.createdAt)) : ctx.fromMs;
+  const historyStart = since !== null && since <= ctx.toMs ? since : firstEventMs;
+  const hasHistory = ctx.fromMs - historyStart >= HISTORY_DAYS * DAY_MS;
+  const readBefore = new Map<string, Set<string>>();
+  const siteReadBefore = new Set<string>();
+  if (hasHistory) {
+    for (const r of successfulRequests(ctx, [], history)) {
+      if (!isPagePath(r.page)) continue;
+      const set = readBefore.get(r.agent.product) ?? new Set<string>();
+      set.add(r.page);
+      readBefore.set(r.agent.product, set);
+      siteReadBefore.add(r.page);
+    }
+  }
+  const visitorsNow = aiVisitors(ctx);
+  const visitorsBefore = aiVisitors(ctx, previous.fromMs, previous.toMs);
+  const perProduct = groupRequests(current, (r) => r.agent.product);
+  const previousRequests = new Map<string, number>();
+  for (const r of before) previousRequests.set(r.agent.product, (previousRequests.get(r.agent.product) ?? 0) + r.weight);
+  const siteNewPages = new Set(current.filter((r) => isPagePath(r.page) && !siteReadBefore.has(r.page)).map((r) => r.page)).size;
+  const siteServer = current.some((r) => r.source === 'vercel') ? 1 : 0;
+  const products = [...new Set([...perProduct.keys(), ...previousRequests.keys(), ...visitorsNow.byProduct.keys(), ...visitorsBefore.byProduct.keys()])];
+  const rows = products.map((product) => {
+    const list = perProduct.get(product) ?? [];
+    const purposes = new Map<string, number>();
+    for (const r of list) purposes.set(r.agent.purpose, (purposes.get(r.agent.purpose) ?? 0) + r.weight);
+    const purpose = [...purposes].sort(([a, x], [b, y]) => y - x || byName(a, b))[0]?.[0] ?? '';
+    const seen = readBefore.get(product);
+    const newPages = hasHistory ? new Set(list.filter((r) => isPagePath(r.page) && !seen?.has(r.page)).map((r) => r.page)).size : null;
+    return {
+      product,
+      purpose,
+      visitors: visitorsNow.byProduct.get(product) ?? 0,
+      previous_visitors: visitorsBefore.byProduct.get(product) ?? 0,
+      requests: weightOf(list),
+      previous_requests: previousRequests.get(product) ?? 0,
+      new_pages: newPages,
+      site_visitors: visitorsNow.total,
+      site_previous_visitors: visitorsBefore.total,
+      site_new_pages: hasHistory ? siteNewPages : null,
+      site_has_server_tracking: siteServer,
+      site_server_tracking_since: since === null ? null : formatDateTime64(since),
+    };
+  });
+  return rows
+    .filter((r) => r.visitors + r.previous_visitors + r.requests + r.previous_requests + (r.new_pages ?? 0) > 0)
+    .sort((a, b) => b.visitors + b.requests - (a.visitors + a.requests) || byName(a.product, b.product))
+    .slice(0, ctx.limit ?? 20);
+}
+
 
 /** The live ai-agents builders. */
 export const aiAgentsTypes: QueryTypeDefinition[] = [
@@ -15,8 +415,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       on_demand: 'integer',
       answer_fetches: 'integer',
       visitors: 'integer',
-      last_seen: 'string',
-      server_tracking_since: 'string',
+      last_seen: 'string?',
+      server_tracking_since: 'string?',
       has_proxy: 'integer',
     },
     meta: {
@@ -39,9 +439,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiProductsRows,
   }),
   defineQueryType({
     name: 'ai_content_formats',
@@ -66,9 +465,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiContentFormatsRows,
   }),
   defineQueryType({
     name: 'ai_product_visitors',
@@ -92,9 +490,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiProductVisitorsRows,
   }),
   defineQueryType({
     name: 'ai_agent_pages',
@@ -122,9 +519,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiAgentPagesRows,
   }),
   defineQueryType({
     name: 'ai_failed_requests',
@@ -154,9 +550,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiFailedRequestsRows,
   }),
   defineQueryType({
     name: 'ai_recent_requests',
@@ -190,9 +585,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiRecentRequestsRows,
   }),
   defineQueryType({
     name: 'ai_landing_pages',
@@ -218,9 +612,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiLandingPagesRows,
   }),
   defineQueryType({
     name: 'ai_visitor_outcomes',
@@ -245,9 +638,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiVisitorOutcomesRows,
   }),
   defineQueryType({
     name: 'ai_crawlers',
@@ -294,9 +686,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiCrawlersRows,
   }),
   defineQueryType({
     name: 'ai_crawler_activity',
@@ -325,9 +716,8 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiCrawlerActivityRows,
   }),
   defineQueryType({
     name: 'ai_weekly_digest',
@@ -340,12 +730,12 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       previous_visitors: 'integer',
       requests: 'integer',
       previous_requests: 'integer',
-      new_pages: 'integer',
+      new_pages: 'integer?',
       site_visitors: 'integer',
       site_previous_visitors: 'integer',
-      site_new_pages: 'integer',
+      site_new_pages: 'integer?',
       site_has_server_tracking: 'integer',
-      site_server_tracking_since: 'string',
+      site_server_tracking_since: 'string?',
     },
     meta: {
       title: "AI Activity Digest",
@@ -368,8 +758,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: aiWeeklyDigestRows,
   }),
 ];

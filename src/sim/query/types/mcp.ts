@@ -1,4 +1,108 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { bucketLabels, createBucketer, formatDateTime } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import {
+  byCount,
+  emptyMcpGroup,
+  addMcpCall,
+  groupMcpCalls,
+  mcpCallsOf,
+  mcpErrorRate,
+  mcpLastSeen,
+  mcpQuantile,
+  mcpTracked,
+  topK,
+} from '../mcp-calls-scan.js';
+
+/** The live default LIMIT of the mcp lists. */
+const MCP_LIST_LIMIT = 100;
+
+/** The distinct values of a column, sorted, at most `max`. */
+function distinctValues(values: Iterable<string>, max: number): string[] {
+  return [...new Set(values)].filter((v) => v !== '').sort().slice(0, max);
+}
+
+/** One row of totals over every matching call (always one row, zeros and a null last_call without calls). */
+function mcpSummaryRows(ctx: RunContext): Row[] {
+  const calls = mcpCallsOf(ctx);
+  const all = emptyMcpGroup();
+  for (const call of calls) addMcpCall(all, call);
+  return [
+    {
+      calls: all.calls,
+      errors: all.errors,
+      error_rate: mcpErrorRate(all),
+      p50_ms: mcpQuantile(all, 50),
+      p95_ms: mcpQuantile(all, 95),
+      tools: all.tools.size,
+      clients: all.clients.size,
+      sessions: all.sessions.size,
+      servers: distinctValues(calls.map((c) => c.serverName), 20),
+      environments: distinctValues(calls.map((c) => c.environment), 10),
+      websites: distinctValues(calls.map((c) => c.websiteId), 50),
+      last_call: all.calls > 0 ? formatDateTime(all.lastMs) : null,
+      tracked: mcpTracked(ctx) ? 1 : 0,
+    },
+  ];
+}
+
+/** Calls and failed calls per bucket, every bucket from the start to the bucket of now (or the end) filled. */
+function mcpCallsSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const byBucket = new Map<string, { calls: number; errors: number }>();
+  for (const call of mcpCallsOf(ctx)) {
+    const label = bucket(call.timeMs);
+    const totals = byBucket.get(label) ?? { calls: 0, errors: 0 };
+    totals.calls++;
+    if (call.isError) totals.errors++;
+    byBucket.set(label, totals);
+  }
+  const labels = ctx.toMs < ctx.fromMs ? [] : bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs);
+  return labels.map((date) => ({ date, calls: byBucket.get(date)?.calls ?? 0, errors: byBucket.get(date)?.errors ?? 0 }));
+}
+
+/** One row per tool, most called first. */
+function mcpToolsRows(ctx: RunContext): Row[] {
+  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.tool)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([tool, g]) => ({
+    tool,
+    calls: g.calls,
+    errors: g.errors,
+    error_rate: mcpErrorRate(g),
+    p50_ms: mcpQuantile(g, 50),
+    p95_ms: mcpQuantile(g, 95),
+    avg_output_chars: g.calls > 0 ? Math.round(g.outputChars / g.calls) : 0,
+    sessions: g.sessions.size,
+    clients: topK(g.clients, 3),
+    last_called: mcpLastSeen(g),
+  }));
+}
+
+/** One row per client product ('' when unidentified), most calls first. */
+function mcpClientsRows(ctx: RunContext): Row[] {
+  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.client)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([client, g]) => ({
+    client,
+    calls: g.calls,
+    error_rate: mcpErrorRate(g),
+    p95_ms: mcpQuantile(g, 95),
+    tools: g.tools.size,
+    sessions: g.sessions.size,
+    versions: topK(g.versions, 3),
+    user_agent: g.userAgent,
+    last_seen: mcpLastSeen(g),
+  }));
+}
+
+/** Failed calls grouped by tool and message, most frequent first. */
+function mcpErrorsRows(ctx: RunContext): Row[] {
+  const failed = mcpCallsOf(ctx).filter((c) => c.isError);
+  const groups = [...groupMcpCalls(failed, (c) => `${c.tool}\n${c.error}`)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([key, g]) => {
+    const [tool = '', error = ''] = key.split('\n');
+    return { tool, error, occurrences: g.calls, sessions: g.sessions.size, clients: topK(g.clients, 3), last_seen: mcpLastSeen(g) };
+  });
+}
+
 
 /** The live mcp builders. */
 export const mcpTypes: QueryTypeDefinition[] = [
@@ -44,9 +148,8 @@ export const mcpTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "metric",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: mcpSummaryRows,
   }),
   defineQueryType({
     name: 'mcp_calls_series',
@@ -71,9 +174,8 @@ export const mcpTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: mcpCallsSeriesRows,
   }),
   defineQueryType({
     name: 'mcp_tools',
@@ -111,9 +213,8 @@ export const mcpTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: mcpToolsRows,
   }),
   defineQueryType({
     name: 'mcp_clients',
@@ -149,9 +250,8 @@ export const mcpTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: mcpClientsRows,
   }),
   defineQueryType({
     name: 'mcp_errors',
@@ -181,8 +281,7 @@ export const mcpTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    paging: 'self',
+    run: mcpErrorsRows,
   }),
 ];

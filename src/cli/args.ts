@@ -4,6 +4,10 @@ import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { suggest } from '../sim/text.js';
+import { describeArgumentError } from './argument-error.js';
+import { CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
+
+export { describeArgumentError } from './argument-error.js';
 import { parseProfile, type Profile } from '../sim/profile.js';
 
 /** Options of `analytics-sim serve`. */
@@ -38,7 +42,13 @@ export type Command =
       /** `--config FILE`, when given. */
       readonly configPath?: string;
     }
-  | { readonly kind: 'help' }
+  | {
+      readonly kind: 'conform';
+      /** The deployment to check and how (`src/cli/conform/`). */
+      readonly options: ConformOptions;
+    }
+  /** `topic: 'conform'` for `analytics-sim conform --help`. */
+  | { readonly kind: 'help'; readonly topic?: 'conform' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -47,6 +57,7 @@ export const HELP = `analytics-sim: a deterministic simulator of the analytics Q
 
 Usage:
   analytics-sim serve [options]
+  analytics-sim conform --target <url> --key <key> [options]
   analytics-sim --help | --version
 
 Options (serve):
@@ -85,6 +96,7 @@ Options (serve):
   -h, --help            Show this help
   -v, --version         Print the version
 
+${CONFORM_HELP_SECTION}
 The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
 scenarios (start and stop at run time), journal (every admission decision;
 /__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
@@ -113,6 +125,7 @@ export function parseInstant(text: string): number | null {
  * A config file is read by the caller (`src/cli/config.ts`); `given` says which options it may not change.
  */
 export function parseCommand(argv: readonly string[]): Command {
+  if (argv[0] === 'conform') return parseConformCommand(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -143,7 +156,10 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [command = 'serve', ...rest] = positionals;
-  if (command !== 'serve') return { kind: 'error', message: `Unknown command '${command}'. Try 'analytics-sim --help'.` };
+  if (command !== 'serve') {
+    const near = suggest(command, COMMANDS);
+    return { kind: 'error', message: `Unknown command '${command}'.${near ? ` Did you mean ${near}?` : ''} Try 'analytics-sim --help'.` };
+  }
   if (rest.length > 0) return { kind: 'error', message: `Unexpected argument '${rest[0]}'.` };
   const port = parsePort(values.port ?? '8787');
   if (port === null) return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
@@ -204,19 +220,8 @@ export function parseCommand(argv: readonly string[]): Command {
   };
 }
 
+/** The commands, for "did you mean" on a mistyped one. */
+const COMMANDS = ['serve', 'conform'];
+
 /** Every long flag, for "did you mean" on a mistyped one. */
 const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--config', '--help', '--version'];
-
-/**
- * One readable line for what `parseArgs` refused: an unknown flag gets the closest of `flags`
- * ("Did you mean --port?"), then `hint` (where to read the usage).
- */
-export function describeArgumentError(error: Error & { code?: string }, flags: readonly string[], hint: string): string {
-  const unknown = /Unknown option '([^']{1,100})/.exec(error.message)?.[1];
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
-    const near = unknown.startsWith('--') ? suggest(unknown, flags) : undefined;
-    return `unknown option '${unknown}'.${near ? ` Did you mean ${near}?` : ''} ${hint}`;
-  }
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${error.message.replace(/\.$/, '')}. ${hint}`;
-  return error.message;
-}

@@ -6,6 +6,8 @@ import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
 import { HELP, parseCommand, type ServeOptions } from './args.js';
 import { applyConfig, configuredKeys, loadConfig } from './config.js';
+import { conformCommand } from './conform/command.js';
+import { CONFORM_HELP } from './conform/options.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
 
 function version(): string {
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2));
   switch (command.kind) {
     case 'help':
-      process.stdout.write(HELP);
+      process.stdout.write(command.topic === 'conform' ? CONFORM_HELP : HELP);
       return;
     case 'version':
       process.stdout.write(`${version()}\n`);
@@ -107,6 +109,9 @@ async function main(): Promise<void> {
     case 'error':
       process.stderr.write(`analytics-sim: ${command.message}\n`);
       process.exitCode = 2;
+      return;
+    case 'conform':
+      process.exitCode = await conformCommand(command.options, (text) => process.stdout.write(text));
       return;
     case 'serve': {
       const loaded = loadConfig(command.configPath, process.cwd());

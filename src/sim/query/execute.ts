@@ -113,7 +113,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       requestedToMs: parameter.toMs,
       unit: parameter.unit,
       timezone: env.timezone,
-      filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries),
+      filters: compileFilters(plan.filters, new Set(allowedFilters(type)), env.dictionaries, new Set(type.extraFilters)),
       now: env.now,
       traffic: env.traffic,
       dictionaries: env.dictionaries,

@@ -92,12 +92,16 @@ function normalizedValues(filter: Filter): string[] {
 /**
  * Compiles `filters` for one query type. Only fields in `allowed` apply; the others are skipped
  * silently, as the service does, so one batch can share dimension-specific filters.
- * Values are compared as strings; `device_type` ignores case.
+ * Values are compared as strings; `device_type` ignores case. A field no dictionary holds
+ * becomes a test only (`tests`) when it is one of `ownFields` (the type's own filters, which
+ * its row source applies to its records: ids, error types, hrefs …); a global field without data
+ * (`query_string`) excludes everything unless the empty string passes.
  */
 export function compileFilters(
   filters: readonly Filter[],
   allowed: ReadonlySet<string>,
   dictionaries: Dictionaries,
+  ownFields: ReadonlySet<string> = new Set(),
 ): FilterPlan {
   const masks = new Map<string, Uint8Array>();
   const tests: FieldTest[] = [];
@@ -107,8 +111,8 @@ export function compileFilters(
     const values = normalizedValues(filter);
     tests.push({ field: filter.field, op: filter.op, values });
     if (!(filter.field in dictionaries.values)) {
-      // Fields the generator has no data for hold the empty string on every row.
-      if (!matches(filter.op, filter.field, '', values)) excludesAll = true;
+      // Global fields the generator has no data for hold the empty string on every row.
+      if (!ownFields.has(filter.field) && !matches(filter.op, filter.field, '', values)) excludesAll = true;
       continue;
     }
     const dictionary = dictionaries.values[filter.field as DictionaryName];

@@ -220,7 +220,8 @@ describe('two simulators in one process', () => {
       await fetch(one.url('/track'), {
         method: 'POST',
         headers: { 'x-api-key': one.secretOf('key_acme_track'), 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'only_in_one', websiteId: 'web_acme_www' }),
+        // A minute before now: queries read up to the last whole minute before now.
+        body: JSON.stringify({ name: 'only_in_one', websiteId: 'web_acme_www', timestamp: Date.UTC(2025, 5, 2, 12, 59) }),
       });
       const events = async (sim: SimulatorSetup) => {
         const res = await fetch(sim.url('/v1/query?website_id=web_acme_www'), {

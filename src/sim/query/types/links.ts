@@ -1,150 +1,434 @@
-import { legacyType } from '../legacy-type.js';
-import type { ClickDimension } from '../../model/traffic.js';
-import { percentage } from '../aggregate.js';
-import { deviceLabel, referrerHost } from '../labels.js';
-import { bucketLabels, createBucketer } from '../dates.js';
-import type { QueryTypeDefinition, Row, RunContext } from '../definition.js';
+import type { ClickBatch, ClickDimension } from '../../model/traffic.js';
+import { createDistinct, percentage } from '../aggregate.js';
+import { createBucketer } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { referrerHost } from '../labels.js';
 import { scanClicks } from '../scan.js';
 
-/** Filter fields of link analytics. */
-const LINK_FILTERS = ['country', 'region', 'city', 'device_type', 'browser_name', 'os_name', 'referrer'];
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function defineLinkType(
-  name: string,
-  title: string,
-  description: string,
-  outputFields: string[],
-  visualization: 'metric' | 'timeseries' | 'table' | 'pie',
-  sqlSelect: string[],
-  run: (ctx: RunContext) => Row[],
-  extra: { groupBy?: string[]; orderBy?: string } = {},
-): QueryTypeDefinition {
-  return legacyType({
-    name,
-    target: 'link',
-    scope: 'read:data',
-    publicAccess: false,
-    commonFilters: false,
-    extraFilters: LINK_FILTERS,
-    customizable: true,
-    defaultLimit: 100,
-    meta: { title, description, category: 'Links', outputFields, defaultVisualization: visualization },
-    sql: { table: 'analytics.link_visits', select: sqlSelect, ...extra },
-    run,
-  });
+/** Orders grouped rows by clicks, most first, then by name so ties are stable. */
+function byClicks<T extends { name: string; clicks: number }>(a: T, b: T): number {
+  return b.clicks - a.clicks || compareText(a.name, b.name);
 }
 
-/** Clicks grouped by a label, ordered by clicks then name, with percentages of the total. */
-function clicksBy(ctx: RunContext, label: (dim: Record<ClickDimension, Uint16Array>, i: number) => string): Row[] {
-  const counts = new Map<string, number>();
-  scanClicks(ctx, (batch, i) => {
-    const key = label(batch.dims, i);
-    counts.set(key, (counts.get(key) ?? 0) + batch.weight);
-  });
+/** The total of every filtered click of the link. */
+function totalRows(ctx: RunContext): Row[] {
   let total = 0;
-  for (const c of counts.values()) total += c;
-  return [...counts]
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, clicks]) => ({ name, clicks, percentage: percentage(clicks, total) }));
+  scanClicks(ctx, (batch) => {
+    total += batch.weight;
+  });
+  return [{ total }];
 }
 
-const topSelect = (column: string) => [
-  `${column} AS name`,
-  'COUNT(*) AS clicks',
-  'ROUND(COUNT(*) / SUM(COUNT(*)) OVER () * 100, 2) AS percentage',
-];
+/**
+ * One row per time bucket that has clicks (day, or hour when asked; request time zone), bucket
+ * ascending: its clicks as `clicks`, or, given `distinct`, the number of distinct values of that
+ * dimension among its clicks as `value`.
+ */
+function bucketRows(ctx: RunContext, field: 'clicks' | 'value', distinct?: ClickDimension): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const values = new Map<string, { index: number; value: number }>();
+  const isNew = createDistinct();
+  scanClicks(ctx, (batch, i) => {
+    const date = bucket(batch.timeMs[i] as number);
+    let entry = values.get(date);
+    if (!entry) {
+      entry = { index: values.size, value: 0 };
+      values.set(date, entry);
+    }
+    if (!distinct) entry.value += batch.weight;
+    else if (isNew(entry.index, batch.dims[distinct][i] as number)) entry.value += 1;
+  });
+  return [...values]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([date, entry]): Row => (field === 'clicks' ? { date, clicks: entry.value } : { date, value: entry.value }));
+}
 
+/** Clicks per key of `keyOf`, with the first click's row details from `describe`. */
+function clicksBy<T extends { name: string; clicks: number }>(
+  ctx: RunContext,
+  keyOf: (batch: ClickBatch, i: number) => string,
+  describe: (batch: ClickBatch, i: number) => Omit<T, 'clicks'>,
+): T[] {
+  const groups = new Map<string, T>();
+  scanClicks(ctx, (batch, i) => {
+    const key = keyOf(batch, i);
+    const row = groups.get(key);
+    if (row) row.clicks += batch.weight;
+    else groups.set(key, { ...describe(batch, i), clicks: batch.weight } as T);
+  });
+  return [...groups.values()].sort(byClicks);
+}
+
+/** Display names of well-known referrer hosts; others are named by their host. */
+const REFERRER_NAMES: Readonly<Record<string, string>> = {
+  'google.com': 'Google',
+  'bing.com': 'Bing',
+  'duckduckgo.com': 'DuckDuckGo',
+  'search.brave.com': 'Brave Search',
+  'search.yahoo.com': 'Yahoo',
+  'ecosia.org': 'Ecosia',
+  'yandex.com': 'Yandex',
+  'baidu.com': 'Baidu',
+  't.co': 'X',
+  'reddit.com': 'Reddit',
+  'news.ycombinator.com': 'Hacker News',
+  'linkedin.com': 'LinkedIn',
+  'facebook.com': 'Facebook',
+  'l.facebook.com': 'Facebook',
+  'youtube.com': 'YouTube',
+  'instagram.com': 'Instagram',
+  'bsky.app': 'Bluesky',
+  'discord.com': 'Discord',
+  'pinterest.com': 'Pinterest',
+  'mail.google.com': 'Gmail',
+  'outlook.live.com': 'Outlook',
+  'outlook.office.com': 'Outlook',
+  'github.com': 'GitHub',
+  'stackoverflow.com': 'Stack Overflow',
+  'chatgpt.com': 'ChatGPT',
+  'producthunt.com': 'Product Hunt',
+  'perplexity.ai': 'Perplexity',
+};
+
+interface ReferrerRow {
+  name: string;
+  referrer: string;
+  clicks: number;
+  source: string;
+  domain: string;
+  referrer_type: string;
+}
+
+/**
+ * Clicks per referring source, named as the service's referrer parser names them: 'Direct' for
+ * none, else the source's display name; rows of one name are merged (a source reached through
+ * two hosts) and carry the first host's URL.
+ */
+function referrerRows(ctx: RunContext): Row[] {
+  const { values, referrerSourceType, sourceTypes } = ctx.dictionaries;
+  const rows = clicksBy<ReferrerRow>(
+    ctx,
+    (batch, i) => {
+      const code = batch.dims.referrer[i] as number;
+      return code === 0 ? 'direct' : (REFERRER_NAMES[referrerHost(values.referrer[code] ?? '')] ?? referrerHost(values.referrer[code] ?? '')).toLowerCase();
+    },
+    (batch, i) => {
+      const code = batch.dims.referrer[i] as number;
+      if (code === 0) return { name: 'Direct', referrer: 'direct', source: 'direct', domain: '', referrer_type: 'direct' };
+      const url = values.referrer[code] ?? '';
+      const host = referrerHost(url);
+      const name = REFERRER_NAMES[host] ?? host;
+      return { name, referrer: url, source: name, domain: host, referrer_type: (sourceTypes[referrerSourceType[code] as number] ?? 'Referral').toLowerCase() };
+    },
+  );
+  const total = rows.reduce((sum, r) => sum + r.clicks, 0);
+  return rows.map((r) => ({
+    name: r.name,
+    referrer: r.referrer,
+    clicks: r.clicks,
+    source: r.source,
+    domain: r.domain,
+    referrer_type: r.referrer_type,
+    percentage: percentage(r.clicks, total),
+  }));
+}
+
+interface PlaceRow {
+  name: string;
+  country: string;
+  clicks: number;
+}
+
+/** Clicks per country, region or city (with its country), 'Unknown' for an empty value, with the country's code and name. */
+function placeRows(ctx: RunContext, dimension: 'country' | 'region' | 'city'): Row[] {
+  const { values, countryNames } = ctx.dictionaries;
+  const rows = clicksBy<PlaceRow>(
+    ctx,
+    (batch, i) => `${batch.dims[dimension][i] as number}:${batch.dims.country[i] as number}`,
+    (batch, i) => ({
+      name: values[dimension][batch.dims[dimension][i] as number] || 'Unknown',
+      country: values.country[batch.dims.country[i] as number] || 'Unknown',
+    }),
+  );
+  const codes = new Map(values.country.map((code, index) => [code, index]));
+  return rows.map((r) => {
+    const index = codes.get(r.country);
+    return {
+      name: r.name,
+      country: r.country,
+      clicks: r.clicks,
+      country_code: index === undefined ? '' : r.country,
+      country_name: index === undefined ? r.country : (countryNames[index] ?? r.country),
+    };
+  });
+}
+
+/** Clicks per raw value of a dimension, 'Unknown' for an empty value. */
+function dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name'): Row[] {
+  const names = ctx.dictionaries.values[dimension];
+  return clicksBy<{ name: string; clicks: number }>(
+    ctx,
+    (batch, i) => String(batch.dims[dimension][i] as number),
+    (batch, i) => ({ name: names[batch.dims[dimension][i] as number] || 'Unknown' }),
+  ).map((r) => ({ name: r.name, clicks: r.clicks }));
+}
+
+/** The live link-shortener builders. */
 export const linkTypes: QueryTypeDefinition[] = [
-  defineLinkType(
-    'link_total_clicks',
-    'Total clicks',
-    'All clicks on the short link over the range.',
-    ['total_clicks'],
-    'metric',
-    ['COUNT(*) AS total_clicks'],
-    (ctx) => {
-      let total = 0;
-      scanClicks(ctx, (batch) => {
-        total += batch.weight;
-      });
-      return [{ total_clicks: total }];
+  defineQueryType({
+    name: 'link_total_clicks',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    fields: {
+      total: 'integer',
     },
-  ),
-  defineLinkType(
-    'link_clicks_by_day',
-    'Clicks over time',
-    'Clicks on the short link per day (or hour) in the request time zone.',
-    ['date', 'clicks'],
-    'timeseries',
-    ['toDate(toTimeZone(timestamp, {timezone:String})) AS date', 'COUNT(*) AS clicks'],
-    (ctx) => {
-      const bucket = createBucketer(ctx.unit, ctx.timezone);
-      const counts = new Map<string, number>();
-      scanClicks(ctx, (batch, i) => {
-        const label = bucket(batch.timeMs[i] as number);
-        counts.set(label, (counts.get(label) ?? 0) + batch.weight);
-      });
-      return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => ({ date, clicks: counts.get(date) ?? 0 }));
+    meta: {
+      title: "Link Total Clicks",
+      description: "Total clicks for a shortened link within the date range.",
+      category: "Links",
+      tags: ["links", "shortener", "clicks", "total"],
+      output_fields: [
+        { name: "total", type: "number", label: "Total Clicks", description: "Total number of clicks on this link" },
+      ],
+      default_visualization: "metric",
     },
-    { groupBy: ['date'], orderBy: 'date ASC' },
-  ),
-  defineLinkType(
-    'link_top_referrers',
-    'Top referrers',
-    'Where clicks on the short link came from, by referrer domain; "Direct" when there was none.',
-    ['name', 'clicks', 'percentage'],
-    'table',
-    topSelect("if(referrer = '', 'Direct', domain(referrer))"),
-    (ctx) => {
-      const referrers = ctx.dictionaries.values.referrer;
-      return clicksBy(ctx, (d, i) => {
-        const code = d.referrer[i] as number;
-        return code === 0 ? 'Direct' : referrerHost(referrers[code] ?? '');
-      });
+    run: totalRows,
+  }),
+  defineQueryType({
+    name: 'link_clicks_by_day',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    fields: {
+      date: 'string',
+      clicks: 'integer',
     },
-    { groupBy: ['name'], orderBy: 'clicks DESC' },
-  ),
-  defineLinkType(
-    'link_top_countries',
-    'Top countries',
-    'Clicks on the short link by country (ISO 3166-1 alpha-2 code), with the country name.',
-    ['name', 'country_name', 'clicks', 'percentage'],
-    'table',
-    [...topSelect('country').slice(0, 1), 'any(country_name) AS country_name', ...topSelect('country').slice(1)],
-    (ctx) => {
-      const { values, countryNames } = ctx.dictionaries;
-      const codes = new Map<string, number>();
-      values.country.forEach((code, index) => codes.set(code, index));
-      return clicksBy(ctx, (d, i) => values.country[d.country[i] as number] ?? '').map((row) => ({
-        name: row.name as string,
-        country_name: countryNames[codes.get(row.name as string) ?? -1] ?? '',
-        clicks: row.clicks as number,
-        percentage: row.percentage as number,
-      }));
+    meta: {
+      title: "Link Clicks by Day",
+      description: "Daily breakdown of clicks for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "clicks", "daily", "timeseries"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date", description: "Date of the clicks" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks on this date" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
     },
-    { groupBy: ['country'], orderBy: 'clicks DESC' },
-  ),
-  defineLinkType(
-    'link_top_devices',
-    'Top devices',
-    'Clicks on the short link by device category.',
-    ['name', 'clicks', 'percentage'],
-    'pie',
-    topSelect('device_type'),
-    (ctx) => {
-      const devices = ctx.dictionaries.values.device_type;
-      return clicksBy(ctx, (d, i) => deviceLabel(devices[d.device_type[i] as number]));
+    run: (ctx) => bucketRows(ctx, 'clicks'),
+  }),
+  defineQueryType({
+    name: 'link_referrers_by_day',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    fields: {
+      date: 'string',
+      value: 'integer',
     },
-    { groupBy: ['device_type'], orderBy: 'clicks DESC' },
-  ),
-  defineLinkType(
-    'link_top_browsers',
-    'Top browsers',
-    'Clicks on the short link by browser.',
-    ['name', 'clicks', 'percentage'],
-    'pie',
-    topSelect('browser_name'),
-    (ctx) => clicksBy(ctx, (d, i) => ctx.dictionaries.values.browser_name[d.browser_name[i] as number] ?? ''),
-    { groupBy: ['browser_name'], orderBy: 'clicks DESC' },
-  ),
+    meta: {
+      title: "Link Unique Referrers by Day",
+      description: "Daily count of unique referrers for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "referrers", "daily", "timeseries"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date", description: "Date" },
+        { name: "value", type: "number", label: "Unique Referrers", description: "Number of unique referrers on this date" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    run: (ctx) => bucketRows(ctx, 'value', 'referrer'),
+  }),
+  defineQueryType({
+    name: 'link_countries_by_day',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    fields: {
+      date: 'string',
+      value: 'integer',
+    },
+    meta: {
+      title: "Link Unique Countries by Day",
+      description: "Daily count of unique countries for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "countries", "daily", "timeseries"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date", description: "Date" },
+        { name: "value", type: "number", label: "Unique Countries", description: "Number of unique countries on this date" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    run: (ctx) => bucketRows(ctx, 'value', 'country'),
+  }),
+  defineQueryType({
+    name: 'link_top_referrers',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    limit: 10,
+    fields: {
+      name: 'string',
+      referrer: 'string',
+      clicks: 'integer',
+      source: 'string',
+      domain: 'string',
+      referrer_type: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Link Top Referrers",
+      description: "Top referrers for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "referrers", "traffic"],
+      output_fields: [
+        { name: "name", type: "string", label: "Name", description: "The referring source name" },
+        { name: "referrer", type: "string", label: "Referrer", description: "The referring source URL" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this referrer" },
+      ],
+      default_visualization: "table",
+    },
+    run: referrerRows,
+  }),
+  defineQueryType({
+    name: 'link_top_countries',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    limit: 10,
+    fields: {
+      name: 'string',
+      country: 'string',
+      clicks: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Link Top Countries",
+      description: "Top countries for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "countries", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "Country", description: "The country name" },
+        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this country" },
+      ],
+      default_visualization: "table",
+    },
+    run: (ctx) => placeRows(ctx, 'country'),
+  }),
+  defineQueryType({
+    name: 'link_top_regions',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    limit: 10,
+    fields: {
+      name: 'string',
+      country: 'string',
+      clicks: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Link Top Regions",
+      description: "Top regions for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "regions", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "Region", description: "The region name" },
+        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this region" },
+      ],
+      default_visualization: "table",
+    },
+    run: (ctx) => placeRows(ctx, 'region'),
+  }),
+  defineQueryType({
+    name: 'link_top_cities',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    limit: 10,
+    fields: {
+      name: 'string',
+      country: 'string',
+      clicks: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Link Top Cities",
+      description: "Top cities for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "cities", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "City", description: "The city name" },
+        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this city" },
+      ],
+      default_visualization: "table",
+    },
+    run: (ctx) => placeRows(ctx, 'city'),
+  }),
+  defineQueryType({
+    name: 'link_top_devices',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    fields: {
+      name: 'string',
+      clicks: 'integer',
+    },
+    meta: {
+      title: "Link Top Devices",
+      description: "Device type breakdown for a shortened link (mobile, desktop, tablet).",
+      category: "Links",
+      tags: ["links", "shortener", "devices", "mobile", "desktop"],
+      output_fields: [
+        { name: "name", type: "string", label: "Device Type", description: "The device type (mobile, desktop, tablet)" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this device type" },
+      ],
+      default_visualization: "pie",
+    },
+    run: (ctx) => dimensionRows(ctx, 'device_type'),
+  }),
+  defineQueryType({
+    name: 'link_top_browsers',
+    family: 'link-shortener',
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    limit: 10,
+    fields: {
+      name: 'string',
+      clicks: 'integer',
+    },
+    meta: {
+      title: "Link Top Browsers",
+      description: "Browser breakdown for a shortened link.",
+      category: "Links",
+      tags: ["links", "shortener", "browsers"],
+      output_fields: [
+        { name: "name", type: "string", label: "Browser", description: "The browser name" },
+        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this browser" },
+      ],
+      default_visualization: "table",
+    },
+    run: (ctx) => dimensionRows(ctx, 'browser_name'),
+  }),
 ];

@@ -1,4 +1,155 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import type { Website } from '../../model/entities.js';
+import { OUTBOUND_LINKS, outboundClicks, type OutboundClicks } from '../../model/derived/outbound-clicks.js';
+import type { SessionBatch } from '../../model/traffic.js';
+import { anonymousIdOf, sessionIdOf } from '../../model/identity.js';
+import { createDistinct, percentage } from '../aggregate.js';
+import { formatDateTime } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { passesRecord, splitFilters } from '../record-filters.js';
+import { scanSessions } from '../scan.js';
+
+/** Filter fields of an outbound click that no session dictionary holds. */
+const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);
+
+const EMPTY_CLICKS: OutboundClicks = {
+  count: 0,
+  session: new Uint32Array(0),
+  page: new Uint32Array(0),
+  timeMs: new Float64Array(0),
+  link: new Uint8Array(0),
+};
+
+/** One outbound click: its link, time, and the visitor and session (scan serial) that made it. */
+interface OutboundClick {
+  readonly link: number;
+  readonly timeMs: number;
+  readonly visitorKey: number;
+  readonly sessionKey: number;
+  readonly weight: number;
+}
+
+/**
+ * Visits the outbound clicks in range of the filtered sessions. As the service joins each click
+ * to its session's first-seen dimensions, session filters apply to the session and a path filter
+ * to the session's entry page; `client_id`, ids, `href` and `text` filters apply to the click.
+ */
+function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => void): void {
+  if (ctx.scope.kind !== 'websites') return;
+  const split = splitFilters(ctx, CLICK_FIELDS);
+  const pathMask = ctx.filters.masks.get('path') ?? null;
+  const websites = new Map<string, Website>(ctx.scope.websites.map((w) => [w.id, w]));
+  let serial = 0;
+  let batchOf: SessionBatch | null = null;
+  let clicks: OutboundClicks = EMPTY_CLICKS;
+  let next = 0;
+  scanSessions(split.sessions, (batch, i, _matched, visitorKey) => {
+    serial++;
+    if (batch !== batchOf) {
+      batchOf = batch;
+      clicks = ctx.traffic.derived(outboundClicks, websites.get(batch.websiteId) as Website, batch.day);
+      next = 0;
+    }
+    // Clicks are in session order and sessions are visited in order: walk them alongside.
+    while (next < clicks.count && (clicks.session[next] as number) < i) next++;
+    if (next >= clicks.count || clicks.session[next] !== i) return;
+    if (pathMask && pathMask[batch.pagePaths[batch.pageOffsets[i] as number] as number] === 0) return;
+    for (let c = next; c < clicks.count && clicks.session[c] === i; c++) {
+      const timeMs = clicks.timeMs[c] as number;
+      if (timeMs < ctx.fromMs || timeMs > ctx.toMs) continue;
+      const link = OUTBOUND_LINKS[clicks.link[c] as number];
+      if (!link) continue;
+      const passes = passesRecord(split, (field) => {
+        switch (field) {
+          case 'client_id':
+            return batch.websiteId;
+          case 'anonymous_id':
+            return anonymousIdOf(batch.websiteId, batch.visitor[i] as number);
+          case 'session_id':
+            return sessionIdOf(batch, i);
+          case 'href':
+            return link.href;
+          case 'text':
+            return link.text;
+          default:
+            return '';
+        }
+      });
+      if (passes) visit({ link: clicks.link[c] as number, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
+    }
+  });
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Clicks per (href, text), most first, with distinct visitors and sessions and the latest click. */
+function outboundLinkRows(ctx: RunContext): Row[] {
+  const groups = new Map<number, { clicks: number; users: number; sessions: number; last: number }>();
+  const isNewUser = createDistinct();
+  const isNewSession = createDistinct();
+  scanOutboundClicks(ctx, (click) => {
+    let g = groups.get(click.link);
+    if (!g) {
+      g = { clicks: 0, users: 0, sessions: 0, last: click.timeMs };
+      groups.set(click.link, g);
+    }
+    g.clicks += click.weight;
+    if (click.timeMs > g.last) g.last = click.timeMs;
+    if (isNewUser(click.link, click.visitorKey)) g.users += click.weight;
+    if (isNewSession(click.link, click.sessionKey)) g.sessions += click.weight;
+  });
+  const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
+  return [...groups]
+    .map(([link, g]) => ({ link: OUTBOUND_LINKS[link] as (typeof OUTBOUND_LINKS)[number], g }))
+    .sort((a, b) => b.g.clicks - a.g.clicks || compareText(a.link.href, b.link.href) || compareText(a.link.text, b.link.text))
+    .map(({ link, g }) => ({
+      href: link.href,
+      text: link.text,
+      total_clicks: g.clicks,
+      unique_users: g.users,
+      unique_sessions: g.sessions,
+      percentage: percentage(g.clicks, total),
+      last_clicked: formatDateTime(g.last),
+    }));
+}
+
+/** The host of an href, as ClickHouse's `domain()` reads it (`www.` kept). */
+function domainOf(href: string): string {
+  return /^[a-z]+:\/\/([^/?#:]+)/i.exec(href)?.[1] ?? '';
+}
+
+/** Clicks per destination domain, most first, with distinct visitors and hrefs. */
+function outboundDomainRows(ctx: RunContext): Row[] {
+  const domains = [...new Set(OUTBOUND_LINKS.map((l) => domainOf(l.href)))];
+  const domainIndex = new Map(domains.map((d, k) => [d, k]));
+  const hrefs = new Map<string, number>();
+  for (const link of OUTBOUND_LINKS) if (!hrefs.has(link.href)) hrefs.set(link.href, hrefs.size);
+  const groups = new Map<string, { clicks: number; users: number; links: number }>();
+  const isNewUser = createDistinct();
+  const isNewLink = createDistinct();
+  scanOutboundClicks(ctx, (click) => {
+    const link = OUTBOUND_LINKS[click.link] as (typeof OUTBOUND_LINKS)[number];
+    const domain = domainOf(link.href);
+    const index = domainIndex.get(domain) as number;
+    let g = groups.get(domain);
+    if (!g) {
+      g = { clicks: 0, users: 0, links: 0 };
+      groups.set(domain, g);
+    }
+    g.clicks += click.weight;
+    if (isNewUser(index, click.visitorKey)) g.users += click.weight;
+    if (isNewLink(index, hrefs.get(link.href) as number)) g.links += 1;
+  });
+  const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
+  return [...groups]
+    .sort(([a, x], [b, y]) => y.clicks - x.clicks || compareText(a, b))
+    .map(([domain, g]) => ({
+      domain,
+      total_clicks: g.clicks,
+      unique_users: g.users,
+      unique_links: g.links,
+      percentage: percentage(g.clicks, total),
+    }));
+}
 
 /** The live links builders. */
 export const outboundLinksTypes: QueryTypeDefinition[] = [
@@ -33,9 +184,7 @@ export const outboundLinksTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: outboundLinkRows,
   }),
   defineQueryType({
     name: 'outbound_domains',
@@ -64,8 +213,6 @@ export const outboundLinksTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: outboundDomainRows,
   }),
 ];

@@ -1,10 +1,20 @@
 import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import {
+  realtimeCityRows,
+  realtimeCountryRows,
+  realtimeFeedRows,
+  realtimePagesRows,
+  realtimeReferrerRows,
+  realtimeSessionRows,
+  realtimeVelocityRows,
+} from '../realtime-rows.js';
 
 /** The live realtime builders. */
 export const realtimeTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'realtime_pages',
     family: 'realtime',
+    skipDateRange: true,
     customizable: false,
     limit: 10,
     fields: {
@@ -25,13 +35,13 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimePagesRows,
   }),
   defineQueryType({
     name: 'realtime_referrers',
     family: 'realtime',
+    skipDateRange: true,
+    paging: 'self',
     customizable: false,
     fields: {
       referrer: 'string',
@@ -49,13 +59,12 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeReferrerRows,
   }),
   defineQueryType({
     name: 'realtime_countries',
     family: 'realtime',
+    skipDateRange: true,
     customizable: false,
     limit: 50,
     fields: {
@@ -74,13 +83,12 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeCountryRows,
   }),
   defineQueryType({
     name: 'realtime_cities',
     family: 'realtime',
+    skipDateRange: true,
     customizable: false,
     limit: 30,
     fields: {
@@ -101,13 +109,12 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeCityRows,
   }),
   defineQueryType({
     name: 'realtime_feed',
     family: 'realtime',
+    skipDateRange: true,
     customizable: false,
     limit: 30,
     fields: {
@@ -132,13 +139,13 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeFeedRows,
   }),
   defineQueryType({
     name: 'realtime_sessions',
     family: 'realtime',
+    skipDateRange: true,
+    paging: 'self',
     customizable: false,
     fields: {
       session_id: 'string',
@@ -164,13 +171,13 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeSessionRows,
   }),
   defineQueryType({
     name: 'realtime_velocity',
     family: 'realtime',
+    skipDateRange: true,
+    paging: 'self',
     customizable: false,
     fields: {
       minute: 'string',
@@ -192,8 +199,6 @@ export const realtimeTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: [],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: realtimeVelocityRows,
   }),
 ];

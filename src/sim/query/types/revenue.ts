@@ -1,25 +1,31 @@
 import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { isAttributed } from '../../model/derived/revenue.js';
+import { aiProductOfReferrer } from '../../model/derived/ai-referrals.js';
+import { firstTouch, firstTouchLabel, ownField, providerOf, revenueBreakdown } from '../revenue-scan.js';
+import { revenueOverviewRows } from '../revenue-overview.js';
+import { recentTransactionRows, revenueSeriesRows } from '../revenue-rows.js';
 
 /** The live revenue builders. */
 export const revenueTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'revenue_overview',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "product_id", "product_name", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
       currency: 'string',
-      total_revenue: 'number',
-      total_transactions: 'integer',
-      refund_amount: 'number',
-      refund_count: 'number',
-      subscription_revenue: 'number',
-      subscription_count: 'number',
-      sale_revenue: 'number',
-      sale_count: 'number',
-      unique_customers: 'number',
-      attributed_transactions: 'number',
-      attributed_revenue: 'number',
+      total_revenue: 'number?',
+      total_transactions: 'integer?',
+      refund_amount: 'number?',
+      refund_count: 'number?',
+      subscription_revenue: 'number?',
+      subscription_count: 'number?',
+      sale_revenue: 'number?',
+      sale_count: 'number?',
+      unique_customers: 'number?',
+      attributed_transactions: 'number?',
+      attributed_revenue: 'number?',
       payment_diagnostics_available: 'integer',
       failed_payment_attempts: 'number?',
       canceled_payment_attempts: 'number?',
@@ -64,13 +70,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "metric",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueOverviewRows(ctx);
     },
   }),
   defineQueryType({
     name: 'revenue_time_series',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -103,13 +110,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueSeriesRows(ctx);
     },
   }),
   defineQueryType({
     name: 'revenue_by_provider',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -135,13 +143,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => providerOf(tx) });
     },
   }),
   defineQueryType({
     name: 'revenue_by_product',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path", "product_id", "product_name"],
     customizable: true,
     fields: {
@@ -171,13 +180,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => ownField(tx, 'product_name') || 'Unknown', extra: (tx) => ({ product_id: ownField(tx, 'product_id') || null, provider: providerOf(tx) }), salesOnly: true, limit: 50 });
     },
   }),
   defineQueryType({
     name: 'revenue_attribution_overview',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -203,13 +213,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => (isAttributed(tx.batch, tx.index) ? 'Attributed' : 'Unattributed') });
     },
   }),
   defineQueryType({
     name: 'revenue_by_country',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -235,13 +246,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'country', 'Unknown'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_region',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -269,13 +281,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'region', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_city',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -303,13 +316,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'city', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_browser',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -335,13 +349,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'browser_name', 'Unknown'), limit: 10 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_device',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -367,13 +382,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'device_type', 'Unknown'), limit: 10 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_os',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -399,13 +415,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'os_name', 'Unknown'), limit: 10 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_referrer',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -431,13 +448,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'referrer', 'Direct'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_ai_product',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -463,13 +481,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => aiProductOfReferrer(firstTouch(ctx, tx, 'referrer')), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_utm_source',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -495,13 +514,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_source', 'None'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_utm_medium',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -527,13 +547,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_medium', 'None'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_utm_campaign',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -559,13 +580,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_campaign', 'None'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'revenue_by_entry_page',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -591,13 +613,14 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'path', 'Unknown'), limit: 20 });
     },
   }),
   defineQueryType({
     name: 'recent_transactions',
     family: 'revenue',
+    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -645,8 +668,8 @@ export const revenueTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return recentTransactionRows(ctx, ctx.limit ?? 50);
     },
   }),
 ];

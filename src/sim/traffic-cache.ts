@@ -1,5 +1,5 @@
 import type { ShortLink, UptimeMonitor, Website } from './model/entities.js';
-import type { CheckBatch, ClickBatch, SessionBatch } from './model/traffic.js';
+import type { CheckBatch, ClickBatch, Dictionaries, SessionBatch } from './model/traffic.js';
 import type { World } from './model/world.js';
 import { hashString } from './model/hash.js';
 
@@ -10,6 +10,8 @@ export interface DeriveInput {
   readonly website: Website;
   readonly day: number;
   readonly sessions: SessionBatch;
+  /** The world's string tables, to read what the sessions' codes stand for. */
+  readonly dictionaries: Dictionaries;
 }
 
 /**
@@ -67,7 +69,7 @@ export function createTrafficCache(world: World, capacity = DEFAULT_TRAFFIC_CACH
     derived(derivation, website, day) {
       return remember(`d:${derivation.name}:${website.id}:${day}`, () => {
         const sessions = remember(`s:${website.id}:${day}`, () => world.sessions(website, day));
-        return derivation.derive({ seedHash, website, day, sessions });
+        return derivation.derive({ seedHash, website, day, sessions, dictionaries: world.dictionaries });
       });
     },
     seedHash,

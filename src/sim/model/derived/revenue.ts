@@ -162,12 +162,19 @@ function priceIn(product: RevenueProduct, currency: number): number {
   return product.price - 0.01;
 }
 
-const CURRENCY_WEIGHTS = [78, 15, 7];
+/** Countries (ISO 3166-1 alpha-2) whose customers pay in euros; GB pays in pounds; the rest in dollars. */
+const EURO_COUNTRIES = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+
+/** The currency index a customer from `country` pays in. */
+function currencyOf(country: string): number {
+  return country === 'GB' ? 2 : EURO_COUNTRIES.has(country) ? 1 : 0;
+}
 const ATTRIBUTION_WEIGHTS = [70, 12, 6, 4, 8];
 // No 'missing_website': such rows belong to no website, so a website's queries never see them.
 const UNMATCHED_REASON_WEIGHTS = [0, 0, 5, 3];
 
-function deriveRevenue({ seedHash, website, day, sessions }: DeriveInput): RevenueBatch {
+function deriveRevenue({ seedHash, website, day, sessions, dictionaries }: DeriveInput): RevenueBatch {
+  const countries = dictionaries.values.country;
   const site = mix(seedHash, websiteHash(website.id), 0x7e7);
   const products = productsOf(website);
   const productWeights = products.map((p) => p.weight);
@@ -193,7 +200,7 @@ function deriveRevenue({ seedHash, website, day, sessions }: DeriveInput): Reven
     const words = mix(site, day, i);
     const engaged = pages > 1 ? Math.min(2.5, 0.8 + 0.35 * pages) : 0.25;
     const buys = unit(words, 1) < rate * engaged;
-    const currency = pickWeighted(CURRENCY_WEIGHTS, unit(site, visitor, 0xc0));
+    const currency = currencyOf(countries[sessions.dims.country[i] as number] ?? '');
     const provider = unit(words, 2) < stripeShare ? 0 : 1;
     const at = (share: number): number => Math.min(dayEndMs, Math.floor((startMs + share * durationMs) / 1000) * 1000);
     if (buys) {

@@ -2,6 +2,7 @@ import { round2 } from '../aggregate.js';
 import { createKeyDistinct, identityOf, scanCustomEvents, type EventOccurrence } from '../custom-event-scan.js';
 import { createBucketer } from '../dates.js';
 import { formatDateTime64 } from '../date-time64.js';
+import { clientVersionsAt } from '../client-versions.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from '../event-property-stats.js';
 import { deviceLabel } from '../labels.js';
@@ -318,16 +319,6 @@ function discoveryRows(ctx: RunContext): Row[] {
 
 const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'os', 'device', 'country'] as const;
 
-/** Browser majors per browser: a visitor's version is a pure function of the visitor. */
-const BROWSER_MAJORS: Readonly<Record<string, readonly number[]>> = {
-  Chrome: [141, 140, 139, 138],
-  Safari: [18, 17, 26],
-  Firefox: [144, 143, 140],
-  Edge: [141, 140],
-  'Samsung Internet': [28, 27],
-  Opera: [122, 121],
-};
-
 /**
  * Events and sessions per value of each session dimension (browser, browser major, OS, device,
  * country), for the generated events (they all carry a session); tracked events have no page
@@ -340,14 +331,13 @@ function segmentRows(ctx: RunContext): Row[] {
   scanCustomEvents(ctx, (event) => {
     const origin = event.origin;
     if (origin.kind !== 'generated') return;
-    const { dims, visitor } = origin.batch;
+    const { dims } = origin.batch;
     const i = origin.session;
     const browser = values.browser_name[dims.browser_name[i] as number] ?? '';
-    const majors = BROWSER_MAJORS[browser] ?? [1];
-    const major = majors[(visitor[i] as number) % majors.length] as number;
+    const major = clientVersionsAt(ctx, origin.batch, i).browser.split('.')[0] ?? '';
     const segment: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
       browser,
-      browser_version: `${browser} ${major}`,
+      browser_version: major === '' ? browser : `${browser} ${major}`,
       os: values.os_name[dims.os_name[i] as number] ?? '',
       device: deviceLabel(values.device_type[dims.device_type[i] as number]),
       country: values.country[dims.country[i] as number] ?? '',

@@ -1,4 +1,146 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { errorFilename, errorStack } from '../../model/derived/errors.js';
+import { anonymousIdOf, sessionIdOf } from '../../model/identity.js';
+import { totalSessions } from '../aggregate.js';
+import { clientVersionsAt } from '../client-versions.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { formatDate } from '../dates.js';
+import { continuationComparisonRow } from '../error-continuation.js';
+import { customerImpactRow } from '../error-impact.js';
+import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, type ErrorRecord, type ErrorTally } from '../error-stats.js';
+import { deviceLabel } from '../labels.js';
+
+/** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
+const ROUTE_DEFAULT_LIMIT = 100;
+
+/** A dimension value of the error's session. */
+function sessionValue(ctx: RunContext, error: ErrorRecord, field: 'country' | 'region' | 'device_type' | 'browser_name' | 'os_name'): string {
+  return ctx.dictionaries.values[field][error.sessions.dims[field][error.sample] as number] ?? '';
+}
+
+/** Every filtered error occurrence, newest first, with its session's context (recent_errors). */
+function recentErrorRows(ctx: RunContext): Row[] {
+  const errors: ErrorRecord[] = [];
+  scanErrors(ctx, (e) => errors.push(e));
+  errors.sort((a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.index - b.index);
+  const limit = ctx.limit ?? ROUTE_DEFAULT_LIMIT;
+  return errors.slice(0, limit).map((e) => {
+    const country = sessionValue(ctx, e, 'country');
+    const browser = sessionValue(ctx, e, 'browser_name');
+    const os = sessionValue(ctx, e, 'os_name');
+    const visitor = e.sessions.visitor[e.sample] as number;
+    const countryCode = ctx.dictionaries.values.country.indexOf(country);
+    return {
+      message: e.kind.message,
+      stack: errorStack(e.kind, e.website.domain).slice(0, 1500),
+      path: ctx.dictionaries.values.path[e.activity.path[e.index] as number] ?? '',
+      anonymous_id: anonymousIdOf(e.website.id, visitor),
+      session_id: sessionIdOf(e.sessions, e.sample),
+      timestamp: formatDateTime64(e.timeMs),
+      filename: errorFilename(e.kind, e.website.domain),
+      lineno: e.kind.lineno,
+      colno: e.kind.colno,
+      error_type: e.kind.type,
+      browser_name: browser,
+      browser_version: clientVersionsAt(ctx, e.sessions, e.sample).browser,
+      os_name: os,
+      os_version: clientVersionsAt(ctx, e.sessions, e.sample).os,
+      device_type: sessionValue(ctx, e, 'device_type'),
+      country,
+      region: sessionValue(ctx, e, 'region'),
+      country_code: country,
+      country_name: ctx.dictionaries.countryNames[countryCode] ?? country,
+    };
+  });
+}
+
+/** One row per message ranked by affected users, with its latest occurrence that has a stack. */
+function fingerprintRows(ctx: RunContext): Row[] {
+  const groups = tallyErrors(ctx, (e) => e.kind.message);
+  const representative = new Map<string, ErrorRecord>();
+  scanErrors(ctx, (e) => {
+    const best = representative.get(e.kind.message);
+    const hasStack = e.kind.frames.length > 0;
+    const bestHasStack = best !== undefined && best.kind.frames.length > 0;
+    if (!best || (hasStack && !bestHasStack) || (hasStack === bestHasStack && e.timeMs > best.timeMs)) {
+      representative.set(e.kind.message, e);
+    }
+  });
+  const requested = Math.trunc(ctx.limit ?? ROUTE_DEFAULT_LIMIT);
+  const limit = Math.min(50, Math.max(1, requested));
+  const rows = [...groups].map(([name, t]) => ({ name, t, e: representative.get(name) as ErrorRecord }));
+  rows.sort(
+    (a, b) =>
+      b.t.users - a.t.users || b.t.sessions - a.t.sessions || b.t.count - a.t.count || b.t.lastSeenMs - a.t.lastSeenMs || (a.name < b.name ? -1 : 1),
+  );
+  return rows.slice(0, limit).map(({ name, t, e }) => ({
+    name,
+    count: t.count,
+    users: t.users,
+    sessions: t.sessions,
+    path: ctx.dictionaries.values.path[e.activity.path[e.index] as number] ?? '',
+    error_type: e.kind.type,
+    filename: errorFilename(e.kind, e.website.domain),
+    line: e.kind.lineno === 0 ? null : e.kind.lineno,
+    stack: errorStack(e.kind, e.website.domain).slice(0, 1000),
+    last_seen: formatDateTime64(t.lastSeenMs),
+  }));
+}
+
+/** Errors per UTC day (the live toDate(timestamp) applies no time zone), days without errors absent. */
+function dailyRows(ctx: RunContext, row: (day: string, tally: ErrorTally) => Row): Row[] {
+  const days = tallyErrors(ctx, (e) => formatDate(e.timeMs));
+  return [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, tally]) => row(day, tally));
+}
+
+/** Totals of the filtered errors, with the share of all sessions (unfiltered) that had one. */
+function summaryRow(ctx: RunContext): Row {
+  const messages = new Set<string>();
+  const all = tallyErrors(ctx, (e) => {
+    messages.add(e.kind.message);
+    return 0;
+  }).get(0) ?? { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
+  const unfiltered = { ...ctx, filters: { masks: new Map<string, Uint8Array>(), excludesAll: false, tests: [] } };
+  const sessions = totalSessions(unfiltered).sessions;
+  return {
+    totalErrors: all.count,
+    uniqueErrorTypes: messages.size,
+    affectedUsers: all.users,
+    affectedSessions: all.sessions,
+    errorRate: sessions > 0 ? Math.round((all.sessions / sessions) * 10000) / 100 : null,
+  };
+}
+
+const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'os', 'device', 'country'] as const;
+
+/** The value of segment dimension `d` for an error's session (traffic_segments' expressions). */
+function segmentValue(ctx: RunContext, e: ErrorRecord, d: number): string {
+  const browser = sessionValue(ctx, e, 'browser_name');
+  switch (SEGMENT_DIMENSIONS[d]) {
+    case 'browser':
+      return browser;
+    case 'browser_version': {
+      const version = clientVersionsAt(ctx, e.sessions, e.sample).browser;
+      return version === '' ? '' : `${browser} ${version.split('.')[0] as string}`;
+    }
+    case 'os':
+      return sessionValue(ctx, e, 'os_name');
+    case 'device':
+      return deviceLabel(sessionValue(ctx, e, 'device_type'));
+    default:
+      return sessionValue(ctx, e, 'country');
+  }
+}
+
+/** Errors and error sessions per value of each session dimension, in the traffic_segments long form. */
+function segmentRows(ctx: RunContext): Row[] {
+  const rows: Row[] = [];
+  SEGMENT_DIMENSIONS.forEach((dimension, d) => {
+    const byValue = tallyErrors(ctx, (e) => segmentValue(ctx, e, d));
+    const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
+    for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
+  });
+  return rows;
+}
 
 /** The live errors builders. */
 export const errorsTypes: QueryTypeDefinition[] = [
@@ -56,8 +198,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "recent", "debugging"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return recentErrorRows(ctx);
     },
   }),
   defineQueryType({
@@ -79,8 +221,11 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "messages", "triage"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const groups = tallyErrors(ctx, (e) => e.kind.message);
+      return [...groups]
+        .map(([name, t]) => ({ name, count: t.count, users: t.users, last_seen: formatDateTime64(t.lastSeenMs) }))
+        .sort(byCountThenName((r) => r.count));
     },
   }),
   defineQueryType({
@@ -106,8 +251,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "fingerprints", "debugging", "internal"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return fingerprintRows(ctx);
     },
   }),
   defineQueryType({
@@ -147,8 +292,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
         { name: "payment_match_is_lower_bound", type: "boolean" },
       ],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return [customerImpactRow(ctx)];
     },
   }),
   defineQueryType({
@@ -186,8 +331,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
         { name: "control_continuation_percent", type: "number", unit: "%" },
       ],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return [continuationComparisonRow(ctx)];
     },
   }),
   defineQueryType({
@@ -206,8 +351,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "trends", "time-series"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, errors: t.count, users: t.users }));
     },
   }),
   defineQueryType({
@@ -228,8 +373,12 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "pages"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const pages = ctx.dictionaries.values.path;
+      const groups = tallyErrors(ctx, (e) => pages[e.activity.path[e.index] as number] || null);
+      return [...groups]
+        .map(([name, t]) => ({ name, errors: t.count, users: t.users }))
+        .sort(byCountThenName((r) => r.errors));
     },
   }),
   defineQueryType({
@@ -247,8 +396,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "frequency"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, count: t.count }));
     },
   }),
   defineQueryType({
@@ -272,8 +421,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "summary", "overview"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return [summaryRow(ctx)];
     },
   }),
   defineQueryType({
@@ -292,8 +441,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "chart", "time-series"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }));
     },
   }),
   defineQueryType({
@@ -315,8 +464,11 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["errors", "class", "triage"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const groups = tallyErrors(ctx, (e) => e.kind.type || null);
+      return [...groups]
+        .map(([name, t]) => ({ name, count: t.count, users: t.users, sessions: t.sessions }))
+        .sort(byCountThenName((r) => r.count));
     },
   }),
   defineQueryType({
@@ -335,8 +487,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
       category: "Errors",
       tags: ["segments", "insights"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return segmentRows(ctx);
     },
   }),
 ];

@@ -1,4 +1,92 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type VitalsBatch } from '../../model/derived/vitals.js';
+import type { SessionDimension } from '../../model/traffic.js';
+import type { ActivityRecord } from '../activity-scan.js';
+import { createBucketer } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { byNullableDesc, groupVitals, metricAverage, metricQuantiles, type VitalsGroup, withGeo } from '../vitals-stats.js';
+import { pagePath } from '../vitals-labels.js';
+
+/** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
+const ROUTE_DEFAULT_LIMIT = 100;
+
+type VitalsRecord = ActivityRecord<VitalsBatch>;
+
+/** The session's dictionary code of a dimension. */
+function sessionCode(record: VitalsRecord, field: SessionDimension): number {
+  return record.sessions.dims[field][record.sample] as number;
+}
+
+/** The statistics of a web_vitals_by_* row, after its name. */
+type WebVitalsStats = {
+  visitors: number;
+  avg_fcp: number | null;
+  p50_fcp: number | null;
+  avg_lcp: number | null;
+  p50_lcp: number | null;
+  p75_lcp: number | null;
+  avg_cls: number | null;
+  p50_cls: number | null;
+  avg_inp: number | null;
+  p75_inp: number | null;
+  avg_ttfb: number | null;
+  measurements: number;
+};
+
+type BreakdownRow = { name: string } & WebVitalsStats;
+
+function statsOf(group: VitalsGroup): WebVitalsStats {
+  return {
+    visitors: group.visitors,
+    avg_fcp: metricAverage(group, METRIC_FCP),
+    p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+    avg_lcp: metricAverage(group, METRIC_LCP),
+    p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
+    p75_lcp: metricQuantiles(group, METRIC_LCP, [0.75])[0] ?? null,
+    avg_cls: metricAverage(group, METRIC_CLS),
+    p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+    avg_inp: metricAverage(group, METRIC_INP),
+    p75_inp: metricQuantiles(group, METRIC_INP, [0.75])[0] ?? null,
+    avg_ttfb: metricAverage(group, METRIC_TTFB),
+    measurements: group.samples,
+  };
+}
+
+/** Rows per group, ordered by p50 LCP descending (as the SQL), limited to the request's limit. */
+function breakdownRows(ctx: RunContext, keyOf: (record: VitalsRecord) => number | null, label: (code: number) => string): BreakdownRow[] {
+  const groups = groupVitals(ctx, false, keyOf);
+  const rows = [...groups].map(([code, group]) => ({ name: label(code), ...statsOf(group) }));
+  rows.sort(byNullableDesc((row) => row.p50_lcp));
+  return rows.slice(0, ctx.limit ?? ROUTE_DEFAULT_LIMIT);
+}
+
+/** Rows per value of a session dimension (the session's first non-empty value); empty values are left out. */
+function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): BreakdownRow[] {
+  const values = ctx.dictionaries.values[field];
+  return breakdownRows(ctx, (r) => (values[sessionCode(r, field)] ? sessionCode(r, field) : null), (code) => values[code] ?? '');
+}
+
+
+/** Daily vitals in the request's time zone (hourly granularity is ignored), days without samples absent. */
+function timeSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer('day', ctx.timezone);
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number));
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([date, group]) => ({
+      date,
+      avg_fcp: metricAverage(group, METRIC_FCP),
+      p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+      avg_lcp: metricAverage(group, METRIC_LCP),
+      p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
+      avg_cls: metricAverage(group, METRIC_CLS),
+      p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+      avg_inp: metricAverage(group, METRIC_INP),
+      p50_inp: metricQuantiles(group, METRIC_INP, [0.5])[0] ?? null,
+      avg_ttfb: metricAverage(group, METRIC_TTFB),
+      p50_ttfb: metricQuantiles(group, METRIC_TTFB, [0.5])[0] ?? null,
+      measurements: group.samples,
+    }));
+}
 
 /** The live performance builders. */
 export const performanceTypes: QueryTypeDefinition[] = [
@@ -44,8 +132,9 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const paths = ctx.dictionaries.values.path;
+      return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''));
     },
   }),
   defineQueryType({
@@ -90,8 +179,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'browser_name');
     },
   }),
   defineQueryType({
@@ -139,8 +228,10 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const { values, countryNames } = ctx.dictionaries;
+      const rows = breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => values.country[code] ?? '');
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
     },
   }),
   defineQueryType({
@@ -185,8 +276,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'os_name');
     },
   }),
   defineQueryType({
@@ -231,8 +322,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'device_type');
     },
   }),
   defineQueryType({
@@ -280,8 +371,11 @@ export const performanceTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const { values, regionCountry } = ctx.dictionaries;
+      const label = (code: number): string => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
+      const rows = breakdownRows(ctx, (r) => (values.region[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), label);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
     },
   }),
   defineQueryType({
@@ -325,8 +419,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return timeSeriesRows(ctx);
     },
   }),
 ];

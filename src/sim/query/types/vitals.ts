@@ -1,4 +1,97 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../model/derived/vitals.js';
+import type { SessionDimension } from '../../model/traffic.js';
+import { createBucketer } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { groupVitals, metricAverage, metricQuantiles, type VitalsGroup, withGeo } from '../vitals-stats.js';
+import { pagePath } from '../vitals-labels.js';
+
+const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
+
+/** Metric indexes in metric-name order, the order of the per-metric rows. */
+const METRICS_BY_NAME = VITAL_METRICS.map((name, metric) => ({ name, metric })).sort((a, b) => (a.name < b.name ? -1 : 1));
+
+/** The percentile columns of a metric in a group, over every value of it. */
+function percentileColumns(group: VitalsGroup, metric: number): Row {
+  const [p50, p75, p90, p95, p99] = metricQuantiles(group, metric, PERCENTILES, true);
+  return { p50: p50 ?? 0, p75: p75 ?? 0, p90: p90 ?? 0, p95: p95 ?? 0, p99: p99 ?? 0 };
+}
+
+/** One row per metric with samples in the group, in metric-name order. */
+function metricRows(group: VitalsGroup, row: (metricName: string, metric: number, samples: number) => Row): Row[] {
+  return METRICS_BY_NAME.filter(({ metric }) => (group.metrics[metric]?.total ?? 0) > 0).map(({ name, metric }) =>
+    row(name, metric, group.metrics[metric]?.total ?? 0),
+  );
+}
+
+/** Percentiles per metric over every sample of the range; no filters apply. */
+function overviewRows(ctx: RunContext): Row[] {
+  const group = groupVitals(ctx, false, () => 0).get(0);
+  if (!group) return [];
+  return metricRows(group, (metric_name, metric, samples) => ({
+    metric_name,
+    ...percentileColumns(group, metric),
+    avg_value: metricAverage(group, metric, true) ?? 0,
+    samples,
+  }));
+}
+
+/** Percentiles per day (request time zone, granularity ignored) and metric; days without samples absent. */
+function timeSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer('day', ctx.timezone);
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number));
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
+}
+
+/** Percentiles per page and metric, with the request's filters; most samples first. */
+function byPageRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const pages = groupVitals(ctx, true, (r) => r.activity.path[r.index] as number);
+  const rows: { page: string; metric_name: string; samples: number; row: Row }[] = [];
+  for (const [code, group] of pages) {
+    const page = pagePath(paths[code] ?? '');
+    for (const row of metricRows(group, (metric_name, metric, samples) => ({ page, metric_name, ...percentileColumns(group, metric), samples }))) {
+      rows.push({ page, metric_name: row.metric_name as string, samples: row.samples as number, row });
+    }
+  }
+  rows.sort((a, b) => b.samples - a.samples || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0) || (a.metric_name < b.metric_name ? -1 : 1));
+  return rows.map((r) => r.row);
+}
+
+type DimensionRow = {
+  name: string;
+  visitors: number;
+  p50_lcp: number | null;
+  p50_fcp: number | null;
+  p50_cls: number | null;
+  p50_inp: number | null;
+  p50_ttfb: number | null;
+  samples: number;
+};
+
+/** p50 per metric for each value of a session dimension, with the request's filters; empty values left out. */
+function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: number) => string): DimensionRow[] {
+  const values = ctx.dictionaries.values[field];
+  const groups = groupVitals(ctx, true, (r) => {
+    const code = r.sessions.dims[field][r.sample] as number;
+    return values[code] ? code : null;
+  });
+  const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantiles(group, metric, [0.5])[0] ?? null;
+  return [...groups]
+    .map(([code, group]) => ({
+      name: label(code),
+      visitors: group.visitors,
+      p50_lcp: p50(group, METRIC_LCP),
+      p50_fcp: p50(group, METRIC_FCP),
+      p50_cls: p50(group, METRIC_CLS),
+      p50_inp: p50(group, METRIC_INP),
+      p50_ttfb: p50(group, METRIC_TTFB),
+      samples: group.samples,
+    }))
+    .sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 
 /** The live vitals builders. */
 export const vitalsTypes: QueryTypeDefinition[] = [
@@ -34,8 +127,8 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "metric",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return overviewRows(ctx);
     },
   }),
   defineQueryType({
@@ -70,8 +163,8 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "timeseries",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return timeSeriesRows(ctx);
     },
   }),
   defineQueryType({
@@ -107,8 +200,8 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      return byPageRows(ctx);
     },
   }),
   defineQueryType({
@@ -120,11 +213,11 @@ export const vitalsTypes: QueryTypeDefinition[] = [
     fields: {
       name: 'string',
       visitors: 'integer',
-      p50_lcp: 'number',
-      p50_fcp: 'number',
-      p50_cls: 'number',
-      p50_inp: 'number',
-      p50_ttfb: 'number',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
       samples: 'integer',
       country_code: 'string',
       country_name: 'string',
@@ -147,8 +240,10 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const { values, countryNames } = ctx.dictionaries;
+      const rows = dimensionRows(ctx, 'country', (code) => values.country[code] ?? '');
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
     },
   }),
   defineQueryType({
@@ -160,11 +255,11 @@ export const vitalsTypes: QueryTypeDefinition[] = [
     fields: {
       name: 'string',
       visitors: 'integer',
-      p50_lcp: 'number',
-      p50_fcp: 'number',
-      p50_cls: 'number',
-      p50_inp: 'number',
-      p50_ttfb: 'number',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
       samples: 'integer',
     },
     meta: {
@@ -184,8 +279,9 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const names = ctx.dictionaries.values.browser_name;
+      return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
     },
   }),
   defineQueryType({
@@ -197,11 +293,11 @@ export const vitalsTypes: QueryTypeDefinition[] = [
     fields: {
       name: 'string',
       visitors: 'integer',
-      p50_lcp: 'number',
-      p50_fcp: 'number',
-      p50_cls: 'number',
-      p50_inp: 'number',
-      p50_ttfb: 'number',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
       samples: 'integer',
       country_code: 'string',
       country_name: 'string',
@@ -224,8 +320,10 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const { values, regionCountry } = ctx.dictionaries;
+      const rows = dimensionRows(ctx, 'region', (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
     },
   }),
   defineQueryType({
@@ -237,11 +335,11 @@ export const vitalsTypes: QueryTypeDefinition[] = [
     fields: {
       name: 'string',
       visitors: 'integer',
-      p50_lcp: 'number',
-      p50_fcp: 'number',
-      p50_cls: 'number',
-      p50_inp: 'number',
-      p50_ttfb: 'number',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
       samples: 'integer',
       country_code: 'string',
       country_name: 'string',
@@ -264,8 +362,11 @@ export const vitalsTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
+    run(ctx) {
+      const { values, regionCountry, cityRegion } = ctx.dictionaries;
+      const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
+      const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
     },
   }),
 ];

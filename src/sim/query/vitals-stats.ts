@@ -1,0 +1,177 @@
+import { METRIC_CLS, VITAL_METRICS, vitalsDerivation, type VitalsBatch } from '../model/derived/vitals.js';
+import { createDistinct, percentage } from './aggregate.js';
+import { scanActivity, type ActivityRecord } from './activity-scan.js';
+import type { RunContext } from './definition.js';
+
+/** Weighted values of one metric in one group. */
+export interface MetricValues {
+  readonly values: number[];
+  /** Weight of each value; empty while every value has {@link MetricValues.weight}. */
+  readonly weights: number[];
+  /** The weight shared by every value while `weights` is empty. */
+  weight: number;
+  /** Sum of the weights. */
+  total: number;
+  /** Weighted sum of the values. */
+  sum: number;
+  /** Values ≤ 0 (left out of most statistics). */
+  nonPositive: number;
+  /** The values sorted ascending, once asked for. */
+  sorted?: Float64Array;
+}
+
+/** Vitals of one group (a page, a browser, a day …): weighted visitors and samples, values per metric. */
+export interface VitalsGroup {
+  visitors: number;
+  /** Weighted samples of every metric. */
+  samples: number;
+  /** By metric index ({@link VITAL_METRICS}). */
+  readonly metrics: MetricValues[];
+}
+
+function emptyValues(): MetricValues {
+  return { values: [], weights: [], weight: 0, total: 0, sum: 0, nonPositive: 0 };
+}
+
+function emptyGroup(): VitalsGroup {
+  return { visitors: 0, samples: 0, metrics: VITAL_METRICS.map(emptyValues) };
+}
+
+function addValue(values: MetricValues, value: number, weight: number): void {
+  if (values.values.length === 0) values.weight = weight;
+  else if (values.weights.length === 0 && weight !== values.weight) {
+    for (let i = 0; i < values.values.length; i++) values.weights.push(values.weight);
+  }
+  if (values.weights.length > 0) values.weights.push(weight);
+  values.values.push(value);
+  values.total += weight;
+  values.sum += value * weight;
+  if (value <= 0) values.nonPositive++;
+}
+
+/**
+ * Groups the vitals samples of the range by `keyOf` (null skips a sample). `applyFilters`: the
+ * builders that append the request's filters (dictionary fields act on the sample's session, a
+ * path filter on the sample's page); the others read every sample.
+ */
+export function groupVitals<K>(
+  ctx: RunContext,
+  applyFilters: boolean,
+  keyOf: (record: ActivityRecord<VitalsBatch>) => K | null,
+): Map<K, VitalsGroup> {
+  const groups = new Map<K, VitalsGroup>();
+  const indexes = new Map<K, number>();
+  const isNewVisitor = createDistinct();
+  // Consecutive samples of one session in one group need one visitor check.
+  let lastSession = -1;
+  let lastGroup = -1;
+  scanActivity(ctx, vitalsDerivation, { apply: applyFilters }, (record) => {
+    const key = keyOf(record);
+    if (key === null) return;
+    let group = groups.get(key);
+    if (!group) {
+      group = emptyGroup();
+      groups.set(key, group);
+      indexes.set(key, indexes.size);
+    }
+    const w = record.sessions.weight;
+    const { activity, index } = record;
+    addValue(group.metrics[activity.metric[index] as number] as MetricValues, activity.value[index] as number, w);
+    group.samples += w;
+    const groupIndex = indexes.get(key) as number;
+    if (record.sessionKey === lastSession && groupIndex === lastGroup) return;
+    lastSession = record.sessionKey;
+    lastGroup = groupIndex;
+    if (isNewVisitor(groupIndex, record.visitorKey)) group.visitors += w;
+  });
+  return groups;
+}
+
+/** Rounds a metric value: CLS to 4 decimals, the millisecond metrics to 2. */
+export function roundMetric(metric: number, value: number): number {
+  const f = metric === METRIC_CLS ? 10_000 : 100;
+  return Math.round(value * f) / f;
+}
+
+/** The values kept for a statistic: CLS keeps zeros, the other metrics only values above 0. */
+function kept(metric: number, values: MetricValues): MetricValues {
+  if (metric === METRIC_CLS || values.nonPositive === 0) return values;
+  const out = emptyValues();
+  values.values.forEach((v, i) => {
+    if (v > 0) addValue(out, v, values.weights.length > 0 ? (values.weights[i] as number) : values.weight);
+  });
+  return out;
+}
+
+/**
+ * Quantiles (0–1) of weighted values, linearly interpolated between order statistics when every
+ * weight is equal (one website), by cumulative weight otherwise; null when there are none.
+ */
+export function quantiles(values: MetricValues, qs: readonly number[]): (number | null)[] {
+  const n = values.values.length;
+  if (n === 0) return qs.map(() => null);
+  if (values.weights.length === 0) {
+    values.sorted ??= Float64Array.from(values.values).sort();
+    const sorted = values.sorted;
+    return qs.map((q) => {
+      const pos = q * (n - 1);
+      const lo = Math.floor(pos);
+      const hi = Math.min(n - 1, lo + 1);
+      return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
+    });
+  }
+  const order = values.values.map((_, i) => i).sort((a, b) => (values.values[a] as number) - (values.values[b] as number));
+  return qs.map((q) => {
+    const target = q * values.total;
+    let seen = 0;
+    for (const i of order) {
+      seen += values.weights[i] as number;
+      if (seen >= target) return values.values[i] as number;
+    }
+    return values.values[order[order.length - 1] as number] as number;
+  });
+}
+
+/** A metric's quantiles as rows print them (rounded; null when the group has no such value). */
+export function metricQuantiles(group: VitalsGroup, metric: number, qs: readonly number[], keepAll = false): (number | null)[] {
+  const values = group.metrics[metric] as MetricValues;
+  return quantiles(keepAll ? values : kept(metric, values), qs).map((v) => (v === null ? null : roundMetric(metric, v)));
+}
+
+/** A metric's weighted mean as rows print it (null when the group has no such value). */
+export function metricAverage(group: VitalsGroup, metric: number, keepAll = false): number | null {
+  const values = keepAll ? (group.metrics[metric] as MetricValues) : kept(metric, group.metrics[metric] as MetricValues);
+  return values.total > 0 ? roundMetric(metric, values.sum / values.total) : null;
+}
+
+/** Orders by a nullable number descending (nulls last), then by name. */
+export function byNullableDesc<T extends { name: string }>(value: (row: T) => number | null): (a: T, b: T) => number {
+  return (a, b) => {
+    const x = value(a);
+    const y = value(b);
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return y - x;
+    }
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  };
+}
+
+/** What the geo plugins add to a row. */
+export type GeoColumns = { country_code: string; country_name: string; percentage: number };
+
+/**
+ * The normalizeGeo and deduplicateGeo plugins over rows with distinct names: country_code and
+ * country_name from `geo`, percentage = the row's share of the rows' visitors (2 decimals), and
+ * the rows re-sorted by visitors descending (then by name).
+ */
+export function withGeo<T extends { name: string; visitors: number }>(
+  rows: readonly T[],
+  geo: (row: T) => { country_code: string; country_name: string },
+): (T & GeoColumns)[] {
+  const total = rows.reduce((sum, row) => sum + row.visitors, 0);
+  return rows
+    .map((row) => ({ ...row, ...geo(row), percentage: percentage(row.visitors, total) }))
+    .sort((a, b) => b.visitors - a.visitors || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -205,25 +205,30 @@ describe('POST /v1/query, rows (SPEC 4.4)', () => {
     expect(visitors).toEqual([...visitors].sort((a, b) => b - a));
   });
 
-  it('orders summary_metrics and events_by_date rows by date ascending, one per day with no gaps, even on a tiny site', async () => {
-    for (const type of ['summary_metrics', 'events_by_date']) {
-      const rows = await rowsFor(sim, type, { startDate: '2025-04-01', endDate: '2025-05-31' }, LABS);
-      expect(column(rows, 'date'), type).toEqual(daysBetween('2025-04-01', '2025-05-31'));
-    }
+  it('orders summary_metrics rows by date ascending, one per day with no gaps, and events_by_date rows over the days with sessions, even on a tiny site', async () => {
+    const range = { startDate: '2025-04-01', endDate: '2025-05-31', limit: 10000 };
+    const summary = await rowsFor(sim, 'summary_metrics', range, LABS);
+    expect(column(summary, 'date')).toEqual(daysBetween('2025-04-01', '2025-05-31'));
+    const series = await rowsFor(sim, 'events_by_date', range, LABS);
+    expect(column(series, 'date')).toEqual(summary.filter((r) => (r.sessions as number) > 0).map((r) => r.date));
   });
 
-  it('fills days without traffic with zero counts instead of leaving gaps', async () => {
-    const rows = await rowsFor(sim, 'events_by_date', { startDate: '2025-01-01', endDate: '2025-05-31', limit: 10000 }, LABS);
+  it('fills days without traffic with zero counts in summary_metrics, and leaves them out of events_by_date as live does', async () => {
+    const range = { startDate: '2025-01-01', endDate: '2025-05-31', limit: 10000 };
+    const rows = await rowsFor(sim, 'summary_metrics', range, LABS);
     expect(rows.length).toBe(151);
     const empty = rows.filter((r) => r.sessions === 0);
     for (const row of empty) expect(row.pageviews).toBe(0);
+    for (const row of await rowsFor(sim, 'events_by_date', range, LABS)) expect(row.sessions as number).toBeGreaterThan(0);
   });
 
   it('labels hourly buckets YYYY-MM-DD HH:00:00, ascending, 24 per day with no gaps', async () => {
-    const rows = await rowsFor(sim, 'events_by_date', { startDate: '2025-05-31', endDate: '2025-06-01', granularity: 'hourly' });
+    const rows = await rowsFor(sim, 'summary_metrics', { startDate: '2025-05-31', endDate: '2025-06-01', granularity: 'hourly' });
     const labels = column<string>(rows, 'date');
     const expected = ['2025-05-31', '2025-06-01'].flatMap((d) => Array.from({ length: 24 }, (_, h) => `${d} ${String(h).padStart(2, '0')}:00:00`));
     expect(labels).toEqual(expected);
+    const series = column<string>(await rowsFor(sim, 'events_by_date', { startDate: '2025-05-31', endDate: '2025-06-01', granularity: 'hourly' }), 'date');
+    expect(series).toEqual(expected.filter((label) => series.includes(label)));
   });
 
   it('gives hourly summary_metrics the same totals as daily over the same range', async () => {
@@ -237,9 +242,9 @@ describe('POST /v1/query, rows (SPEC 4.4)', () => {
   });
 
   it('accepts hourly granularity on a single parameter object', async () => {
-    const res = await runQuery(sim, { parameters: [{ name: 'events_by_date', id: 'h', granularity: 'hourly' }, 'events_by_date'], startDate: '2025-06-01', endDate: '2025-06-01' });
+    const res = await runQuery(sim, { parameters: [{ name: 'summary_metrics', id: 'h', granularity: 'hourly' }, 'summary_metrics'], startDate: '2025-06-01', endDate: '2025-06-01' });
     expect(rowsOf(res, 'h').length).toBe(24);
-    expect(rowsOf(res, 'events_by_date').length).toBe(1);
+    expect(rowsOf(res, 'summary_metrics').length).toBe(1);
   });
 
   it('gives a breakdown percentage that sums to about 100', async () => {

@@ -113,9 +113,9 @@ describe('route validation: 400 VALIDATION_ERROR', () => {
   });
 
   it('accepts hourly granularity over exactly 30 days, with 720 hourly rows', async () => {
-    const res = await runQuery(sim, { parameters: ['events_by_date'], startDate: '2025-04-01', endDate: '2025-04-30', granularity: 'hourly', limit: 10000 });
+    const res = await runQuery(sim, { parameters: ['summary_metrics'], startDate: '2025-04-01', endDate: '2025-04-30', granularity: 'hourly', limit: 10000 });
     expect(res.status).toBe(200);
-    expect(rowsOf(res, 'events_by_date').length).toBe(720);
+    expect(rowsOf(res, 'summary_metrics').length).toBe(720);
   });
 });
 

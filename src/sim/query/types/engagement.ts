@@ -1,4 +1,5 @@
 import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from '../engagement-rows.js';
 
 /** The live engagement builders. */
 export const engagementTypes: QueryTypeDefinition[] = [
@@ -32,9 +33,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: frustrationRows,
   }),
   defineQueryType({
     name: 'form_abandonment_by_page',
@@ -60,9 +59,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: formRows,
   }),
   defineQueryType({
     name: 'engagement_quality_by_page',
@@ -94,9 +91,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: qualityRows,
   }),
   defineQueryType({
     name: 'scroll_depth_summary',
@@ -119,9 +114,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "metric",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: scrollSummaryRows,
   }),
   defineQueryType({
     name: 'scroll_depth_distribution',
@@ -146,9 +139,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "bar",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: scrollDistributionRows,
   }),
   defineQueryType({
     name: 'page_scroll_performance',
@@ -177,9 +168,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "table",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: pageScrollRows,
   }),
   defineQueryType({
     name: 'interaction_summary',
@@ -204,8 +193,6 @@ export const engagementTypes: QueryTypeDefinition[] = [
       ],
       default_visualization: "metric",
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: interactionRows,
   }),
 ];

@@ -1,4 +1,333 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import type { Website } from '../../model/entities.js';
+import { deviceDetailsOf } from '../../model/derived/device-details.js';
+import { ERROR_KINDS, errorDerivation, errorFilename, errorsOfSession } from '../../model/derived/errors.js';
+import { OUTBOUND_LINKS, outboundClicks } from '../../model/derived/outbound-clicks.js';
+import {
+  REVENUE_CURRENCIES,
+  REVENUE_PROVIDERS,
+  REVENUE_TYPES,
+  UNMATCHED,
+  productsOf,
+  revenueDerivation,
+  statusOf,
+  type RevenueBatch,
+  transactionIdOf,
+  transactionsOfSession,
+} from '../../model/derived/revenue.js';
+import { vitalsDerivation, vitalsOfSession } from '../../model/derived/vitals.js';
+import { hashString, mix } from '../../model/hash.js';
+import { sessionIdOf } from '../../model/identity.js';
+import type { SessionBatch } from '../../model/traffic.js';
+import { formatDateTime } from '../dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
+import { passesFilters, type FieldTest } from '../filters.js';
+import { sessionEventsOf } from '../session-events.js';
+import {
+  formatDuration,
+  NO_FILTERS,
+  requestedVisitorId,
+  sampleProfileIdOf,
+  scanIdentifiedSessions,
+  scanVisitorSessions,
+  sessionEndOf,
+  visitorIdOf,
+} from '../session-identity.js';
+import { userAgentOf } from '../user-agent.js';
+
+/** profile_list filters tested on the rolled-up visitor rather than on sessions. */
+const VISITOR_FIELDS: ReadonlySet<string> = new Set(['session_count', 'total_events', 'unique_pages', 'event_name']);
+const COUNT_FIELDS = ['session_count', 'total_events', 'unique_pages'] as const;
+
+/** Longest session duration profile_sessions reports, in seconds (8 hours). */
+const MAX_SESSION_SECONDS = 28_800;
+
+function websiteOf(ctx: RunContext, batch: SessionBatch): Website {
+  if (ctx.scope.kind !== 'websites') throw new Error('profiles need a website');
+  return ctx.scope.websites.find((w) => w.id === batch.websiteId) ?? (ctx.scope.websites[0] as Website);
+}
+
+function dimension(ctx: RunContext, batch: SessionBatch, i: number, field: 'country' | 'region' | 'device_type' | 'browser_name' | 'os_name' | 'referrer'): string {
+  return ctx.dictionaries.values[field][batch.dims[field][i] as number] ?? '';
+}
+
+/** Revenue transactions of one session sample that are attributed to its visitor (not unmatched). */
+function* transactionsOf(ctx: RunContext, batch: SessionBatch, i: number, revenue = ctx.traffic.derived(revenueDerivation, websiteOf(ctx, batch), batch.day)) {
+  const { from, to } = transactionsOfSession(revenue, i);
+  for (let j = from; j < to; j++) if (revenue.attribution[j] !== UNMATCHED) yield { revenue, j };
+}
+
+/** One visitor of profile_list, rolled up over its sessions in range. */
+interface VisitorRollup {
+  readonly anonymousId: string;
+  readonly profileId: string;
+  readonly batch: SessionBatch;
+  readonly index: number;
+  firstMs: number;
+  lastMs: number;
+  sessions: number;
+  events: number;
+  readonly pages: Set<number>;
+  readonly customNames: Set<string>;
+  customEvents: number;
+  ltv: number;
+}
+
+/** Tracked (POST /track) events of the scope in range, counted and named by anonymous and profile id. */
+function trackedByVisitor(ctx: RunContext): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ctx.scope.kind !== 'websites') return out;
+  const add = (id: string | null, name: string): void => {
+    if (!id) return;
+    const names = out.get(id) ?? [];
+    names.push(name);
+    out.set(id, names);
+  };
+  for (const website of ctx.scope.websites) {
+    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+      add(event.anonymousId, event.name);
+      if (event.profileId !== event.anonymousId) add(event.profileId, event.name);
+    });
+  }
+  return out;
+}
+
+function passesCount(test: FieldTest, value: number): boolean {
+  const inList = test.values.some((v) => Number(v) === value);
+  if (test.op === 'eq' || test.op === 'in') return inList;
+  if (test.op === 'ne' || test.op === 'not_in') return !inList;
+  throw new Error(`Operator '${test.op}' is not permitted for filter '${test.field}'. Allowed operators: eq, ne, in, not_in.`);
+}
+
+function profileListRows(ctx: RunContext): Row[] {
+  const visitors = new Map<number, VisitorRollup>();
+  const eventNames = ctx.dictionaries.values.event_name;
+  let lastBatch: SessionBatch | null = null;
+  let revenue = null as unknown as RevenueBatch;
+  scanIdentifiedSessions(
+    ctx,
+    (batch, i, _matched, visitorKey) => {
+      if (batch !== lastBatch) {
+        lastBatch = batch;
+        revenue = ctx.traffic.derived(revenueDerivation, websiteOf(ctx, batch), batch.day);
+      }
+      let v = visitors.get(visitorKey);
+      if (!v) {
+        v = {
+          anonymousId: visitorIdOf(batch, i),
+          profileId: sampleProfileIdOf(ctx, batch, i),
+          batch,
+          index: i,
+          firstMs: batch.startMs[i] as number,
+          lastMs: 0,
+          sessions: 0,
+          events: 0,
+          pages: new Set(),
+          customNames: new Set(),
+          customEvents: 0,
+          ltv: 0,
+        };
+        visitors.set(visitorKey, v);
+      }
+      const from = batch.pageOffsets[i] as number;
+      const to = batch.pageOffsets[i + 1] as number;
+      const eventFrom = batch.eventOffsets[i] as number;
+      const eventTo = batch.eventOffsets[i + 1] as number;
+      v.sessions++;
+      v.events += 2 * (to - from) + (eventTo - eventFrom);
+      for (let p = from; p < to; p++) v.pages.add(batch.pagePaths[p] as number);
+      for (let e = eventFrom; e < eventTo; e++) v.customNames.add(eventNames[batch.eventNames[e] as number] ?? '');
+      v.customEvents += eventTo - eventFrom;
+      v.firstMs = Math.min(v.firstMs, batch.startMs[i] as number);
+      v.lastMs = Math.max(v.lastMs, Math.min(ctx.toMs, sessionEndOf(batch, i)));
+      for (const { j } of transactionsOf(ctx, batch, i, revenue)) v.ltv += revenue.amount[j] as number;
+    },
+    ctx.fromMs,
+    ctx.toMs,
+    VISITOR_FIELDS,
+  );
+  const tracked = trackedByVisitor(ctx);
+  const countTests = ctx.filters.tests.filter((t) => (COUNT_FIELDS as readonly string[]).includes(t.field));
+  const nameTests = ctx.filters.tests.filter((t) => t.field === 'event_name');
+  const rows: Row[] = [];
+  for (const v of visitors.values()) {
+    const own = [...(tracked.get(v.anonymousId) ?? []), ...(v.profileId ? (tracked.get(v.profileId) ?? []) : [])];
+    for (const name of own) v.customNames.add(name);
+    const counts = { session_count: v.sessions, total_events: v.events, unique_pages: v.pages.size };
+    if (!countTests.every((t) => passesCount(t, counts[t.field as (typeof COUNT_FIELDS)[number]]))) continue;
+    if (nameTests.length > 0 && ![...v.customNames].some((name) => passesFilters({ ...NO_FILTERS, tests: nameTests }, () => name))) continue;
+    const { batch, index } = v;
+    const details = ctx.traffic.derived(deviceDetailsOf(ctx.dictionaries), websiteOf(ctx, batch), batch.day);
+    const browser = dimension(ctx, batch, index, 'browser_name');
+    const os = dimension(ctx, batch, index, 'os_name');
+    const device = dimension(ctx, batch, index, 'device_type');
+    rows.push({
+      visitor_id: v.profileId || v.anonymousId,
+      profile_id: v.profileId,
+      first_visit: formatDateTime(v.firstMs),
+      last_visit: formatDateTime(v.lastMs),
+      session_count: v.sessions,
+      total_events: v.events,
+      unique_pages: v.pages.size,
+      user_agent: userAgentOf(browser, details.browserVersion[index] ?? '', os, details.osVersion[index] ?? '', device),
+      country: dimension(ctx, batch, index, 'country'),
+      region: dimension(ctx, batch, index, 'region'),
+      device_type: device,
+      browser_name: browser,
+      os_name: os,
+      referrer: dimension(ctx, batch, index, 'referrer'),
+      custom_event_count: v.customEvents + own.length,
+      unique_event_names: v.customNames.size,
+      ltv: Math.round(v.ltv * 100) / 100,
+    });
+  }
+  return rows.sort(
+    (a, b) => (b.last_visit as string).localeCompare(a.last_visit as string) || (a.visitor_id as string).localeCompare(b.visitor_id as string),
+  );
+}
+
+/** The requested visitor's sessions in range, oldest first. */
+function visitorSessions(ctx: RunContext): { batch: SessionBatch; index: number }[] {
+  const id = requestedVisitorId(ctx);
+  const out: { batch: SessionBatch; index: number }[] = [];
+  scanVisitorSessions(ctx, id, (batch, index) => out.push({ batch, index }));
+  return out.sort((a, b) => (a.batch.startMs[a.index] as number) - (b.batch.startMs[b.index] as number));
+}
+
+function profileDetailRows(ctx: RunContext): Row[] {
+  const sessions = visitorSessions(ctx);
+  const first = sessions[0];
+  if (!first) return [];
+  let pageviews = 0;
+  let seconds = 0;
+  let lastMs = 0;
+  for (const { batch, index } of sessions) {
+    const to = batch.pageOffsets[index + 1] as number;
+    for (let p = batch.pageOffsets[index] as number; p < to; p++) {
+      pageviews++;
+      seconds += batch.pageTimeS[p] as number;
+    }
+    lastMs = Math.max(lastMs, Math.min(ctx.toMs, sessionEndOf(batch, index)));
+  }
+  const { batch, index } = first;
+  return [
+    {
+      visitor_id: requestedVisitorId(ctx),
+      first_visit: formatDateTime(batch.startMs[index] as number),
+      last_visit: formatDateTime(lastMs),
+      total_sessions: sessions.length,
+      total_pageviews: pageviews,
+      total_duration: seconds,
+      total_duration_formatted: formatDuration(seconds),
+      profile_id: sampleProfileIdOf(ctx, batch, index),
+      device: dimension(ctx, batch, index, 'device_type'),
+      browser: dimension(ctx, batch, index, 'browser_name'),
+      os: dimension(ctx, batch, index, 'os_name'),
+      country: dimension(ctx, batch, index, 'country'),
+      region: dimension(ctx, batch, index, 'region'),
+    },
+  ];
+}
+
+type TimedTuple = { timeMs: number; order: number; tuple: (string | number | null)[] };
+
+/** Every activity of one session as profile_sessions nests it: analytics, custom, error and outgoing-link rows. */
+function activityOf(ctx: RunContext, website: Website, batch: SessionBatch, index: number): TimedTuple[] {
+  const paths = ctx.dictionaries.values.path;
+  const out: TimedTuple[] = [];
+  for (const e of sessionEventsOf(ctx, website, batch, index)) {
+    const analytics = e.name === 'screen_view' || e.name === 'page_exit';
+    out.push({
+      timeMs: e.timeMs,
+      order: out.length,
+      tuple: [e.id, formatDateTime(e.timeMs), e.name, paths[e.path] ?? '', analytics ? null : e.properties, analytics ? 'analytics' : 'custom'],
+    });
+  }
+  const errors = ctx.traffic.derived(errorDerivation, website, batch.day);
+  const { from, to } = errorsOfSession(errors, index);
+  for (let k = from; k < to; k++) {
+    const kind = ERROR_KINDS[errors.kind[k] as number] ?? (ERROR_KINDS[0] as (typeof ERROR_KINDS)[number]);
+    const time = errors.timeMs[k] as number;
+    const properties = JSON.stringify({ message: kind.message, filename: errorFilename(kind, website.domain), lineno: kind.lineno, colno: kind.colno });
+    const id = `error:${mix(hashString(website.id), batch.day, k).toString(16)}`;
+    out.push({ timeMs: time, order: out.length, tuple: [id, formatDateTime(time), kind.type, paths[errors.path[k] as number] ?? '', properties, 'error'] });
+  }
+  const clicks = ctx.traffic.derived(outboundClicks, website, batch.day);
+  for (let c = 0; c < clicks.count; c++) {
+    if (clicks.session[c] !== index) continue;
+    const link = OUTBOUND_LINKS[clicks.link[c] as number] as (typeof OUTBOUND_LINKS)[number];
+    const time = clicks.timeMs[c] as number;
+    const id = `link:${mix(hashString(website.id), batch.day, c).toString(16)}`;
+    out.push({ timeMs: time, order: out.length, tuple: [id, formatDateTime(time), 'outgoing_link', link.href, JSON.stringify({ href: link.href, text: link.text }), 'outgoing_link'] });
+  }
+  return out.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
+}
+
+function profileSessionRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const rows = visitorSessions(ctx).map(({ batch, index }, rank): Row => {
+    const website = websiteOf(ctx, batch);
+    const activity = activityOf(ctx, website, batch, index).filter((a) => a.timeMs <= ctx.toMs);
+    const firstMs = Math.min(batch.startMs[index] as number, (activity[0] as TimedTuple).timeMs);
+    const lastMs = Math.min(ctx.toMs, Math.max(sessionEndOf(batch, index), (activity[activity.length - 1] as TimedTuple).timeMs));
+    const duration = Math.min(MAX_SESSION_SECONDS, Math.floor((lastMs - firstMs) / 1000));
+    const from = batch.pageOffsets[index] as number;
+    const to = batch.pageOffsets[index + 1] as number;
+    const unique = new Set<number>();
+    for (let p = from; p < to; p++) unique.add(batch.pagePaths[p] as number);
+    const vitals = vitalsOfSession(ctx.traffic.derived(vitalsDerivation, website, batch.day), index).map((v) => [
+      v.metric_name,
+      v.metric_value,
+      formatDateTime(v.timeMs),
+      paths[v.path] ?? '',
+    ]);
+    const countryCode = batch.dims.country[index] as number;
+    return {
+      session_id: sessionIdOf(batch, index),
+      session_name: `Session ${rank + 1}`,
+      first_visit: formatDateTime(firstMs),
+      last_visit: formatDateTime(lastMs),
+      duration,
+      duration_formatted: formatDuration(duration),
+      page_views: to - from,
+      unique_pages: unique.size,
+      device: dimension(ctx, batch, index, 'device_type'),
+      browser: dimension(ctx, batch, index, 'browser_name'),
+      os: dimension(ctx, batch, index, 'os_name'),
+      country: dimension(ctx, batch, index, 'country'),
+      region: dimension(ctx, batch, index, 'region'),
+      referrer: dimension(ctx, batch, index, 'referrer'),
+      events: activity.map((a) => a.tuple),
+      web_vitals: vitals,
+      country_code: dimension(ctx, batch, index, 'country'),
+      country_name: ctx.dictionaries.countryNames[countryCode] ?? '',
+    };
+  });
+  return rows.reverse();
+}
+
+function profileRevenueRows(ctx: RunContext): Row[] {
+  const rows: Row[] = [];
+  for (const { batch, index } of visitorSessions(ctx)) {
+    const products = productsOf(websiteOf(ctx, batch));
+    for (const { revenue, j } of transactionsOf(ctx, batch, index)) {
+      const created = revenue.timeMs[j] as number;
+      if (created < ctx.fromMs || created > ctx.toMs) continue;
+      rows.push({
+        transaction_id: transactionIdOf(revenue, j),
+        provider: REVENUE_PROVIDERS[revenue.provider[j] as number] ?? '',
+        type: REVENUE_TYPES[revenue.type[j] as number] ?? '',
+        status: statusOf(revenue, j),
+        amount: revenue.amount[j] as number,
+        currency: REVENUE_CURRENCIES[revenue.currency[j] as number] ?? '',
+        product_name: products[revenue.product[j] as number]?.name ?? '',
+        created: formatDateTime(created),
+      });
+    }
+  }
+  return rows.sort(
+    (a, b) => (b.created as string).localeCompare(a.created as string) || (a.transaction_id as string).localeCompare(b.transaction_id as string),
+  );
+}
 
 /** The live profiles builders. */
 export const profilesTypes: QueryTypeDefinition[] = [
@@ -6,6 +335,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
     name: 'profile_list',
     family: 'profiles',
     filters: ["session_count", "total_events", "unique_pages", "event_name", "profile_id"],
+    readsTrackedEvents: true,
     fields: {
       visitor_id: 'string',
       profile_id: 'string',
@@ -30,9 +360,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
       category: "Profiles",
       tags: ["profiles", "users", "identified"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: profileListRows,
   }),
   defineQueryType({
     name: 'profile_detail',
@@ -58,9 +386,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
       category: "Profiles",
       tags: ["profiles", "users", "detail"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: profileDetailRows,
   }),
   defineQueryType({
     name: 'profile_revenue',
@@ -81,9 +407,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
       category: "Profiles",
       tags: ["profiles", "revenue", "transactions"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: profileRevenueRows,
   }),
   defineQueryType({
     name: 'profile_sessions',
@@ -114,8 +438,6 @@ export const profilesTypes: QueryTypeDefinition[] = [
       category: "Profiles",
       tags: ["profiles", "sessions", "history"],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: profileSessionRows,
   }),
 ];

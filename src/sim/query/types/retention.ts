@@ -1,4 +1,5 @@
 import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { retentionRows } from '../retention-cohorts.js';
 
 /** The live retention builders. */
 export const retentionTypes: QueryTypeDefinition[] = [
@@ -62,8 +63,6 @@ export const retentionTypes: QueryTypeDefinition[] = [
         { name: "activation_basis", type: "string" },
       ],
     },
-    run() {
-      return []; // TODO(#12): rows from the world model
-    },
+    run: retentionRows,
   }),
 ];

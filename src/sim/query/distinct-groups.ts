@@ -1,0 +1,45 @@
+import { createDistinct } from './aggregate.js';
+
+/** Distinct sessions and visitors of one group, already multiplied by sample weights. */
+export interface DistinctCounts {
+  sessions: number;
+  visitors: number;
+}
+
+/** Counts distinct sessions and visitors per group key, as `uniq(session_id)` and `uniq(anonymous_id)` do. */
+export interface DistinctGroups<K> {
+  /**
+   * Counts session `session` (a serial unique in the scan) of visitor `visitorKey` in group `key`,
+   * once per group however often it is added; `weight` is the real sessions the sample stands for.
+   */
+  add(key: K, session: number, visitorKey: number, weight: number): void;
+  readonly groups: ReadonlyMap<K, DistinctCounts>;
+}
+
+/** Creates an empty {@link DistinctGroups}. */
+export function createDistinctGroups<K>(): DistinctGroups<K> {
+  const groups = new Map<K, DistinctCounts>();
+  const indexes = new Map<K, number>();
+  const newSession = createDistinct();
+  const newVisitor = createDistinct();
+  return {
+    add(key, session, visitorKey, weight) {
+      let counts = groups.get(key);
+      let index = indexes.get(key);
+      if (!counts || index === undefined) {
+        counts = { sessions: 0, visitors: 0 };
+        index = indexes.size;
+        groups.set(key, counts);
+        indexes.set(key, index);
+      }
+      if (newSession(index, session)) counts.sessions += weight;
+      if (newVisitor(index, visitorKey)) counts.visitors += weight;
+    },
+    groups,
+  };
+}
+
+/** Rows of `groups` ordered by sessions descending, then by name (ties stay stable). */
+export function bySessions<T extends { sessions: number; name: string }>(a: T, b: T): number {
+  return b.sessions - a.sessions || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}

@@ -58,7 +58,7 @@ describe('short links: create, read, update, delete', () => {
     const id = (await as(sim, { key: 'key_acme_all' }).post('/v1/links', LINK)).json.data.id;
     const answer = await as(sim, { key: 'key_acme_read' }).post('/v1/query', { parameters: ['link_total_clicks'], preset: 'last_7d' }, { link_id: id });
     expect(answer.status).toBe(200);
-    expect(answer.json.data[0].data[0].total_clicks).toBeGreaterThan(0);
+    expect(answer.json.data[0].data[0].total).toBeGreaterThan(0);
   });
 });
 

@@ -6,7 +6,7 @@ import { allowedFilters, QUERY_TYPES } from '../../../src/sim/query/registry.js'
 import { freshSimulator } from '../../helpers/sim.js';
 import { LAUNCH_LINK, outcomesOf, runQuery, STORE, STORE_MONITOR } from './support.js';
 
-const sim = freshSimulator({ profile: 'live' });
+const sim = freshSimulator({ profile: 'live', limits: 'off' });
 
 function targetOf(name: string): { target: Record<string, string>; keyId: string } {
   const type = QUERY_TYPES.find((t) => t.name === name);

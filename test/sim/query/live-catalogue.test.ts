@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { FieldType } from '../../../src/sim/query/definition.js';
 import { QUERY_TYPES } from '../../../src/sim/query/registry.js';
 import { call, freshSimulator } from '../../helpers/sim.js';
-import { LAUNCH_LINK, outcomesOf, runQuery, STORE, STORE_MONITOR, type Row } from './support.js';
+import { INPUT_OF_TYPE, LAUNCH_LINK, outcomesOf, runQuery, STORE, STORE_MONITOR, type Row } from './support.js';
 
-const sim = freshSimulator({ profile: 'live' });
+const sim = freshSimulator({ profile: 'live', limits: 'off' });
 
 interface Listing {
   types: string[];
@@ -13,29 +13,6 @@ interface Listing {
 
 const listing = (await call(sim, 'GET', '/v1/query/types', { query: { include_meta: 'true' } })).json as Listing;
 const declared = new Map(QUERY_TYPES.map((t) => [t.name, t]));
-
-/**
- * Types whose rows need more than a website and a week: the filters that pick the record they
- * describe (one visitor, one session). The others must answer at least one row on a busy site.
- */
-export const INPUT_OF_TYPE: Record<string, { filters?: unknown[] }> = {
-  // H2: ids of seed 42 from identity.ts: web_acme_store's first sample on 2025-05-26 (a session) and its third (an identified visitor).
-  session_events: { filters: [{ field: 'session_id', op: 'eq', value: 'sess_2mf00000pdczb4' }] },
-  profile_detail: { filters: [{ field: 'anonymous_id', op: 'eq', value: 'anon_5cawxh114sbvs0' }] },
-  profile_sessions: { filters: [{ field: 'anonymous_id', op: 'eq', value: 'anon_5cawxh114sbvs0' }] },
-  // The seventh sample's visitor (profile user_8clkku1) pays in that session.
-  profile_revenue: { filters: [{ field: 'anonymous_id', op: 'eq', value: 'user_8clkku1' }] },
-  identified_profile_retention: {
-    filters: [
-      { field: 'activation_event', op: 'eq', value: 'add_to_cart' },
-      { field: 'return_event', op: 'eq', value: 'purchase' },
-      { field: 'horizon_days', op: 'eq', value: '7' },
-      { field: 'observation_end', op: 'eq', value: '2025-06-08' },
-    ],
-  },
-  error_customer_impact: { filters: [{ field: 'message', op: 'eq', value: 'Failed to fetch' }] },
-  error_route_continuation_comparison: { filters: [{ field: 'message', op: 'eq', value: 'Failed to fetch' }] },
-};
 
 function targetOf(type: string): { target: Record<string, string>; keyId: string } {
   const family = declared.get(type)?.target;

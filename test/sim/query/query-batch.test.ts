@@ -64,13 +64,13 @@ describe('POST /v1/query, batch (array body)', () => {
   it('rejects the whole batch when one query is invalid, naming the field with its batch[i]. prefix', async () => {
     const res = await runQuery(sim, [
       { parameters: ['summary_metrics'], ...WEEK },
-      { parameters: ['summary_metrics', 'no_such_type'], ...WEEK },
+      { parameters: ['summary_metrics', 'qqqq_zzzz'], ...WEEK },
     ]);
     expect(res.status).toBe(400);
     expect(res.json).toEqual(
-      expect.objectContaining({ success: false, code: 'VALIDATION_ERROR', error: 'Unknown query type: no_such_type', requestId: res.headers['X-Request-ID'] }),
+      expect.objectContaining({ success: false, code: 'VALIDATION_ERROR', error: 'Unknown query type: qqqq_zzzz', requestId: res.headers['X-Request-ID'] }),
     );
-    expect(res.json.details).toEqual([{ field: 'batch[1].parameters[1]', message: 'Unknown query type: no_such_type' }]);
+    expect(res.json.details).toEqual([{ field: 'batch[1].parameters[1]', message: 'Unknown query type: qqqq_zzzz' }]);
   });
 
   it('prefixes date, limit and page problems with batch[i]. as well', async () => {

@@ -126,19 +126,18 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     return rows.slice().sort(compareBy(sort.field, sort.order));
   };
   try {
-    if (type.paging === 'self') {
-      const rows = compute();
-      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(rows) };
-    }
+    // A type that pages itself computes one page: its rows are kept under that page and served whole.
+    const [from, count] = type.paging === 'self' ? [0, Number.MAX_SAFE_INTEGER] : [offset, limit];
     if (type.skipDateRange) {
-      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(offset, offset + limit)) };
+      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(from, from + count)) };
     }
     const key =
-      resultKey(type, scope, parameter, env.timezone, plan.filters) +
-      `|${env.profile}|${toMs}` +
+      resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
+      (env.profile === 'spec' ? '' : `|${env.profile}`) +
+      (type.paging === 'self' ? `|p${plan.limit ?? ''}:${offset}` : '') +
       (sort ? `|${sort.field}:${sort.order}` : '') +
       (type.readsTrackedEvents ? `|e${env.events.version}` : '');
-    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, offset, limit) };
+    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {
       env.warn?.('sortBy', `${type.name} has no field ${error.field} to order by; the service fails this parameter`);

@@ -35,6 +35,19 @@ function queriesOf(body: QueryBody): QueryRequest[] {
   return Array.isArray(body) ? body : [body];
 }
 
+/** The body {@link typesNamedIn} last read, and its types: the stages of one request ask in turn. */
+let lastBody: QueryBody | undefined;
+let lastTypes: readonly QueryTypeDefinition[] = [];
+
+/** The existing types a body names, worked out once per request body (access, scope and gate all ask). */
+function typesNamedIn(body: QueryBody): readonly QueryTypeDefinition[] {
+  if (body !== lastBody) {
+    lastTypes = namedTypes(queriesOf(body));
+    lastBody = body;
+  }
+  return lastTypes;
+}
+
 /**
  * Says what the service ignores in a query body: filters on fields a type does not allow
  * (dropped, yet counted in `filters_applied`) and the body's `timeZone` (never read; the time
@@ -65,14 +78,15 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
 /** Plans with error tracking; any other (and none) counts as free, as the service's feature table has it. */
 const ERROR_TRACKING_PLANS = new Set(['hobby', 'pro', 'scale']);
 
+
 /**
  * The service's plan gate: a request on one website (`website_id`) that names a gated type
  * (batch included) fails whole with 402 when the website's organization is on a plan without
  * the feature. Organization-, link- and monitor-scoped requests are never gated.
  */
-function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, queries: readonly QueryRequest[], scope: QueryScope): SimError | null {
+function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, types: readonly QueryTypeDefinition[], scope: QueryScope): SimError | null {
   if (ctx.query.website_id === undefined || scope.kind !== 'websites') return null;
-  const gated = namedTypes(queries).filter((t) => t.gate === 'error_tracking');
+  const gated = types.filter((t) => t.gate === 'error_tracking');
   if (gated.length === 0) return null;
   const website = scope.websites[0];
   const plan = (website && ctx.state.organizations.get(website.organizationId)?.plan) ?? 'free';
@@ -161,8 +175,8 @@ export const queryRoutes = [
     access: {
       kind: 'key',
       scope: 'read:data',
-      scopesFor: (body: QueryBody) => scopesOfTypes(namedTypes(queriesOf(body))),
-      publicWhen: (ctx, body) => publicWebsite(ctx.query, namedTypes(queriesOf(body)), ctx.state, ctx.sim.profile) !== null,
+      scopesFor: (body: QueryBody) => scopesOfTypes(typesNamedIn(body)),
+      publicWhen: (ctx, body) => publicWebsite(ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile) !== null,
     },
     summary: 'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential.',
     query: queryParams,
@@ -172,7 +186,7 @@ export const queryRoutes = [
     limit: 'query:execute',
     body: queryBodySchema,
     authorize(ctx, body): QueryScope | SimError {
-      const scope = resolveQueryScope(ctx.principal, ctx.query, namedTypes(queriesOf(body)), ctx.state, ctx.sim.profile);
+      const scope = resolveQueryScope(ctx.principal, ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile);
       if (!isError(scope) && scope.kind === 'websites' && scope.organizationId !== undefined && ctx.query.organization_id === undefined) {
         ctx.warn({
           field: 'website_id',
@@ -183,7 +197,7 @@ export const queryRoutes = [
     },
     validate(ctx, body, scope): QueryPlan[] | SimError {
       const queries = queriesOf(body);
-      const gated = planGate(ctx, queries, scope);
+      const gated = planGate(ctx, typesNamedIn(body), scope);
       if (gated) return gated;
       const details: ErrorDetail[] = [];
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });

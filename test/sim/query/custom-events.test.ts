@@ -124,6 +124,21 @@ describe('custom events of one website', () => {
     expect(recent).toMatchObject({ event_name: 'plan_upgraded', anonymous_id: 'anon_test', properties: '{"plan":"team","seats":5}', timestamp: '2025-06-02 09:00:00.000' });
   });
 
+  it('answers a tracked event at once even when the same query was answered (and cached) just before it', async () => {
+    const live = freshSimulator();
+    const day = { startDate: '2025-06-02', endDate: '2025-06-02', limit: 10_000 };
+    const before = await rowsFor(live, 'custom_events', day, STORE);
+    expect(before.find((r) => r.name === 'plan_upgraded')).toBeUndefined();
+    const tracked = await call(live, 'POST', '/track', {
+      key: secretOf(live, 'key_acme_track'),
+      query: { website_id: 'web_acme_store' },
+      body: { name: 'plan_upgraded', timestamp: Date.UTC(2025, 5, 2, 9, 0), anonymousId: 'anon_test' },
+    });
+    expect(tracked.status).toBe(200);
+    const after = await rowsFor(live, 'custom_events', day, STORE);
+    expect(after.find((r) => r.name === 'plan_upgraded')).toMatchObject({ total_events: 1 });
+  });
+
   it('has no bucket after now', async () => {
     const startMs = Date.UTC(2025, 5, 2, 9, 30);
     const early = freshSimulator({ startMs });

@@ -5,6 +5,7 @@ import { retentionRows } from '../retention-cohorts.js';
 export const retentionTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'identified_profile_retention',
+    readsTrackedEvents: true,
     family: 'retention',
     filters: ["activation_event", "return_event", "horizon_days", "observation_end", "namespace"],
     fields: {

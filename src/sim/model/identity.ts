@@ -12,7 +12,8 @@ export const IDENTIFIED_PERCENT = 22;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-function code(value: number, length: number): string {
+/** `value` as `length` base-36 digits, least significant first: the body of every generated id. */
+export function base36Code(value: number, length: number): string {
   let out = '';
   let v = value >>> 0;
   for (let i = 0; i < length; i++) {
@@ -30,13 +31,13 @@ export function websiteHash(websiteId: string): number {
 /** The anonymous id of visitor `visitor` of a website (the tracker's `anon_…` id). */
 export function anonymousIdOf(websiteId: string, visitor: number): string {
   const h = websiteHash(websiteId);
-  return `anon_${code(mix(h, visitor, 1), 7)}${code(mix(h, visitor, 2), 7)}`;
+  return `anon_${base36Code(mix(h, visitor, 1), 7)}${base36Code(mix(h, visitor, 2), 7)}`;
 }
 
 /** The session id of sample `index` of a website's day batch (the tracker's `sess_…` id). */
 export function sessionIdOf(batch: Pick<SessionBatch, 'websiteId' | 'day'>, index: number): string {
   const h = websiteHash(batch.websiteId);
-  return `sess_${code(batch.day, 4)}${code(index, 4)}${code(mix(h, batch.day, index), 6)}`;
+  return `sess_${base36Code(batch.day, 4)}${base36Code(index, 4)}${base36Code(mix(h, batch.day, index), 6)}`;
 }
 
 /** Reads back the day and index of a session id made by {@link sessionIdOf}; null for any other id. */
@@ -53,5 +54,5 @@ export function parseSessionId(id: string): { day: number; index: number } | nul
  */
 export function profileIdOf(seedHash: number, websiteId: string, visitor: number): string {
   const h = mix(seedHash, websiteHash(websiteId), visitor, 0x1d);
-  return h % 100 < IDENTIFIED_PERCENT ? `user_${code(mix(h, 7), 7)}` : '';
+  return h % 100 < IDENTIFIED_PERCENT ? `user_${base36Code(mix(h, 7), 7)}` : '';
 }

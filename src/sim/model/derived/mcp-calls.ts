@@ -1,7 +1,7 @@
 import type { Website } from '../entities.js';
 import type { Derivation } from '../../traffic-cache.js';
 import { logNormal, mix, pickWeighted, unit } from '../hash.js';
-import { websiteHash } from '../identity.js';
+import { base36Code, websiteHash } from '../identity.js';
 import { DAY_MS } from '../world.js';
 
 /**
@@ -115,16 +115,6 @@ export function mcpServerNames(website: Website): readonly string[] {
   return website.size === 'large' || website.size === 'huge' ? [`${slug}-mcp`, `${slug}-internal-mcp`] : [`${slug}-mcp`];
 }
 
-const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
-function code(value: number, length: number): string {
-  let out = '';
-  let v = value >>> 0;
-  for (let i = 0; i < length; i++) {
-    out += ALPHABET[v % 36];
-    v = Math.floor(v / 36);
-  }
-  return out;
-}
 
 /**
  * The MCP tool calls of a day: sessions of one to six calls, about {@link CALLS_PER_SAMPLE} calls
@@ -151,7 +141,7 @@ export const mcpToolCalls: Derivation<McpDay> = {
       const version = Math.floor(unit(seedHash, site, day, s, 0x65) * client.versions.length);
       const server = Math.floor(unit(seedHash, site, day, s, 0x66) * servers);
       const environment = pickWeighted(ENVIRONMENT_WEIGHTS, unit(seedHash, site, day, s, 0x67));
-      const session = unit(seedHash, site, day, s, 0x68) < 0.1 ? '' : `mcps_${code(day, 4)}${code(s, 3)}${code(mix(seedHash, site, day, s), 6)}`;
+      const session = unit(seedHash, site, day, s, 0x68) < 0.1 ? '' : `mcps_${base36Code(day, 4)}${base36Code(s, 3)}${base36Code(mix(seedHash, site, day, s), 6)}`;
       const calls = 1 + Math.floor(unit(seedHash, site, day, s, 0x69) * 6);
       let at = day * DAY_MS + Math.floor(unit(seedHash, site, day, s, 0x6a) * (DAY_MS - 600_000));
       for (let k = 0; k < calls; k++) {

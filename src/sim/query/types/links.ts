@@ -1,8 +1,8 @@
+import { parseReferrer } from '../parse-referrers.js';
 import type { ClickBatch, ClickDimension } from '../../model/traffic.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { createBucketer } from '../dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
-import { referrerHost } from '../labels.js';
 import { scanClicks } from '../scan.js';
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -61,37 +61,6 @@ function clicksBy<T extends { name: string; clicks: number }>(
   return [...groups.values()].sort(byClicks);
 }
 
-/** Display names of well-known referrer hosts; others are named by their host. */
-const REFERRER_NAMES: Readonly<Record<string, string>> = {
-  'google.com': 'Google',
-  'bing.com': 'Bing',
-  'duckduckgo.com': 'DuckDuckGo',
-  'search.brave.com': 'Brave Search',
-  'search.yahoo.com': 'Yahoo',
-  'ecosia.org': 'Ecosia',
-  'yandex.com': 'Yandex',
-  'baidu.com': 'Baidu',
-  't.co': 'X',
-  'reddit.com': 'Reddit',
-  'news.ycombinator.com': 'Hacker News',
-  'linkedin.com': 'LinkedIn',
-  'facebook.com': 'Facebook',
-  'l.facebook.com': 'Facebook',
-  'youtube.com': 'YouTube',
-  'instagram.com': 'Instagram',
-  'bsky.app': 'Bluesky',
-  'discord.com': 'Discord',
-  'pinterest.com': 'Pinterest',
-  'mail.google.com': 'Gmail',
-  'outlook.live.com': 'Outlook',
-  'outlook.office.com': 'Outlook',
-  'github.com': 'GitHub',
-  'stackoverflow.com': 'Stack Overflow',
-  'chatgpt.com': 'ChatGPT',
-  'producthunt.com': 'Product Hunt',
-  'perplexity.ai': 'Perplexity',
-};
-
 interface ReferrerRow {
   name: string;
   referrer: string;
@@ -112,15 +81,14 @@ function referrerRows(ctx: RunContext): Row[] {
     ctx,
     (batch, i) => {
       const code = batch.dims.referrer[i] as number;
-      return code === 0 ? 'direct' : (REFERRER_NAMES[referrerHost(values.referrer[code] ?? '')] ?? referrerHost(values.referrer[code] ?? '')).toLowerCase();
+      return code === 0 ? 'direct' : parseReferrer(values.referrer[code] ?? '').name.toLowerCase();
     },
     (batch, i) => {
       const code = batch.dims.referrer[i] as number;
       if (code === 0) return { name: 'Direct', referrer: 'direct', source: 'direct', domain: '', referrer_type: 'direct' };
       const url = values.referrer[code] ?? '';
-      const host = referrerHost(url);
-      const name = REFERRER_NAMES[host] ?? host;
-      return { name, referrer: url, source: name, domain: host, referrer_type: (sourceTypes[referrerSourceType[code] as number] ?? 'Referral').toLowerCase() };
+      const { name, domain } = parseReferrer(url);
+      return { name, referrer: url, source: name, domain, referrer_type: (sourceTypes[referrerSourceType[code] as number] ?? 'Referral').toLowerCase() };
     },
   );
   const total = rows.reduce((sum, r) => sum + r.clicks, 0);

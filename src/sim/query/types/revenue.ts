@@ -1,9 +1,64 @@
-import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { isAttributed } from '../../model/derived/revenue.js';
 import { aiProductOfReferrer } from '../../model/derived/ai-referrals.js';
 import { firstTouch, firstTouchLabel, ownField, providerOf, revenueBreakdown } from '../revenue-scan.js';
 import { revenueOverviewRows } from '../revenue-overview.js';
 import { recentTransactionRows, revenueSeriesRows } from '../revenue-rows.js';
+
+
+/** The filters of every revenue breakdown: the transaction's own fields and its first touch. */
+const BREAKDOWN_FILTERS = ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"];
+
+/**
+ * A revenue breakdown by one first-touch dimension (revenue_by_country … revenue_by_entry_page):
+ * rows of name (and the raw country for regions and cities), currency, revenue, transactions,
+ * customers and percentage, with the live meta these builders share.
+ */
+function defineRevenueBreakdown(spec: {
+  name: string;
+  title: string;
+  description: string;
+  tags: string[];
+  visualization?: string;
+  withCountry?: boolean;
+  customizable?: boolean;
+  rows(ctx: RunContext): Row[];
+}): QueryTypeDefinition {
+  const country = spec.withCountry === true;
+  return defineQueryType({
+    name: spec.name,
+    family: 'revenue',
+    paging: 'self',
+    filters: BREAKDOWN_FILTERS,
+    customizable: spec.customizable ?? true,
+    fields: {
+      name: 'string',
+      ...(country ? { country: 'string' as const } : {}),
+      currency: 'string',
+      revenue: 'number',
+      transactions: 'integer',
+      customers: 'integer',
+      percentage: 'number?',
+    },
+    meta: {
+      title: spec.title,
+      description: spec.description,
+      category: "Revenue",
+      tags: spec.tags,
+      output_fields: [
+        { name: "name", type: "string", label: "Name" },
+        ...(country ? [{ name: "country", type: "string", label: "Country" }] : []),
+        { name: "currency", type: "string", label: "Currency" },
+        { name: "revenue", type: "number", label: "Revenue" },
+        { name: "transactions", type: "number", label: "Transactions" },
+        { name: "customers", type: "number", label: "Customers" },
+        { name: "percentage", type: "number", label: "Share", unit: "%" },
+      ],
+      default_visualization: spec.visualization ?? "table",
+    },
+    run: spec.rows,
+  });
+}
 
 /** The live revenue builders. */
 export const revenueTypes: QueryTypeDefinition[] = [
@@ -217,405 +272,104 @@ export const revenueTypes: QueryTypeDefinition[] = [
       return revenueBreakdown(ctx, { nameOf: (tx) => (isAttributed(tx.batch, tx.index) ? 'Attributed' : 'Unattributed') });
     },
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_country',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Country",
-      description: "Attributed revenue breakdown by country.",
-      category: "Revenue",
-      tags: ["revenue", "country", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'country', 'Unknown'), limit: 20 });
-    },
+    title: "Revenue by Country",
+    description: "Attributed revenue breakdown by country.",
+    tags: ["revenue", "country", "geo"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'country', 'Unknown'), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_region',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      country: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Region",
-      description: "Attributed revenue breakdown by region/state.",
-      category: "Revenue",
-      tags: ["revenue", "region", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "country", type: "string", label: "Country" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'region', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 });
-    },
+    title: "Revenue by Region",
+    description: "Attributed revenue breakdown by region/state.",
+    tags: ["revenue", "region", "geo"],
+    withCountry: true,
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'region', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_city',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      country: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by City",
-      description: "Attributed revenue breakdown by city.",
-      category: "Revenue",
-      tags: ["revenue", "city", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "country", type: "string", label: "Country" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'city', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 });
-    },
+    title: "Revenue by City",
+    description: "Attributed revenue breakdown by city.",
+    tags: ["revenue", "city", "geo"],
+    withCountry: true,
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'city', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_browser',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Browser",
-      description: "Attributed revenue breakdown by browser.",
-      category: "Revenue",
-      tags: ["revenue", "browser"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'browser_name', 'Unknown'), limit: 10 });
-    },
+    title: "Revenue by Browser",
+    description: "Attributed revenue breakdown by browser.",
+    tags: ["revenue", "browser"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'browser_name', 'Unknown'), limit: 10 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_device',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Device",
-      description: "Attributed revenue breakdown by device type.",
-      category: "Revenue",
-      tags: ["revenue", "device"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'device_type', 'Unknown'), limit: 10 });
-    },
+    title: "Revenue by Device",
+    description: "Attributed revenue breakdown by device type.",
+    tags: ["revenue", "device"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'device_type', 'Unknown'), limit: 10 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_os',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by OS",
-      description: "Attributed revenue breakdown by operating system.",
-      category: "Revenue",
-      tags: ["revenue", "os"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'os_name', 'Unknown'), limit: 10 });
-    },
+    title: "Revenue by OS",
+    description: "Attributed revenue breakdown by operating system.",
+    tags: ["revenue", "os"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'os_name', 'Unknown'), limit: 10 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_referrer',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Referrer",
-      description: "Attributed revenue breakdown by referrer domain.",
-      category: "Revenue",
-      tags: ["revenue", "referrer"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'referrer', 'Direct'), limit: 20 });
-    },
+    title: "Revenue by Referrer",
+    description: "Attributed revenue breakdown by referrer domain.",
+    tags: ["revenue", "referrer"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'referrer', 'Direct'), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_ai_product',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
+    title: "Revenue by AI Product",
+    description: "Attributed revenue from visitors sent by AI products (ChatGPT, Claude, Perplexity and others) through referrals or their desktop app browser.",
+    tags: ["revenue", "ai", "referrer", "chatgpt", "claude"],
     customizable: false,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by AI Product",
-      description: "Attributed revenue from visitors sent by AI products (ChatGPT, Claude, Perplexity and others) through referrals or their desktop app browser.",
-      category: "Revenue",
-      tags: ["revenue", "ai", "referrer", "chatgpt", "claude"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => aiProductOfReferrer(firstTouch(ctx, tx, 'referrer')), limit: 20 });
-    },
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => aiProductOfReferrer(firstTouch(ctx, tx, 'referrer')), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_utm_source',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by UTM Source",
-      description: "Attributed revenue breakdown by UTM source.",
-      category: "Revenue",
-      tags: ["revenue", "utm", "source"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_source', 'None'), limit: 20 });
-    },
+    title: "Revenue by UTM Source",
+    description: "Attributed revenue breakdown by UTM source.",
+    tags: ["revenue", "utm", "source"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_source', 'None'), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_utm_medium',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by UTM Medium",
-      description: "Attributed revenue breakdown by UTM medium.",
-      category: "Revenue",
-      tags: ["revenue", "utm", "medium"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_medium', 'None'), limit: 20 });
-    },
+    title: "Revenue by UTM Medium",
+    description: "Attributed revenue breakdown by UTM medium.",
+    tags: ["revenue", "utm", "medium"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_medium', 'None'), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_utm_campaign',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by UTM Campaign",
-      description: "Attributed revenue breakdown by UTM campaign.",
-      category: "Revenue",
-      tags: ["revenue", "utm", "campaign"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_campaign', 'None'), limit: 20 });
-    },
+    title: "Revenue by UTM Campaign",
+    description: "Attributed revenue breakdown by UTM campaign.",
+    tags: ["revenue", "utm", "campaign"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_campaign', 'None'), limit: 20 }),
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_entry_page',
-    family: 'revenue',
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
-    customizable: true,
-    fields: {
-      name: 'string',
-      currency: 'string',
-      revenue: 'number',
-      transactions: 'integer',
-      customers: 'integer',
-      percentage: 'number?',
-    },
-    meta: {
-      title: "Revenue by Entry Page",
-      description: "Attributed revenue breakdown by entry page path.",
-      category: "Revenue",
-      tags: ["revenue", "entry", "page"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name" },
-        { name: "currency", type: "string", label: "Currency" },
-        { name: "revenue", type: "number", label: "Revenue" },
-        { name: "transactions", type: "number", label: "Transactions" },
-        { name: "customers", type: "number", label: "Customers" },
-        { name: "percentage", type: "number", label: "Share", unit: "%" },
-      ],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'path', 'Unknown'), limit: 20 });
-    },
+    title: "Revenue by Entry Page",
+    description: "Attributed revenue breakdown by entry page path.",
+    tags: ["revenue", "entry", "page"],
+    rows: (ctx) =>
+      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'path', 'Unknown'), limit: 20 }),
   }),
   defineQueryType({
     name: 'recent_transactions',

@@ -8,6 +8,7 @@ import type { RunContext } from './definition.js';
 import { passesFilters, type FilterPlan } from './filters.js';
 import { passesRecord, splitFilters } from './record-filters.js';
 import { scanSessions } from './scan.js';
+import { trackedValue } from './tracked-events.js';
 
 export type { EventProperty } from '../model/derived/custom-event-details.js';
 
@@ -146,29 +147,6 @@ function pathCodeOf(ctx: RunContext, path: string): number {
   return codes.get(path) ?? -1;
 }
 
-/** A tracked event's value of a filter field; the empty string for fields it does not carry. */
-function trackedValue(event: TrackedEvent, field: string): string {
-  switch (field) {
-    case 'event_name':
-      return event.name;
-    case 'path':
-      return event.path ?? '';
-    case 'anonymous_id':
-      return event.anonymousId ?? '';
-    case 'session_id':
-      return event.sessionId ?? '';
-    case 'profile_id':
-      return event.profileId ?? '';
-    case 'namespace':
-      return event.namespace ?? '';
-    case 'source':
-      return event.source ?? '';
-    case 'website_id':
-      return event.websiteId ?? '';
-    default:
-      return '';
-  }
-}
 
 interface ParsedProperties {
   readonly valid: boolean;

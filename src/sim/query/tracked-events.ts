@@ -3,7 +3,7 @@ import type { RunContext } from './definition.js';
 import { passesFilters } from './filters.js';
 
 /** A tracked event's value of a filter field; the empty string for fields it does not carry. */
-function trackedValue(event: TrackedEvent, field: string): string {
+export function trackedValue(event: TrackedEvent, field: string): string {
   switch (field) {
     case 'event_name':
       return event.name;
@@ -15,6 +15,12 @@ function trackedValue(event: TrackedEvent, field: string): string {
       return event.sessionId ?? '';
     case 'profile_id':
       return event.profileId ?? '';
+    case 'namespace':
+      return event.namespace ?? '';
+    case 'source':
+      return event.source ?? '';
+    case 'website_id':
+      return event.websiteId ?? '';
     default:
       return '';
   }

@@ -98,6 +98,9 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   const limit = plan.limit ?? (followsLive(env.profile, 'default-limit') ? 100 : type.defaultLimit);
   const offset = (plan.page - 1) * limit;
   const sort = type.paging === 'engine' && plan.sortBy !== undefined && plan.sortOrder !== undefined ? { field: plan.sortBy, order: plan.sortOrder } : null;
+  if (!sort && type.paging === 'self' && plan.sortBy !== undefined && plan.sortOrder !== undefined) {
+    env.warn?.('sortBy', `${type.name} orders its own rows; sortBy and sortOrder were ignored for it, as the service ignores them for custom-SQL types`);
+  }
   if (sort && !SORTABLE.has(sort.field)) {
     env.warn?.(`sortBy`, `${type.name}: ${orderByRefusal(`${sort.field} ${sort.order.toUpperCase()}`)}`);
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };

@@ -75,6 +75,13 @@ describe('sortBy and sortOrder', () => {
     expect(res.headers.Warning).toContain("Ordering by 'bogus DESC' is not permitted");
   });
 
+  it('says in a Warning that a type ordering its own rows ignored sortBy', async () => {
+    const sim = freshSimulator();
+    const res = await runQuery(sim, { parameters: ['events_by_date'], preset: 'last_7d', sortBy: 'pageviews', sortOrder: 'asc' }, STORE);
+    expect(outcomesOf(res)[0]?.success).toBe(true);
+    expect(res.headers.Warning).toContain('events_by_date orders its own rows; sortBy and sortOrder were ignored');
+  });
+
   it('applies no ordering when only one of the two is sent', async () => {
     const sim = freshSimulator();
     const plain = outcomesOf(await runQuery(sim, { parameters: ['browser_name'], preset: 'last_7d' }, STORE))[0]?.data;

@@ -1,8 +1,10 @@
 /**
  * The Node load runner: the plans of load/k6/*.js, driven with autocannon (open-loop, at a set
- * request rate) or with fetch clients that honour Retry-After, against a simulator process.
- * After the load it reads the journal and judges it with load/expectations.js and with the
- * server's own oracle (`GET /__sim/journal/oracle`, which is `replayJournal`).
+ * request rate) or with fetch clients that honour Retry-After, against one simulator process or
+ * several sharing a store (the plan's connections and rate spread over them). After the load it
+ * reads the journal of the first target (with a shared store, the journal of every process) and
+ * judges it with load/expectations.js and with the server's own oracle
+ * (`GET /__sim/journal/oracle`, which is `replayJournal`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -34,7 +36,10 @@ interface Fixtures {
 }
 
 interface Target {
+  /** The first target: where the control plane is asked (fixtures, reset, scenarios, journal). */
   readonly url: string;
+  /** Every target the load goes to, the first included. */
+  readonly urls: readonly string[];
   readonly keys: ReadonlyMap<string, string>;
 }
 
@@ -167,15 +172,31 @@ export interface Driven {
   readonly p99: number;
   readonly rps: number;
   readonly seconds: number;
+  /** What each target was given and answered, in the order of the targets (absent from reports written before several targets). */
+  readonly byTarget?: readonly TargetLoad[];
   /** Retry-audit of the journal (outage plan only). */
   readonly retryViolations?: number;
   readonly retries?: number;
 }
 
+/** The share of the load one target received. */
+export interface TargetLoad {
+  readonly url: string;
+  /** Connections (autocannon) or clients (retrying clients) sent to this target. */
+  readonly connections: number;
+  /** Requests per second offered to this target (0: closed loop). */
+  readonly rate: number;
+  readonly sent: number;
+  readonly statuses: Record<string, number>;
+}
+
 export interface Report {
   readonly plan: PlanName;
+  /** The options in force; `connections` is at least one per target. */
   readonly options: PlanOptions;
+  /** Every target, comma-separated (the first is the one whose journal was judged). */
   readonly target: string;
+  readonly targets: readonly string[];
   readonly startedAt: string;
   readonly driven: Driven;
   readonly summary: JournalSummary;
@@ -200,52 +221,101 @@ const progressLine = (plan: string, began: number, duration: number, sent: numbe
   return `[${plan}] ${((performance.now() - began) / 1000).toFixed(1)}/${duration}s sent ${sent} ${codes}`;
 };
 
+/** One target's share of a plan's load: its connections and the requests per second offered to it. */
+export interface Share {
+  readonly connections: number;
+  /** 0: as fast as the connections go. */
+  readonly rate: number;
+}
+
+/**
+ * Spreads a plan's load over `targets` targets: connection i goes to target i mod `targets`
+ * (so each gets ⌊c/n⌋ or ⌈c/n⌉ connections), and an offered rate is split evenly, in whole
+ * requests per second, the first targets taking the remainder. Invariants: the shares add up
+ * to the plan's connections and rate; every target gets at least one connection and, when a
+ * rate is set, at least one request per second. Throws when there are fewer connections than
+ * targets, or a rate below one per target.
+ */
+export function spreadLoad(options: PlanOptions, targets: number): Share[] {
+  if (!Number.isInteger(targets) || targets < 1) throw new Error(`cannot spread load over ${targets} targets`);
+  if (options.connections < targets) throw new Error(`${options.connections} connection(s) cannot reach ${targets} targets: give --connections ${targets} or more`);
+  const split = (total: number, k: number): number => Math.floor(total / targets) + (k < total % targets ? 1 : 0);
+  if (targets === 1) return [{ connections: options.connections, rate: options.rate }];
+  const rate = Math.round(options.rate);
+  if (options.rate > 0 && rate < targets) throw new Error(`a rate of ${options.rate}/s cannot reach ${targets} targets: give --rate ${targets} or more`);
+  return Array.from({ length: targets }, (_, k) => ({ connections: split(options.connections, k), rate: options.rate > 0 ? split(rate, k) : 0 }));
+}
+
+/** Percentiles of the latencies the load tool measured, ms (sorts `samples` in place; 0 for none). */
+function latencyQuantiles(samples: number[]): { p50: number; p90: number; p99: number } {
+  samples.sort((a, b) => a - b);
+  return { p50: quantile(samples, 0.5), p90: quantile(samples, 0.9), p99: quantile(samples, 0.99) };
+}
+
+const addStatus = (statuses: Record<string, number>, status: number): void => {
+  statuses[status] = (statuses[status] ?? 0) + 1;
+};
+
+/** One autocannon instance per target, all at once, each with its share of the connections and rate. */
 async function driveAutocannon(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress, latencies: LatencyRecorder): Promise<Driven> {
   const statuses: Record<string, number> = {};
+  const samples: number[] = [];
   let sent = 0;
   const began = performance.now();
-  let done!: (result: autocannon.Result) => void;
-  let failed!: (error: Error) => void;
-  const finished = new Promise<autocannon.Result>((resolve, reject) => {
-    done = resolve;
-    failed = reject;
-  });
-  const instance = autocannon(
-    {
-    url: `${target.url}${req.path}`,
-    method: req.method,
-    headers: req.headers,
-    ...(req.body !== undefined ? { body: req.body } : {}),
-    connections: options.connections,
-    duration: options.duration,
-    ...(options.rate > 0 ? { overallRate: options.rate } : {}),
-    },
-    (error, result) => (error ? failed(error instanceof Error ? error : new Error(String(error))) : done(result)),
-  );
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    sent++;
-    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-    latencies.record(Date.now(), responseTime);
-  });
+  const shares = spreadLoad(options, target.urls.length);
+  const byTarget = target.urls.map((url, k) => ({ url, ...(shares[k] as Share), sent: 0, statuses: {} as Record<string, number> }));
+  const run = (load: (typeof byTarget)[number]): Promise<autocannon.Result> => {
+    let done!: (result: autocannon.Result) => void;
+    let failed!: (error: Error) => void;
+    const finished = new Promise<autocannon.Result>((resolve, reject) => {
+      done = resolve;
+      failed = reject;
+    });
+    const instance = autocannon(
+      {
+        url: `${load.url}${req.path}`,
+        method: req.method,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        connections: load.connections,
+        duration: options.duration,
+        ...(load.rate > 0 ? { overallRate: load.rate } : {}),
+      },
+      (error, result) => (error ? failed(error instanceof Error ? error : new Error(String(error))) : done(result)),
+    );
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      sent++;
+      load.sent++;
+      addStatus(statuses, statusCode);
+      addStatus(load.statuses, statusCode);
+      samples.push(responseTime);
+      latencies.record(Date.now(), responseTime);
+    });
+    return finished;
+  };
   const timer = setInterval(() => progress(progressLine(plan.name, began, options.duration, sent, statuses)), 250);
   try {
-    const result = await finished;
+    const results = await Promise.all(byTarget.map(run));
+    const total = results.reduce((n, r) => n + r.requests.total, 0);
+    const seconds = Math.max(...results.map((r) => r.duration));
     return {
-      sent: result.requests.total,
+      sent: total,
       statuses,
-      errors: result.errors + result.timeouts,
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      rps: result.requests.total / result.duration,
-      seconds: result.duration,
+      errors: results.reduce((n, r) => n + r.errors + r.timeouts, 0),
+      ...latencyQuantiles(samples),
+      rps: total / seconds,
+      seconds,
+      byTarget,
     };
   } finally {
     clearInterval(timer);
   }
 }
 
-/** Clients on a fixed schedule that retry 429/5xx after Retry-After plus a jitter under 250 ms, at most 3 times (SPEC 8.4 rule 4). */
+/**
+ * Clients on a fixed schedule that retry 429/5xx after Retry-After plus a jitter under 250 ms,
+ * at most 3 times (SPEC 8.4 rule 4). Client c talks to target c mod n, retries included.
+ */
 async function driveRetryingClients(
   plan: Plan,
   target: Target,
@@ -258,6 +328,11 @@ async function driveRetryingClients(
   const latencies: number[] = [];
   let sent = 0;
   let errors = 0;
+  const shares = spreadLoad(options, target.urls.length);
+  const byTarget = target.urls.map((url, k) => {
+    const connections = (shares[k] as Share).connections;
+    return { url, connections, rate: (options.rate * connections) / options.connections, sent: 0, statuses: {} as Record<string, number> };
+  });
   const began = performance.now();
   const deadline = began + options.duration * 1000;
   const interval = (options.connections * 1000) / Math.max(1, options.rate || options.connections);
@@ -268,16 +343,18 @@ async function driveRetryingClients(
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return (seed / 2147483648) * 240;
   };
-  const send = async (path: string): Promise<{ status: number; retryAfter: number }> => {
+  const send = async (load: (typeof byTarget)[number], path: string): Promise<{ status: number; retryAfter: number }> => {
     const t0 = performance.now();
     sent++;
+    load.sent++;
     try {
-      const res = await fetch(`${target.url}${path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+      const res = await fetch(`${load.url}${path}`, { method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
       await res.arrayBuffer();
       const took = performance.now() - t0;
       latencies.push(took);
       recorder.record(Date.now(), took);
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      addStatus(statuses, res.status);
+      addStatus(load.statuses, res.status);
       return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? '1') };
     } catch {
       errors++;
@@ -285,17 +362,18 @@ async function driveRetryingClients(
     }
   };
   const client = async (c: number): Promise<void> => {
+    const load = byTarget[c % byTarget.length] as (typeof byTarget)[number];
     await sleep((interval * c) / options.connections);
     for (let n = 0; performance.now() < deadline; n++) {
       const next = performance.now() + interval;
       // Each logical request has its own query string, so the retry audit can tell its retries apart.
       const path = `${req.path}${req.path.includes('?') ? '&' : '?'}load=${c}-${n}`;
-      let answer = await send(path);
+      let answer = await send(load, path);
       for (let retry = 1; retry <= 3 && (answer.status === 429 || answer.status >= 500 || answer.status === 0); retry++) {
         const wait = Math.max(1, Number.isFinite(answer.retryAfter) ? answer.retryAfter : 1) * 1000 + jitter();
         if (performance.now() + wait > deadline) return;
         await sleep(wait);
-        answer = await send(path);
+        answer = await send(load, path);
       }
       const rest = next - performance.now();
       if (rest > 0) await sleep(rest);
@@ -307,18 +385,16 @@ async function driveRetryingClients(
   } finally {
     clearInterval(timer);
   }
-  latencies.sort((a, b) => a - b);
   const seconds = (performance.now() - began) / 1000;
   const audit = (await (await fetch(`${target.url}/__sim/journal/retry-audit`)).json()) as { summary: { retries: number; violations: number } };
   return {
     sent,
     statuses,
     errors,
-    p50: quantile(latencies, 0.5),
-    p90: quantile(latencies, 0.9),
-    p99: quantile(latencies, 0.99),
+    ...latencyQuantiles(latencies),
     rps: sent / seconds,
     seconds,
+    byTarget,
     retries: audit.summary.retries,
     retryViolations: audit.summary.violations,
   };
@@ -370,24 +446,109 @@ export function startServer(command: readonly string[] = [process.execPath, 'dis
   });
 }
 
+/** How the runner starts its own simulators when no target is given. */
+export interface SimulatorOptions {
+  /** `--store`: `memory` (the default) or a Redis URL, given to every process. */
+  readonly store?: string;
+  /** `--store-prefix`, given to every process (needs a Redis store). */
+  readonly storePrefix?: string;
+  /** `serve --workers N`: processes behind each port (node:cluster; needs a Redis store). */
+  readonly workers?: number;
+  /** Separate `serve` processes, each on its own free port (more than one needs a Redis store). */
+  readonly instances?: number;
+  /** The simulator command (default: the built CLI, `node dist/cli/main.js`). */
+  readonly command?: readonly string[];
+}
+
+const sharesAStore = (store: string | undefined): boolean => store !== undefined && store !== 'memory';
+
+/**
+ * Why a combination of {@link SimulatorOptions} cannot run, or undefined when it can: several
+ * processes need a shared store, since each process of the memory store keeps its own limits.
+ */
+export function describeSimulatorProblem(options: SimulatorOptions): string | undefined {
+  const { workers = 1, instances = 1 } = options;
+  for (const [flag, n] of [['--workers', workers], ['--instances', instances]] as const) {
+    if (!Number.isInteger(n) || n < 1) return `${flag} must be a whole number ≥ 1, got ${n}.`;
+  }
+  if (!sharesAStore(options.store)) {
+    if (workers > 1) return '--workers needs a shared store: add --store redis://HOST:PORT (with the memory store each process would keep its own limits).';
+    if (instances > 1) return '--instances needs a shared store: add --store redis://HOST:PORT (with the memory store each process would keep its own limits).';
+    if (options.storePrefix !== undefined) return '--store-prefix needs --store redis://HOST:PORT.';
+  }
+  return undefined;
+}
+
+/**
+ * Starts the simulators a run without `--target` uses: `instances` processes (default 1) of
+ * `serve --port 0 --clock real`, each with `--workers` and the store flags when given, all at
+ * once. Resolves with them in start order (their URLs are the run's targets); when one fails to
+ * start, stops the others and rejects with its error.
+ */
+export async function startSimulators(options: SimulatorOptions = {}): Promise<Server[]> {
+  const problem = describeSimulatorProblem(options);
+  if (problem) throw new Error(problem);
+  const extra = [
+    ...(options.store !== undefined ? ['--store', options.store] : []),
+    ...(options.storePrefix !== undefined ? ['--store-prefix', options.storePrefix] : []),
+    ...((options.workers ?? 1) > 1 ? ['--workers', String(options.workers)] : []),
+  ];
+  const started = await Promise.allSettled(Array.from({ length: options.instances ?? 1 }, () => startServer(options.command, extra)));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failure.reason;
+  }
+  return servers;
+}
+
+/** `fetch`, rejecting with the URL and the cause (e.g. ECONNREFUSED) when nothing answers. */
+async function reach(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  }
+}
+
 async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  const res = await reach(url);
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   return (await res.json()) as T;
 }
 
-/** Runs one plan against `url` and judges the journal. */
+/** The options a plan runs with: its defaults, the overrides given, and at least one connection per target. */
+export function planOptions(name: PlanName, overrides: Partial<PlanOptions> = {}, targets = 1): PlanOptions {
+  const options: PlanOptions = { ...PLANS[name].defaults, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
+  return { ...options, connections: Math.max(options.connections, targets) };
+}
+
+/**
+ * Runs one plan against one simulator or several sharing a store, and judges the journal.
+ * The first target gets the control-plane calls: a reset before the load (`POST /__sim/reset`;
+ * with a shared store it resets every process), the fixtures and the plan's scenarios; the
+ * load is spread over every target ({@link spreadLoad}); the journal and the oracle are read
+ * once, from the first target (with a shared store, the merged journal of every process).
+ */
 export async function runPlan(
   name: PlanName,
-  url: string,
+  targets: string | readonly string[],
   overrides: Partial<PlanOptions> = {},
   progress: Progress = () => undefined,
 ): Promise<Report> {
   const plan = PLANS[name];
-  const options: PlanOptions = { ...plan.defaults, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
+  const urls = typeof targets === 'string' ? [targets] : [...targets];
+  const url = urls[0];
+  if (url === undefined) throw new Error('runPlan needs at least one target');
+  const options = planOptions(name, overrides, urls.length);
+  spreadLoad(options, urls.length); // a rate that cannot reach every target fails before any load
+  const reset = await reach(`${url}/__sim/reset`, { method: 'POST' });
+  if (!reset.ok) throw new Error(`POST ${url}/__sim/reset answered ${reset.status}: ${await reset.text()}`);
   const fixtures = await getJson<Fixtures>(`${url}/__sim/fixtures`);
   const keys = new Map(fixtures.apiKeys.flatMap((k) => (k.secret ? [[k.id, k.secret] as const] : [])));
-  const target: Target = { url, keys };
+  const target: Target = { url, urls, keys };
   const secret = process.env.KEY ?? keys.get(plan.key);
   if (!secret) throw new Error(`no secret for ${plan.key} in ${url}/__sim/fixtures (set KEY)`);
   const startedAt = new Date().toISOString();
@@ -417,7 +578,8 @@ export async function runPlan(
   return {
     plan: name,
     options,
-    target: url,
+    target: urls.join(', '),
+    targets: urls,
     startedAt,
     driven,
     summary,
@@ -429,17 +591,27 @@ export async function runPlan(
   };
 }
 
+const formatStatuses = (statuses: Record<string, number>): string =>
+  Object.entries(statuses)
+    .sort()
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ') || 'no answer';
+
 /** The report as printable lines. */
 export function reportLines(report: Report): string[] {
   const { driven } = report;
   const lines = formatReport(report.plan, report.summary, { p50: driven.p50, p99: driven.p99, rps: driven.rps, oracleAccuracy: report.oracle.accuracy });
-  const codes = Object.entries(driven.statuses)
-    .sort()
-    .map(([code, n]) => `${code}: ${n}`)
-    .join(', ');
+  const codes = formatStatuses(driven.statuses);
   lines.push(`  ${'answers seen by the load tool'.padEnd(36)}  ${codes}${driven.errors ? `, errors: ${driven.errors}` : ''}`);
   const o = report.options;
   lines.push(`  ${'load'.padEnd(36)}  ${o.duration} s, ${o.rate > 0 ? `${o.rate}/s offered` : 'closed loop'}, ${o.connections} connections`);
+  const byTarget = driven.byTarget ?? [{ url: report.target, connections: o.connections, rate: o.rate, sent: driven.sent, statuses: driven.statuses }];
+  const many = byTarget.length > 1;
+  byTarget.forEach((t, k) => {
+    const label = many ? `target ${k + 1}${k === 0 ? ' (journal read here)' : ''}` : 'target';
+    const share = many ? ` (${t.connections} connections, ${t.rate > 0 ? `${Number(t.rate.toFixed(2))}/s` : 'closed loop'}): ${t.sent} sent, ${formatStatuses(t.statuses)}` : '';
+    lines.push(`  ${label.padEnd(36)}  ${t.url}${share}`);
+  });
   if (driven.retries !== undefined) lines.push(`  ${'retries (audit violations)'.padEnd(36)}  ${driven.retries} (${driven.retryViolations ?? 0})`);
   for (const p of report.problems) lines.push(`  FAIL: ${p}`);
   return lines;

@@ -4,7 +4,9 @@
  * start-up time, first-request latency and RSS; and the throughput of a quota-enabled key
  * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
- * session lists, engagement). Not a test: it asserts nothing.
+ * session lists, engagement). The quota-key work is then measured again on the Redis store,
+ * one process and `--workers 2` (load/bench/store-rows.ts; the bench starts its own
+ * redis-server, and says why when those rows are skipped). Not a test: it asserts nothing.
  *
  *   npm run bench -- [--duration 5] [--connections 32]
  */
@@ -12,6 +14,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { measureAdmissionWork, MEASURED_REQUESTS, WARM_UP_REQUESTS } from './admission-work.js';
+import { formatStoreRows, measureStoreRows } from './store-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -139,29 +143,14 @@ try {
   rows.push({ ...refused, non2xx: 0 });
   const quotaSecret = fixtures.apiKeys.find((k) => k.id === 'key_acme_quota_default')?.secret ?? '';
   // A fixed number of requests, so the whole run fits the journal (100,000 entries) and every
-  // decision is judged: 5,000 to warm up, then 90,000 measured.
-  const quotaTarget = { url: `${quota.url}/v1/query?website_id=${largest}`, method: 'POST' as const, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
-  await autocannon({ connections, amount: 5_000, ...quotaTarget });
-  const quotaBegan = performance.now();
-  const quotaResult = await autocannon({ connections, amount: 90_000, ...quotaTarget });
-  const quotaSeconds = (performance.now() - quotaBegan) / 1000;
-  const quotaRow: Measured = {
-    name: 'quota key (300/60 s) 90k requests, limits on',
-    rps: quotaResult.requests.total / quotaSeconds,
-    p50: quotaResult.latency.p50,
-    p99: quotaResult.latency.p99,
-    errors: quotaResult.errors,
-    non2xx: quotaResult.non2xx,
-  };
+  // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
+  const quotaWork = { path: `/v1/query?website_id=${largest}`, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
+  const quotaResult = await measureAdmissionWork(quota.url, quotaWork, connections);
+  const quotaRow: Measured = { name: 'quota key (300/60 s) 90k requests, limits on', ...quotaResult };
   rows.push(quotaRow);
-  const oracle = (await (await fetch(`${quota.url}/__sim/journal/oracle`)).json()) as {
-    checked: number;
-    skipped: number;
-    overAdmissions: number;
-    underAdmissions: number;
-    accuracy: number;
-  };
-  const journalInfo = ((await (await fetch(`${quota.url}/__sim/journal?limit=1`)).json()) as { info: { size: number; dropped: number } }).info;
+  const { oracle, journal: journalInfo } = quotaResult;
+  // The store rows: the same work on a Redis store, one process and --workers 2.
+  const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42']);
   const baseline = rows[0]?.rps ?? 1;
 
   const pad = (s: string, n: number): string => s.padEnd(n);
@@ -183,6 +172,9 @@ try {
       `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB`,
       `quota-key run, journal oracle:      ${oracle.accuracy}% accuracy over ${oracle.checked} checks (${oracle.skipped} skipped), ${oracle.overAdmissions} over-, ${oracle.underAdmissions} under-admissions; ${journalInfo.size} decisions journaled, ${journalInfo.dropped} dropped`,
       `quota-key throughput vs bare:       ${(quotaRow.rps / baseline).toFixed(2)}x (${quotaRow.rps.toFixed(0)} req/s at ${oracle.accuracy}% accuracy)`,
+      '',
+      `the quota-key work on each store (${WARM_UP_REQUESTS.toLocaleString('en')} warm-up + ${MEASURED_REQUESTS.toLocaleString('en')} measured requests, ${connections} connections, limits on, real clock; accuracy: the oracle over the whole journal):`,
+      ...formatStoreRows(storeRows),
       '',
     ].join('\n'),
   );

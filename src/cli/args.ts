@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_WORKERS, STORE_PREFIX_PATTERN } from '../contract/config.js';
 import { MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
@@ -29,7 +30,21 @@ export interface ServeOptions {
   readonly strict: boolean;
   /** `spec` follows SPEC.md where it is explicit; `live` follows the live service. */
   readonly profile: Profile;
+  /**
+   * `memory` (this process only) or, as given, the URL of a Redis store shared by every process
+   * using it (`redis://HOST:PORT[/DB]`, `rediss://…`); checked by the caller (`src/cli/store-option.ts`).
+   */
+  readonly store: string;
+  /** Prefix of every key in the shared store; `undefined` for the default. Only with a Redis store. */
+  readonly storePrefix: string | undefined;
+  /** Processes serving the port through `node:cluster` (1 to {@link MAX_WORKERS}); more than 1 needs a shared store. */
+  readonly workers: number;
 }
+
+/** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
+export const STORE_ENV = 'ANALYTICS_SIM_STORE';
+/** See {@link STORE_ENV}. */
+export const STORE_PREFIX_ENV = 'ANALYTICS_SIM_STORE_PREFIX';
 
 /** What the command line asks for. */
 export type Command =
@@ -37,8 +52,12 @@ export type Command =
       readonly kind: 'serve';
       /** The options, with defaults for what the command line does not give. */
       readonly options: ServeOptions;
-      /** The options the command line gives (they win over a config file's). */
+      /** The options the command line or the environment gives (they win over a config file's). */
       readonly given: readonly (keyof ServeOptions)[];
+      /** Where `store` came from when `given` has it: `--store` or the environment variable. */
+      readonly storeSource?: string;
+      /** Where `storePrefix` came from when `given` has it: `--store-prefix` or the environment variable. */
+      readonly storePrefixSource?: string;
       /** `--config FILE`, when given. */
       readonly configPath?: string;
     }
@@ -89,10 +108,19 @@ Options (serve):
                         top_pages, /types meta, rate-limit timing, 429 bodies, auth codes,
                         public types, /track errors, validation). GET /__sim/profile lists
                         the switches; PUT /__sim/profile changes it at run time (default spec)
+  --store <url>         Where limits, leases, the clock, the journal, tracked events and
+                        key changes live: memory (this process only) or
+                        redis://HOST:PORT[/DB] or rediss://… (one simulator shared by
+                        every process using it). Env ANALYTICS_SIM_STORE (default memory)
+  --store-prefix <name> Prefix of every key in the Redis store, so runs sharing one Redis
+                        stay apart: 1 to 64 letters, digits, - _ . or :; only with a
+                        Redis store. Env ANALYTICS_SIM_STORE_PREFIX (default analytics-sim)
+  --workers <n>         Serve the port from n processes (node:cluster), 1 to 64; more
+                        than 1 needs a Redis store (default 1)
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
-                        (default: ./analytics-sim.config.json when it exists; flags
-                        given on the command line win)
+                        (default: ./analytics-sim.config.json when it exists). A flag
+                        wins over its environment variable, which wins over the file
   -h, --help            Show this help
   -v, --version         Print the version
 
@@ -120,11 +148,21 @@ export function parseInstant(text: string): number | null {
   return parseDateInput(text)?.ms ?? null;
 }
 
+/** A whole number from 1 to {@link MAX_WORKERS}, or null. */
+function parseWorkers(text: string): number | null {
+  if (!/^\d{1,3}$/.test(text)) return null;
+  const count = Number(text);
+  return count >= 1 && count <= MAX_WORKERS ? count : null;
+}
+
 /**
- * Parses argv (without node and the script). Never throws: bad input becomes an `error` command.
- * A config file is read by the caller (`src/cli/config.ts`); `given` says which options it may not change.
+ * Parses argv (without node and the script) and the environment variables that stand in for
+ * flags ({@link STORE_ENV}, {@link STORE_PREFIX_ENV}; an empty one counts as unset). Never
+ * throws: bad input becomes an `error` command. A config file is read by the caller
+ * (`src/cli/config.ts`); `given` says which options it may not change. The store URL is only
+ * carried here; the caller checks it.
  */
-export function parseCommand(argv: readonly string[]): Command {
+export function parseCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Command {
   if (argv[0] === 'conform') return parseConformCommand(argv.slice(1));
   let parsed;
   try {
@@ -144,6 +182,9 @@ export function parseCommand(argv: readonly string[]): Command {
         'allowed-origin': { type: 'string', multiple: true },
         strict: { type: 'boolean' },
         profile: { type: 'string' },
+        store: { type: 'string' },
+        'store-prefix': { type: 'string' },
+        workers: { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -186,6 +227,16 @@ export function parseCommand(argv: readonly string[]): Command {
   if (profile === null) return { kind: 'error', message: `--profile must be spec or live (got '${values.profile}').` };
   const seed = values.seed ?? '42';
   if (seed.length === 0 || seed.length > 128) return { kind: 'error', message: '--seed must be 1 to 128 characters.' };
+  const fromEnv = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  const storeSource = values.store !== undefined ? '--store' : fromEnv(STORE_ENV) !== undefined ? STORE_ENV : undefined;
+  const store = values.store ?? fromEnv(STORE_ENV);
+  const storePrefix = values['store-prefix'] ?? fromEnv(STORE_PREFIX_ENV);
+  const prefixSource = values['store-prefix'] !== undefined ? '--store-prefix' : storePrefix !== undefined ? STORE_PREFIX_ENV : undefined;
+  if (storePrefix !== undefined && !STORE_PREFIX_PATTERN.test(storePrefix)) {
+    return { kind: 'error', message: `${prefixSource} must be 1 to 64 letters, digits, -, _, . or : (got '${storePrefix}').` };
+  }
+  const workers = parseWorkers(values.workers ?? '1');
+  if (workers === null) return { kind: 'error', message: `--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}').` };
   const flagOf: Record<keyof ServeOptions, unknown> = {
     port: values.port,
     host: values.host,
@@ -198,12 +249,17 @@ export function parseCommand(argv: readonly string[]): Command {
     allowedOrigins: values['allowed-origin'],
     strict: values.strict,
     profile: values.profile,
+    store,
+    storePrefix,
+    workers: values.workers,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
     kind: 'serve',
     given,
     ...(values.config !== undefined ? { configPath: values.config } : {}),
+    ...(storeSource !== undefined ? { storeSource } : {}),
+    ...(prefixSource !== undefined ? { storePrefixSource: prefixSource } : {}),
     options: {
       port,
       host: values.host ?? '127.0.0.1',
@@ -216,6 +272,9 @@ export function parseCommand(argv: readonly string[]): Command {
       allowedOrigins,
       strict: values.strict ?? false,
       profile,
+      store: store ?? 'memory',
+      storePrefix,
+      workers,
     },
   };
 }
@@ -224,4 +283,4 @@ export function parseCommand(argv: readonly string[]): Command {
 const COMMANDS = ['serve', 'conform'];
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--config', '--help', '--version'];

@@ -46,8 +46,10 @@ function didYouMean(issue: { code: string; path: readonly PropertyKey[]; keys?: 
 }
 
 /**
- * The options with the config file's values for every option the command line did not give
- * (`given`). Pure; throws {@link ConfigError} for a value the flags would refuse too.
+ * The options with the config file's values for every option the command line (or the
+ * environment variable standing in for a flag) did not give (`given`). Pure; throws
+ * {@link ConfigError} for a value the flags would refuse too. The store URL is checked by the
+ * caller (`src/cli/store-option.ts`), which names the file when it came from there.
  */
 export function applyConfig(options: ServeOptions, given: readonly (keyof ServeOptions)[], loaded: LoadedConfig): ServeOptions {
   const { config, path } = loaded;
@@ -82,6 +84,9 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     allowedOrigins,
     strict: pick('strict', config.strict),
     profile: pick('profile', config.profile),
+    store: pick('store', config.store),
+    storePrefix: fromFile('storePrefix') && config.storePrefix !== undefined ? config.storePrefix : options.storePrefix,
+    workers: pick('workers', config.workers),
   };
 }
 

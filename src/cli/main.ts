@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { startServer } from '../http/node-server.js';
 import type { ConfigKey } from '../contract/config.js';
+import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
 import { HELP, parseCommand, type ServeOptions } from './args.js';
@@ -9,6 +10,8 @@ import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
 import { CONFORM_HELP } from './conform/options.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
+import { describeStoreFailure, describeStoreLine, resolveStore, StoreError, type StoreChoice } from './store-option.js';
+import { isWorkerProcess, reportFailure, reportReady, runPrimary } from './workers.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -34,7 +37,30 @@ function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | 
   });
 }
 
-async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPath: string | null): Promise<void> {
+/** Closes a shared store, giving up after `ms` (a store whose Redis is gone must not hold the exit). */
+async function closeStore(store: SharedStore | undefined, ms = 3_000): Promise<void> {
+  if (!store) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    store.close().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * Runs one serving process: creates the simulator (on a Redis store when chosen, then waits for
+ * `ready()` before listening), listens, and stops on SIGTERM/SIGINT (the server, then the
+ * store). Alone it prints the banner; as a worker of `--workers` it hands the banner to the
+ * primary instead, and leaves SIGINT to the primary (which stops every worker with SIGTERM).
+ */
+async function serve(options: ServeOptions, store: StoreChoice, keys: readonly ConfigKey[], configPath: string | null, worker: boolean): Promise<void> {
+  // A worker's terminal also sends it Ctrl-C's SIGINT, even while it starts: the primary
+  // decides, and stops every worker with SIGTERM.
+  if (worker) process.on('SIGINT', () => undefined);
+  const shared = store.kind === 'redis' ? (await import('../store/redis-store.js')).createRedisStore({ url: store.url, prefix: store.prefix }) : undefined;
   let simulator;
   try {
     simulator = createSimulator({
@@ -49,21 +75,37 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
       strict: options.strict,
       profile: options.profile,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
+      ...(shared ? { store: shared } : {}),
     });
   } catch (error) {
+    await closeStore(shared);
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
-  const running = await startServer(simulator, {
-    port: options.port,
-    host: options.host,
-    now: () => performance.now(),
-    ...(options.log
-      ? {
-          log: (e) =>
-            process.stdout.write(`${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms ${e.requestId}\n`),
-        }
-      : {}),
-  });
+  if (store.kind === 'redis') {
+    try {
+      await simulator.ready();
+    } catch (error) {
+      await closeStore(shared);
+      throw new StoreError(describeStoreFailure(error, store));
+    }
+  }
+  let running;
+  try {
+    running = await startServer(simulator, {
+      port: options.port,
+      host: options.host,
+      now: () => performance.now(),
+      ...(options.log
+        ? {
+            log: (e) =>
+              process.stdout.write(`${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms ${e.requestId}\n`),
+          }
+        : {}),
+    });
+  } catch (error) {
+    await closeStore(shared);
+    throw error;
+  }
   const fixtures = simulator.fixtures() as { apiKeys: { id: string; secret: string | null }[] };
   const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '<key>';
   const clock = simulator.clock.snapshot();
@@ -72,33 +114,38 @@ async function serve(options: ServeOptions, keys: readonly ConfigKey[], configPa
   // Ctrl-C under `npm start` delivers SIGINT twice (from the terminal and forwarded by npm):
   // the first one stops the server, a repeat while it closes changes nothing.
   let stopping = false;
+  const server = running;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    running.close().then(() => process.exit(0));
+    server
+      .close()
+      .then(() => closeStore(shared))
+      .then(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
+  if (!worker) process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  process.stdout.write(
-    [
-      `analytics-sim listening on ${running.url}`,
-      `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
-      ...(configPath !== null ? [`  config: ${configPath}${keys.length > 0 ? ` (${keys.length} extra API key${keys.length === 1 ? '' : 's'})` : ''}`] : []),
-      ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
-      ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
-      ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
-      ...(options.profile === 'live' ? ['  profile: live (answers as the live service where it differs from SPEC.md; GET /__sim/profile)'] : []),
-      ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
-      `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
-      `  inspector: ${running.url}/__sim/ui`,
-      `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
-      '',
-    ].join('\n'),
-  );
+  const banner = [
+    `analytics-sim listening on ${running.url}`,
+    `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
+    ...(store.kind === 'redis' ? [describeStoreLine(store)] : []),
+    ...(configPath !== null ? [`  config: ${configPath}${keys.length > 0 ? ` (${keys.length} extra API key${keys.length === 1 ? '' : 's'})` : ''}`] : []),
+    ...(scenarioNames.length > 0 ? [`  scenarios: ${scenarioNames.join(', ')}`] : []),
+    ...(options.limits === 'off' ? ['  limits: off (no per-endpoint limits, quotas or concurrency cap)'] : []),
+    ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
+    ...(options.profile === 'live' ? ['  profile: live (answers as the live service where it differs from SPEC.md; GET /__sim/profile)'] : []),
+    ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
+    `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
+    `  inspector: ${running.url}/__sim/ui`,
+    `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
+    '',
+  ];
+  if (worker) reportReady(running.url, banner);
+  else process.stdout.write(banner.join('\n'));
 }
 
 async function main(): Promise<void> {
-  const command = parseCommand(process.argv.slice(2));
+  const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.kind) {
     case 'help':
       process.stdout.write(command.topic === 'conform' ? CONFORM_HELP : HELP);
@@ -116,16 +163,27 @@ async function main(): Promise<void> {
     case 'serve': {
       const loaded = loadConfig(command.configPath, process.cwd());
       const options = loaded ? applyConfig(command.options, command.given, loaded) : command.options;
-      await serve(options, configuredKeys(loaded), loaded?.path ?? null);
+      const fromFile = (field: string): string | undefined => (loaded && field in loaded.config ? `config file ${loaded.path}: ${field}` : undefined);
+      const store = await resolveStore(options, {
+        store: command.storeSource ?? fromFile('store') ?? '--store',
+        storePrefix: command.storePrefixSource ?? fromFile('storePrefix') ?? '--store-prefix',
+      });
+      if (options.workers > 1 && !isWorkerProcess()) {
+        const exitCode = await runPrimary(options.workers, {
+          stdout: (text) => process.stdout.write(text),
+          stderr: (text) => process.stderr.write(text),
+        });
+        // Every worker is gone; nothing of the primary's (cluster handles, IPC) may hold the exit.
+        process.exit(exitCode);
+      }
+      await serve(options, store, configuredKeys(loaded), loaded?.path ?? null, options.workers > 1);
     }
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    process.stderr.write(`analytics-sim: ${error.message}\n`);
-    process.exit(2);
-  }
+/** The one line and the exit status of what stopped the command: 2 for usage, 1 for anything else. */
+function describeFailure(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof UsageError) return { message: error.message, exitCode: 2 };
   const err = error as NodeJS.ErrnoException;
   const message =
     err.code === 'EADDRINUSE'
@@ -133,6 +191,13 @@ main().catch((error: unknown) => {
       : err.code === 'EACCES'
         ? `not allowed to listen there (${err.message}).`
         : err.message;
-  process.stderr.write(`analytics-sim: ${message}\n`);
-  process.exit(1);
+  return { message, exitCode: 1 };
+}
+
+main().catch(async (error: unknown) => {
+  const { message, exitCode } = describeFailure(error);
+  // A worker of --workers tells the primary, which prints the line once for every worker.
+  if (isWorkerProcess()) await reportFailure(message, exitCode);
+  else process.stderr.write(`analytics-sim: ${message}\n`);
+  process.exit(exitCode);
 });

@@ -36,6 +36,19 @@ export const configKeySchema = z
 export type ConfigKey = z.infer<typeof configKeySchema>;
 
 /**
+ * What a store prefix may be (`--store-prefix`, `storePrefix`): 1 to 64 letters, digits, `-`,
+ * `_`, `.` or `:`. Every key a simulator writes in a shared store starts with it, so parallel
+ * runs with different prefixes never see each other's state.
+ */
+export const STORE_PREFIX_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** The prefix of a shared store's keys when none is given. */
+export const DEFAULT_STORE_PREFIX = 'analytics-sim';
+
+/** Processes `--workers` may start at most. */
+export const MAX_WORKERS = 64;
+
+/**
  * `analytics-sim.config.json`: what `analytics-sim serve` starts with. Every field is optional;
  * a command-line flag overrides the field of the same name.
  */
@@ -57,6 +70,28 @@ export const simulatorConfigSchema = z
       .optional()
       .describe('spec follows SPEC.md where it is explicit; live follows the live service on every profile switch (default spec).'),
     log: z.boolean().optional().describe('Print one line per request.'),
+    store: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe(
+        'Where limits, the clock, the journal and the shared state live: memory (default; this process only) or redis://HOST:PORT[/DB] / rediss://HOST:PORT[/DB] (shared by every process using it). --store and ANALYTICS_SIM_STORE win over it.',
+      ),
+    storePrefix: z
+      .string()
+      .regex(STORE_PREFIX_PATTERN, '1 to 64 letters, digits, -, _, . or :')
+      .optional()
+      .describe(
+        `Prefix of every key in a Redis store, so runs sharing one Redis stay apart (default ${DEFAULT_STORE_PREFIX}); only with a Redis store. --store-prefix and ANALYTICS_SIM_STORE_PREFIX win over it.`,
+      ),
+    workers: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WORKERS)
+      .optional()
+      .describe(`Processes serving the same port (node:cluster), 1 to ${MAX_WORKERS} (default 1); more than 1 needs a Redis store.`),
     allowedOrigins: z
       .array(z.string().min(1).max(300))
       .max(100)

@@ -1,9 +1,9 @@
 import type { FixturesListing } from '../contract/fixtures.js';
-import type { OracleReport } from '../sim/admission/oracle.js';
+import { replayJournal, type OracleReport } from '../sim/admission/oracle.js';
 import type { KeyAdmin, SessionAdmin } from '../sim/admin/admin-api.js';
 import type { SimClock } from '../sim/clock.js';
 import type { JournalEntry, JournalInfo, JournalQuery } from '../sim/journal/journal.js';
-import type { RetryAudit, RetryPolicy } from '../sim/journal/retry-audit.js';
+import { auditRetries, type RetryAudit, type RetryPolicy } from '../sim/journal/retry-audit.js';
 import type { ScenarioControl, Simulator } from '../sim/simulator.js';
 import { expectRetriesCompliant } from '../testing/expect-retries.js';
 
@@ -62,7 +62,7 @@ export interface SimulatorControl {
 
 /** Builds the control plane of a simulator mounted at `baseUrl` and `ingestUrl`: the simulator's control backend as calls. */
 export function controlPlane(simulator: Simulator, urls: { baseUrl: string; ingestUrl: string }): SimulatorControl {
-  const { journal } = simulator.control;
+  const { journal } = simulator;
   const fixtures = (): SimulatorFixtures => simulator.control.fixtures();
   return {
     simulator,
@@ -76,10 +76,10 @@ export function controlPlane(simulator: Simulator, urls: { baseUrl: string; inge
       list: (query) => journal.list(query),
       info: () => journal.info(),
       clear: () => {
-        journal.clear();
+        journal.clear(simulator.clock.now());
       },
-      retryAudit: (query, policy) => journal.retryAudit(query, policy),
-      oracle: () => journal.oracle(),
+      retryAudit: (query, policy) => auditRetries(journal.list(query), policy),
+      oracle: () => replayJournal(journal.list(), journal.info()),
     },
     scenarios: simulator.scenarios,
     keys: simulator.keys,

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../contract/errors.js';
 import { settleLease } from './admission/in-flight-lease.js';
-import { internalError, type SimError } from './errors.js';
+import { internalError, serviceUnavailable, type SimError } from './errors.js';
 import { NO_FAULTS } from './faults/scenario-runner.js';
 import { journalEntryOf } from './journal/record-exchange.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
@@ -28,6 +28,8 @@ export interface RequestHandlerParts {
   readonly matchPublic: Matcher;
   readonly matchControl: Matcher;
   readonly requestIds: () => RequestIdSource;
+  /** Ids for answers given before a request could be numbered (the shared store was unreachable). */
+  readonly unnumberedIds: () => RequestIdSource;
 }
 
 /**
@@ -41,9 +43,25 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
   const { journal, gate } = core.admission;
   return async (request, options = {}) => {
     const control = isControlPath(request.path);
+    const shared = core.shared;
+    let seq: number;
+    let requestId: string;
+    if (shared) {
+      try {
+        const begin = await shared.store.begin(!control, shared.replica.applied);
+        await shared.replica.catchUp(begin);
+        seq = begin.seq;
+        requestId = parts.requestIds().at(begin.index);
+      } catch {
+        return errorResponse(serviceUnavailable(), parts.unnumberedIds().next());
+      }
+    } else {
+      seq = control ? 0 : journal.reserve();
+      requestId = parts.requestIds().next();
+    }
     const x: Exchange = {
       request,
-      requestId: parts.requestIds().next(),
+      requestId,
       now: core.clock.now(),
       sim: core,
       state: core.state(),
@@ -53,6 +71,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       warnings: [],
       faults: NO_FAULTS,
       lease: null,
+      leaseId: null,
       inFlight: null,
       inFlightCap: null,
       // Every field a stage may learn exists from the start: the exchange keeps one shape.
@@ -64,7 +83,6 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       input: undefined,
       context: undefined,
     };
-    const seq = control ? 0 : journal.reserve();
     let response: SimResponse;
     let refusedBy = null;
     try {
@@ -74,8 +92,17 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     } catch {
       response = errorResponse(internalError(), x.requestId);
     }
-    if (!control) journal.record(journalEntryOf(x, seq, refusedBy, response));
-    return settleLease(gate, x.lease, response, options.holdSlot === true);
+    if (control) return response;
+    const entry = journalEntryOf(x, seq, refusedBy, response);
+    journal.record(entry);
+    if (!shared) return settleLease(gate, x.lease, response, options.holdSlot === true);
+    // A shared lease is given back before the answer leaves: a client that sends its next
+    // request as soon as it reads this answer, to any process, finds the slot free.
+    await Promise.all([
+      shared.store.journal.append(entry).catch(() => undefined),
+      x.lease !== null && x.leaseId !== null ? shared.store.leases.release(x.lease, x.leaseId).catch(() => undefined) : undefined,
+    ]);
+    return response;
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/scenario.js';
 import type { SimClock } from './clock.js';
-import { createScenarioRunner, type ScenarioRunner } from './faults/scenario-runner.js';
+import { createScenarioRunner, type OrdinalSource, type ScenarioRunner } from './faults/scenario-runner.js';
 import type { WorldFactory } from './model/world.js';
 import { createRequestIds, type RequestIdSource } from './request-id.js';
 import { createState, type SimState, type StateOptions } from './state.js';
@@ -23,12 +23,14 @@ export interface SeededRunOptions {
   /** Scenarios running from the start, restarted on every reset. */
   readonly startup: readonly Scenario[];
   readonly clock: SimClock;
+  /** With a shared store: where scenario draws are numbered. */
+  readonly ordinals?: OrdinalSource;
 }
 
 /** The seeded part of a simulator, built now and on every reset. */
 export function createSeededRun(options: SeededRunOptions): SeededRun {
   const build = (seed: string) => {
-    const scenarios = createScenarioRunner(seed);
+    const scenarios = createScenarioRunner(seed, options.ordinals);
     for (const scenario of options.startup) scenarios.start(scenario, options.clock.now());
     return { seed, state: createState(options.createWorld(seed), options.stateOptions), requestIds: createRequestIds(seed), scenarios };
   };

@@ -5,6 +5,13 @@ import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-
 import type { Admission } from './admission/admission.js';
 import { createInFlightGate } from './admission/in-flight-gate.js';
 import { createMemoryStore, type AdmissionStore } from './admission/store.js';
+import { serviceUnavailable } from './errors.js';
+import { CONTROL_REPLAY } from './pipeline/control-pipeline.js';
+import { PUBLIC_REPLAY } from './pipeline/public-pipeline.js';
+import { createRequestIds } from './request-id.js';
+import { errorResponse } from './respond.js';
+import { createReplica, type Replica } from './store/replica.js';
+import { isSharedStore, type SharedSettings, type SharedStore } from './store/shared-store.js';
 import { createSimClock, type ClockMode, type SimClock } from './clock.js';
 import { createControlBackend, type ControlBackend } from './control/control-backend.js';
 import { CONTROL_ROUTES } from './control/control-table.js';
@@ -34,8 +41,17 @@ export interface SimulatorOptions {
   readonly startMs?: number;
   /** The real time source (e.g. `Date.now`); required for the real clock. */
   readonly realNow?: () => number;
-  /** Where rate windows live (default: in memory). A failing store yields 503s, not crashes. */
-  readonly store?: AdmissionStore;
+  /**
+   * Where admission state lives. Default: in memory. An {@link AdmissionStore} keeps only the
+   * rate windows elsewhere (a failing one yields 503s, not crashes). A {@link SharedStore}
+   * (`createRedisStore`) lets several processes serve one simulator: windows, leases, the
+   * journal, request numbers and the log of state changes live there, every process keeps a
+   * replica of the state, and answers are the same whichever process serves a request. Await
+   * `ready()` before serving. With a shared store, change state through requests
+   * (`sim.handle` on `/__sim/*`, or HTTP): the direct mutators of `clock`, `keys`, `sessions`,
+   * `scenarios` and `setProfile` would change this process only, so they throw.
+   */
+  readonly store?: AdmissionStore | SharedStore;
   /** Journal entries kept (default 100,000; the oldest are dropped first). */
   readonly journalCapacity?: number;
   /** Scenarios that can be started by name (the built-ins, injected by the library entry). */
@@ -118,6 +134,14 @@ export interface Simulator {
   readonly profile: Profile;
   /** Switches the profile for every later request (as `PUT /__sim/profile`). */
   setProfile(profile: Profile): void;
+  /**
+   * Resolves once the simulator can serve: at once in memory; with a shared store, once the
+   * store is reachable, holds this simulator's settings (or none yet) and this process has
+   * applied the shared log. Rejects with a readable message otherwise; it may be called again.
+   */
+  ready(): Promise<void>;
+  /** Releases what the simulator holds outside the process (a shared store's connection). */
+  close(): Promise<void>;
 }
 
 const matchPublic = createRouter(PUBLIC_ROUTES);
@@ -130,8 +154,9 @@ const ALL_ROUTES: readonly Route[] = [...PUBLIC_ROUTES, ...CONTROL_ROUTES];
  */
 export function createSimulator(options: SimulatorOptions): Simulator {
   const clock = createSimClock({ mode: options.clock ?? 'virtual', startMs: options.startMs, realNow: options.realNow });
+  const sharedStore = isSharedStore(options.store) ? options.store : null;
   const admission: Admission = {
-    store: options.store ?? createMemoryStore(),
+    store: options.store && !isSharedStore(options.store) ? options.store : createMemoryStore(),
     gate: createInFlightGate(),
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
   };
@@ -142,7 +167,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     stateOptions: { eventStorage: options.eventStorage ?? {} },
     startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
     clock,
+    ...(sharedStore ? { ordinals: (name: string) => sharedStore.ordinal(name) } : {}),
   });
+  let shared: { readonly store: SharedStore; readonly replica: Replica } | null = null;
+  /** Back to the seeded state in this process (what every replica applies for a reset). */
+  const restartHere = (seed?: string): void => {
+    clock.restart();
+    run.restart(seed);
+    admission.journal.restart(clock.now());
+  };
   let profile: Profile = options.profile ?? 'spec';
   const control = createControlBackend({
     profile: {
@@ -157,11 +190,11 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     scenarios: () => run.scenarios,
     catalog,
     state: () => run.state,
+    shared: () => sharedStore,
     async reset(seed) {
-      clock.restart();
-      run.restart(seed);
+      if (shared) return shared.replica.reset(seed, clock.now());
+      restartHere(seed);
       await admission.store.clear();
-      admission.journal.restart(clock.now());
     },
   });
   const core: SimulatorCore = {
@@ -183,19 +216,79 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),
     control,
+    get shared() {
+      return shared;
+    },
     state: () => run.state,
   };
+  if (sharedStore) {
+    shared = {
+      store: sharedStore,
+      replica: createReplica({
+        store: sharedStore,
+        core,
+        matchPublic,
+        matchControl,
+        publicStages: PUBLIC_REPLAY,
+        controlStages: CONTROL_REPLAY,
+        restart: restartHere,
+        origin: sharedStore.processId,
+      }),
+    };
+  }
+  const settings = (): SharedSettings => ({
+    seed: String(options.seed ?? 42),
+    profile: options.profile ?? 'spec',
+    limits: options.limits ?? 'enforce',
+    journalCapacity: options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY,
+    fingerprint: JSON.stringify({
+      clock: options.clock ?? 'virtual',
+      startMs: options.startMs ?? null,
+      strict: options.strict ?? false,
+      scenarios: options.scenarios ?? [],
+      eventStorage: options.eventStorage ?? {},
+      allowedOrigins: options.allowedOrigins ?? null,
+    }),
+  });
+  /** The first successful opening of the shared store; retried after a failure. */
+  let opened: Promise<void> | null = null;
+  const ready = (): Promise<void> => {
+    if (!shared) return Promise.resolve();
+    const { store, replica } = shared;
+    opened ??= store.open(settings()).then(
+      () => replica.catchUpAll(),
+      (error: unknown) => {
+        opened = null;
+        throw error;
+      },
+    );
+    return opened;
+  };
+  const handle = createRequestHandler({ core, matchPublic, matchControl, requestIds: () => run.requestIds, unnumberedIds: () => unnumbered });
+  const unnumbered = createRequestIds(`${String(options.seed ?? 42)}/unnumbered`);
+  const admin = createAdminApi(core);
   return {
     get seed() {
       return run.seed;
     },
-    clock,
+    clock: sharedStore ? guardClock(clock) : clock,
     journal: admission.journal,
-    scenarios: scenarioControl(control, catalog),
-    handle: createRequestHandler({ core, matchPublic, matchControl, requestIds: () => run.requestIds }),
+    scenarios: sharedStore ? guardMutators(scenarioControl(control, catalog), ['start', 'stop'], 'POST or DELETE /__sim/scenarios') : scenarioControl(control, catalog),
+    handle: sharedStore
+      ? async (request, handleOptions) => {
+          try {
+            await ready();
+          } catch {
+            return errorResponse(serviceUnavailable(), unnumbered.next());
+          }
+          return handle(request, handleOptions);
+        }
+      : handle,
     fixtures: () => control.fixtures(),
-    ...createAdminApi(core),
+    keys: sharedStore ? guardMutators(admin.keys, ['create', 'update', 'rotate', 'revoke', 'delete'], '/__sim/keys') : admin.keys,
+    sessions: sharedStore ? guardMutators(admin.sessions, ['signIn', 'signOut'], '/__sim/sessions') : admin.sessions,
     reset: async (seed) => {
+      await ready();
       await control.reset(seed);
     },
     control,
@@ -203,9 +296,48 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return profile;
     },
     setProfile(next) {
+      if (sharedStore) throw sharedMutation('setProfile', 'PUT /__sim/profile');
       profile = next;
     },
+    ready,
+    close: async () => {
+      await sharedStore?.close();
+    },
   };
+}
+
+/** Why a direct mutator is refused with a shared store. */
+function sharedMutation(name: string, route: string): Error {
+  return new Error(`${name} would change this process only; with a shared store, send ${route} (over HTTP or with sim.handle) so that every process applies it`);
+}
+
+/** The same object, with the named methods throwing {@link sharedMutation}. */
+function guardMutators<T extends object>(target: T, names: readonly (keyof T & string)[], route: string): T {
+  const guarded = { ...target };
+  for (const name of names) {
+    (guarded as Record<string, unknown>)[name] = () => {
+      throw sharedMutation(name, route);
+    };
+  }
+  return guarded;
+}
+
+/** The clock as a shared simulator exposes it: read freely, changed only through `POST /__sim/clock`. */
+function guardClock(clock: SimClock): SimClock {
+  return guardMutators(
+    {
+      now: () => clock.now(),
+      mode: () => clock.mode(),
+      snapshot: () => clock.snapshot(),
+      useVirtual: clock.useVirtual,
+      useReal: clock.useReal,
+      advance: clock.advance,
+      set: clock.set,
+      restart: clock.restart,
+    },
+    ['useVirtual', 'useReal', 'advance', 'set', 'restart'],
+    'POST /__sim/clock',
+  );
 }
 
 /** The library's scenario control: the backend's operations, throwing what HTTP answers. */

@@ -23,13 +23,22 @@ function checkWindow(
   admitted: (decision: WindowDecision) => StageResult = () => CONTINUE,
   refuse: Refuse = (decision) => rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) }),
 ): StageResult | Promise<StageResult> {
+  const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
+  const shared = x.sim.shared;
+  if (shared) {
+    // The shared store numbers the check and says the instant it judged it at.
+    return shared.store.windows.consume(rule.id, x.now, rule.limit, rule.windowMs).then((decision) => {
+      const at = decision.at === x.now ? {} : { at: decision.at };
+      x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order: decision.order, ...at });
+      return decision.allowed ? admitted(decision) : respond(refuse(decision), rule.rule);
+    }, degrade);
+  }
   const order = x.sim.admission.journal.nextCheck();
   const decide = (decision: WindowDecision): StageResult => {
     x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
     if (decision.allowed) return admitted(decision);
     return respond(refuse(decision), rule.rule);
   };
-  const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
   let pending;
   try {
     pending = x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
@@ -49,23 +58,32 @@ function limited(x: Exchange): boolean {
  * well-formed presented secret before the key is resolved. The 21st gets 429 with
  * Retry-After: 1. OPTIONS is exempt; a scenario's `concurrency` step may lower the cap.
  */
-export function gateInFlight(x: Exchange): StageResult {
+export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   if (!limited(x) || x.request.method === 'OPTIONS') return CONTINUE;
   const secret = presentedKey(x.request);
   if (secret === undefined || !isWellFormedKey(secret)) return CONTINUE;
   const fingerprint = hashPresented(secret, x.state.hashMemo);
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
-  const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
-  if (!acquired) {
-    // limit-429-bodies: live sends its own words and no numbers in the body (headers stay).
-    const live = followsLive(x.sim.profile, 'limit-429-bodies');
-    const message = live ? LIVE_CONCURRENCY_MESSAGE : 'Too many concurrent API key requests';
-    return {
-      ...respond(rateLimited(message, { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 }, !live), 'concurrency'),
-      with: { inFlight: held, inFlightCap: cap },
-    };
+  const shared = x.sim.shared;
+  if (shared) {
+    return shared.store.leases.acquire(fingerprint, cap).then(
+      ({ acquired, held, lease }) => (acquired ? next({ lease: fingerprint, leaseId: lease, inFlight: held, inFlightCap: cap }) : refuseInFlight(x, cap, held)),
+      () => respond(serviceUnavailable(), 'degraded'),
+    );
   }
-  return next({ lease: fingerprint, inFlight: held, inFlightCap: cap });
+  const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
+  return acquired ? next({ lease: fingerprint, inFlight: held, inFlightCap: cap }) : refuseInFlight(x, cap, held);
+}
+
+/** The 429 of a full in-flight gate: Retry-After 1. */
+function refuseInFlight(x: Exchange, cap: number, held: number): StageResult {
+  // limit-429-bodies: live sends its own words and no numbers in the body (headers stay).
+  const live = followsLive(x.sim.profile, 'limit-429-bodies');
+  const message = live ? LIVE_CONCURRENCY_MESSAGE : 'Too many concurrent API key requests';
+  return {
+    ...respond(rateLimited(message, { limit: cap, remaining: 0, reset: x.now + 1000, retryAfter: 1 }, !live), 'concurrency'),
+    with: { inFlight: held, inFlightCap: cap },
+  };
 }
 
 /**

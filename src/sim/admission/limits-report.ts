@@ -1,7 +1,6 @@
 import type { KeyLimits, LimitsReport, WindowUsageReport } from '../../contract/limits.js';
 import type { ApiKeyRecord } from '../model/entities.js';
 import type { SimState } from '../state.js';
-import type { InFlightGate } from './in-flight-gate.js';
 import { CONCURRENCY_CAP, endpointRule, ingestRule, keyQuotaRule, type EndpointLimitName, type WindowRule } from './rules.js';
 import type { WindowUsage } from './sliding-log.js';
 import type { AdmissionStore } from './store.js';
@@ -15,7 +14,8 @@ const ENDPOINTS: readonly EndpointLimitName[] = ['query:execute', 'query:compile
 export interface LimitsInput {
   readonly state: SimState;
   readonly store: AdmissionStore;
-  readonly gate: InFlightGate;
+  /** The in-flight counts (the gate, or a shared store's leases). */
+  readonly gate: { held(fingerprint: string): number | Promise<number>; total(): number | Promise<number> };
   readonly now: number;
 }
 
@@ -70,7 +70,7 @@ export async function readLimits(input: LimitsInput): Promise<LimitsReport> {
       id: key.id,
       name: key.name,
       status: keyStatus(key, now),
-      inFlight: gate.held(key.keyHash),
+      inFlight: await gate.held(key.keyHash),
       quota: quota ? await usage('quota', quota) : null,
       windows: await Promise.all(others.map(({ name, rule }) => usage(name, rule))),
     });
@@ -78,7 +78,7 @@ export async function readLimits(input: LimitsInput): Promise<LimitsReport> {
   const blank = (w: WindowUsageReport): WindowUsageReport => ({ ...w, used: null, remaining: null, reset: null });
   return {
     now,
-    inFlight: { total: gate.total(), cap: CONCURRENCY_CAP },
+    inFlight: { total: await gate.total(), cap: CONCURRENCY_CAP },
     storeReadable: readable,
     // A store that failed part-way: no figure of this read is trusted.
     keys: readable ? keys : keys.map((k) => ({ ...k, quota: k.quota && blank(k.quota), windows: k.windows.map(blank) })),

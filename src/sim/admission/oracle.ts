@@ -75,10 +75,11 @@ export function replayJournal(
       log = createSlidingLog();
       logs.set(check.id, log);
     }
-    const expected = consumeSlot(log, entry.at, check.limit, check.windowMs).allowed;
+    const at = check.at ?? entry.at;
+    const expected = consumeSlot(log, at, check.limit, check.windowMs).allowed;
     if (expected && !check.allowed) log.times.pop();
-    if (!expected && check.allowed) log.times.push(entry.at);
-    if (!complete && entry.at < since + check.windowMs) {
+    if (!expected && check.allowed) log.times.push(at);
+    if (!complete && at < since + check.windowMs) {
       skipped++;
       continue;
     }

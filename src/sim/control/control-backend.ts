@@ -8,7 +8,8 @@ import { replayJournal, type OracleReport } from '../admission/oracle.js';
 import type { ClockSnapshot, SimClock } from '../clock.js';
 import { conflict, notFound, validationError, type SimError } from '../errors.js';
 import type { ActiveScenario, ScenarioRunner } from '../faults/scenario-runner.js';
-import type { JournalEntry, JournalInfo, JournalQuery } from '../journal/journal.js';
+import { filterEntries, type JournalEntry, type JournalInfo, type JournalQuery } from '../journal/journal.js';
+import type { SharedStore } from '../store/shared-store.js';
 import { auditRetries, type RetryAudit, type RetryPolicy } from '../journal/retry-audit.js';
 import { parseDateInput } from '../query/dates.js';
 import type { SimState } from '../state.js';
@@ -28,6 +29,8 @@ export interface ControlBackendParts {
   reset(seed?: string): Promise<void>;
   /** The profile setting, kept across resets. */
   readonly profile: { get(): Profile; set(profile: Profile): void };
+  /** The shared store when several processes serve the simulator: its journal, windows and leases are the ones read. */
+  shared(): SharedStore | null;
 }
 
 /** `GET /__sim/profile`: the profile in force and every switch it sets. */
@@ -52,7 +55,7 @@ export interface HealthReport {
  * answer it, the library throws it.
  */
 export interface ControlBackend {
-  health(): HealthReport;
+  health(): Promise<HealthReport>;
   /** The seeded world with its secrets, as it stands now. */
   fixtures(): FixturesListing;
   /**
@@ -71,13 +74,14 @@ export interface ControlBackend {
     /** Switches mode, sets and/or advances, in that order; 400 when a step is refused. */
     change(request: ClockRequest): ClockSnapshot | SimError;
   };
+  /** The journal: this process's, or with a shared store the one every process writes. */
   readonly journal: {
-    list(query?: JournalQuery): JournalEntry[];
-    info(): JournalInfo;
+    list(query?: JournalQuery): Promise<JournalEntry[]>;
+    info(): Promise<JournalInfo>;
     /** Drops the entries; the limits keep their state. */
-    clear(): JournalInfo;
-    oracle(): OracleReport;
-    retryAudit(query?: JournalQuery, policy?: Partial<RetryPolicy>): RetryAudit;
+    clear(): Promise<JournalInfo>;
+    oracle(): Promise<OracleReport>;
+    retryAudit(query?: JournalQuery, policy?: Partial<RetryPolicy>): Promise<RetryAudit>;
   };
   readonly scenarios: {
     /** The built-ins that can be started by name. */
@@ -105,10 +109,27 @@ function profileReport(profile: Profile): ProfileReport {
 export function createControlBackend(parts: ControlBackendParts): ControlBackend {
   const { clock, admission } = parts;
   const { journal } = admission;
+  const entries = async (query?: JournalQuery): Promise<JournalEntry[]> => {
+    const shared = parts.shared();
+    return shared ? filterEntries(await shared.journal.list(), query) : journal.list(query);
+  };
+  const info = async (): Promise<JournalInfo> => parts.shared()?.journal.info() ?? journal.info();
   return {
-    health: () => ({ ok: true, seed: parts.seed(), clock: clock.snapshot(), inFlight: admission.gate.total() }),
+    async health() {
+      const shared = parts.shared();
+      return { ok: true, seed: parts.seed(), clock: clock.snapshot(), inFlight: shared ? await shared.leases.total() : admission.gate.total() };
+    },
     fixtures: () => listFixtures(parts.state()),
-    limits: () => readLimits({ state: parts.state(), store: admission.store, gate: admission.gate, now: clock.now() }),
+    limits() {
+      const shared = parts.shared();
+      if (!shared) return readLimits({ state: parts.state(), store: admission.store, gate: admission.gate, now: clock.now() });
+      return readLimits({
+        state: parts.state(),
+        store: { consume: () => Promise.reject(new Error('read only')), peek: (...args) => shared.windows.peek(...args), clear: () => undefined, size: () => 0 },
+        gate: { held: (fingerprint) => shared.leases.held(fingerprint), total: () => shared.leases.total() },
+        now: clock.now(),
+      });
+    },
     async reset(seed) {
       await parts.reset(seed === undefined ? undefined : String(seed));
       return { ok: true, seed: parts.seed(), clock: clock.snapshot() };
@@ -138,14 +159,16 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
       },
     },
     journal: {
-      list: (query) => journal.list(query),
-      info: () => journal.info(),
-      clear() {
+      list: entries,
+      info,
+      async clear() {
+        const shared = parts.shared();
+        if (shared) return shared.journal.clear(clock.now());
         journal.clear(clock.now());
         return journal.info();
       },
-      oracle: () => replayJournal(journal.list(), journal.info()),
-      retryAudit: (query, policy) => auditRetries(journal.list(query), policy),
+      oracle: async () => replayJournal(await entries(), await info()),
+      retryAudit: async (query, policy) => auditRetries(await entries(query), policy),
     },
     scenarios: {
       available: () => [...parts.catalog.values()],

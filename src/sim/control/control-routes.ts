@@ -66,7 +66,7 @@ export const controlRoutes = [
     browser: true,
     summary: 'Ready check: seed, clock, and API key requests in flight.',
     responses: { 200: { description: 'Ready', schema: healthReportSchema } },
-    handle: (ctx) => ok(ctx.sim.control.health()),
+    handle: async (ctx) => ok(await ctx.sim.control.health()),
   }),
   defineControlRoute({
     method: 'GET',
@@ -82,6 +82,7 @@ export const controlRoutes = [
     body: resetRequestSchema,
     bodyOptional: true,
     responses: { 200: { description: 'Reset', schema: resetResponseSchema } },
+    effects: 'store',
     handle: async (ctx, body) => ok(await ctx.sim.control.reset(body.seed)),
   }),
   defineControlRoute({
@@ -123,21 +124,22 @@ export const controlRoutes = [
     summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The decisions', schema: journalListingSchema }, 400: BAD_FILTER },
-    handle: (ctx) => ok({ info: ctx.sim.control.journal.info(), entries: ctx.sim.control.journal.list(ctx.query) }),
+    handle: async (ctx) => ok({ info: await ctx.sim.control.journal.info(), entries: await ctx.sim.control.journal.list(ctx.query) }),
   }),
   defineControlRoute({
     method: 'DELETE',
     path: '/__sim/journal',
     summary: 'Clear the journal (limits keep their state).',
     responses: { 200: { description: 'Cleared', schema: journalClearedSchema } },
-    handle: (ctx) => ok({ ok: true, info: ctx.sim.control.journal.clear() }),
+    effects: 'store',
+    handle: async (ctx) => ok({ ok: true, info: await ctx.sim.control.journal.clear() }),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/journal/oracle',
     summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
     responses: { 200: { description: 'The verdict', schema: oracleReportSchema } },
-    handle: (ctx) => ok(ctx.sim.control.journal.oracle()),
+    handle: async (ctx) => ok(await ctx.sim.control.journal.oracle()),
   }),
   defineControlRoute({
     method: 'GET',
@@ -145,6 +147,6 @@ export const controlRoutes = [
     summary: 'Judge how clients retried 429s, 503s and other failures (wait at least Retry-After, at most 3 retries, none after a non-retryable answer); same filters as the journal.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The audit' }, 400: BAD_FILTER },
-    handle: (ctx) => ok(ctx.sim.control.journal.retryAudit(ctx.query)),
+    handle: async (ctx) => ok(await ctx.sim.control.journal.retryAudit(ctx.query)),
   }),
 ];

@@ -3,6 +3,8 @@ import { identityOf, type Principal } from '../auth/principal.js';
 import { DEFAULT_KEY_QUOTA, endpointRule, keyQuotaRule } from '../admission/rules.js';
 import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
 import { refusalAnswer } from './scenario-effects.js';
+import { serviceUnavailable } from '../errors.js';
+import type { FaultPlan } from './fault-plan.js';
 
 /**
  * The limit a scenario's 429 reports when the step names none: the matched route's
@@ -17,7 +19,7 @@ function limitOf(x: Exchange): number {
 }
 
 /** Asks the active scenarios what they do to this request (once: probabilities are drawn here). */
-export function planFaults(x: Exchange): StageResult {
+export function planFaults(x: Exchange): StageResult | Promise<StageResult> {
   if (!x.principal) return CONTINUE;
   const faults = x.sim.scenarios.plan(
     {
@@ -30,7 +32,8 @@ export function planFaults(x: Exchange): StageResult {
     },
     x.now,
   );
-  return faults === x.faults ? CONTINUE : next({ faults });
+  const learn = (plan: FaultPlan): StageResult => (plan === x.faults ? CONTINUE : next({ faults: plan }));
+  return faults instanceof Promise ? faults.then(learn, () => respond(serviceUnavailable(), 'degraded')) : learn(faults);
 }
 
 /** Answers for the simulator when a scenario step refuses the request (see `refusalAnswer`). */

@@ -24,9 +24,18 @@ export interface ScenarioRunner {
   /** Stops one scenario by name, or all; returns the names stopped. */
   stop(name?: string): string[];
   list(now: number): ActiveScenario[];
-  /** Evaluates every active step for a request, drawing probabilities once per request. */
-  plan(facts: RequestFacts, now: number): FaultPlan;
+  /**
+   * Evaluates every active step for a request, drawing probabilities once per request. Answers
+   * at once unless the draws' ordinals come from a shared store.
+   */
+  plan(facts: RequestFacts, now: number): FaultPlan | Promise<FaultPlan>;
 }
+
+/**
+ * Where a scenario's draw ordinals are counted: in the runner (one process), or in a shared
+ * store, so that the n-th request of a subject draws the same whichever process serves it.
+ */
+export type OrdinalSource = (name: string) => Promise<number>;
 
 /** The plan when no scenario applies. */
 export const NO_FAULTS: FaultPlan = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0, touched: [] };
@@ -47,16 +56,35 @@ function matches(step: ScenarioStep, facts: RequestFacts): boolean {
   );
 }
 
-/** Creates a runner whose draws derive from `seed`. */
-export function createScenarioRunner(seed: string): ScenarioRunner {
-  const active = new Map<string, { scenario: Scenario; startedAt: number; ordinals: Map<string, number> }>();
+/** Creates a runner whose draws derive from `seed`; with `shared`, ordinals are counted there. */
+export function createScenarioRunner(seed: string, shared?: OrdinalSource): ScenarioRunner {
+  const active = new Map<string, { scenario: Scenario; startedAt: number; start: number; ordinals: Map<string, number> }>();
+  let starts = 0;
+
+  type Live = { run: { scenario: Scenario; start: number; ordinals: Map<string, number> }; steps: { step: ScenarioStep; index: number }[] };
+  const draw = (lives: readonly Live[], ordinals: readonly number[], facts: RequestFacts): FaultPlan => {
+    const plan: PlanDraft = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0 };
+    const touched: StepRef[] = [];
+    const subject = facts.keyId ?? facts.identity;
+    lives.forEach(({ run, steps }, i) => {
+      const stream = createRandom(seed).fork(`scenario/${run.scenario.name}/${subject}/${ordinals[i]}`);
+      for (const { step, index } of steps) {
+        const draws = stream.fork(index);
+        if (step.match.probability < 1 && draws.next() >= step.match.probability) continue;
+        const by: StepRef = { scenario: run.scenario.name, step: index, name: step.name ?? null, effect: step.effect.type };
+        if (!applyEffect(plan, step.effect, by, facts, draws)) continue;
+        touched.push(by);
+      }
+    });
+    return touched.length === 0 ? NO_FAULTS : { ...plan, touched };
+  };
 
   return {
     start(scenario, now) {
       if (active.has(scenario.name)) {
         return { ok: false, reason: `Scenario ${scenario.name} is already running; stop it first (DELETE /__sim/scenarios/${scenario.name})` };
       }
-      active.set(scenario.name, { scenario, startedAt: now, ordinals: new Map() });
+      active.set(scenario.name, { scenario, startedAt: now, start: ++starts, ordinals: new Map() });
       return { ok: true };
     },
     stop(name) {
@@ -78,29 +106,27 @@ export function createScenarioRunner(seed: string): ScenarioRunner {
     },
     plan(facts, now) {
       if (active.size === 0) return NO_FAULTS;
-      const plan: PlanDraft = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0 };
-      const touched: StepRef[] = [];
-      const subject = facts.keyId ?? facts.identity;
+      const lives: Live[] = [];
       for (const run of active.values()) {
-        const live = run.scenario.steps
+        const steps = run.scenario.steps
           .map((step, index) => ({ step, index }))
           .filter(({ step }) => {
             const [from, until] = stepWindow(step, run.startedAt);
             return now >= from && (until === null || now < until) && matches(step, facts);
           });
-        if (live.length === 0) continue;
+        if (steps.length > 0) lives.push({ run, steps });
+      }
+      if (lives.length === 0) return NO_FAULTS;
+      const subject = facts.keyId ?? facts.identity;
+      if (shared) {
+        return Promise.all(lives.map(({ run }) => shared(`${run.scenario.name}/${run.start}/${subject}`))).then((ordinals) => draw(lives, ordinals, facts));
+      }
+      const ordinals = lives.map(({ run }) => {
         const ordinal = (run.ordinals.get(subject) ?? 0) + 1;
         run.ordinals.set(subject, ordinal);
-        const stream = createRandom(seed).fork(`scenario/${run.scenario.name}/${subject}/${ordinal}`);
-        for (const { step, index } of live) {
-          const draws = stream.fork(index);
-          if (step.match.probability < 1 && draws.next() >= step.match.probability) continue;
-          const by: StepRef = { scenario: run.scenario.name, step: index, name: step.name ?? null, effect: step.effect.type };
-          if (!applyEffect(plan, step.effect, by, facts, draws)) continue;
-          touched.push(by);
-        }
-      }
-      return touched.length === 0 ? NO_FAULTS : { ...plan, touched };
+        return ordinal;
+      });
+      return draw(lives, ordinals, facts);
     },
   };
 }

@@ -11,6 +11,12 @@ export interface WindowCheck {
   readonly allowed: boolean;
   /** Position of this check among all window checks of the simulator: the order the store saw them. */
   readonly order: number;
+  /**
+   * The instant the store judged the check at, when it differs from the entry's `at` (a shared
+   * store judges a window's checks in order of arrival, and two processes' clocks may differ
+   * by a millisecond).
+   */
+  readonly at?: number;
 }
 
 /** `admitted`, the rule that refused the request, or `scenario` for an injected fault. */
@@ -93,6 +99,20 @@ export interface Journal {
   restart(now: number): void;
 }
 
+/** The entries of an ordered list that pass a journal query's filters, the newest `limit` of them. */
+export function filterEntries(entries: readonly JournalEntry[], query: JournalQuery = {}): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  for (const e of entries) {
+    if (query.identity !== undefined && e.identity !== query.identity) continue;
+    if (query.route !== undefined && e.route !== query.route && e.path !== query.route) continue;
+    if (query.outcome !== undefined && e.outcome !== query.outcome) continue;
+    if (query.since !== undefined && e.at < query.since) continue;
+    if (query.until !== undefined && e.at > query.until) continue;
+    out.push(e);
+  }
+  return query.limit !== undefined && out.length > query.limit ? out.slice(out.length - query.limit) : out;
+}
+
 /** Entries kept by default: the newest 100,000. */
 export const DEFAULT_JOURNAL_CAPACITY = 100_000;
 
@@ -139,17 +159,7 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
         start = 0;
         ordered = true;
       }
-      const out: JournalEntry[] = [];
-      for (let i = 0; i < size; i++) {
-        const e = at(i);
-        if (query.identity !== undefined && e.identity !== query.identity) continue;
-        if (query.route !== undefined && e.route !== query.route && e.path !== query.route) continue;
-        if (query.outcome !== undefined && e.outcome !== query.outcome) continue;
-        if (query.since !== undefined && e.at < query.since) continue;
-        if (query.until !== undefined && e.at > query.until) continue;
-        out.push(e);
-      }
-      return query.limit !== undefined && out.length > query.limit ? out.slice(out.length - query.limit) : out;
+      return filterEntries(Array.from({ length: size }, (_, i) => at(i)), query);
     },
     info: () => ({ complete, since, capacity, size, dropped }),
     clear(now) {

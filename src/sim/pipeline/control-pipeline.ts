@@ -1,7 +1,7 @@
 import { applyControlCors } from '../cors/cors-stage.js';
 import { forbidden, unsupportedMediaType } from '../errors.js';
 import { CONTINUE, respond, type Stage } from './exchange.js';
-import { answerUnmatched, decodeBody, operate, readQuery, refuseWarnings, reportQueryProblems, validateRoute } from './route-stages.js';
+import { answerUnmatched, decodeBody, operate, readQuery, refuseWarnings, reportQueryProblems, runHandler, validateRoute } from './route-stages.js';
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
@@ -43,3 +43,6 @@ export const CONTROL_PIPELINE: readonly Stage[] = [
   refuseWarnings, //       under --strict, 400 for what would be ignored
   operate, //              the handler
 ];
+
+/** How every process applies a logged control request that changes state (see `PUBLIC_REPLAY`). */
+export const CONTROL_REPLAY: readonly Stage[] = [decodeBody, readQuery, reportQueryProblems, validateRoute, refuseWarnings, runHandler];

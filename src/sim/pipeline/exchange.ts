@@ -44,6 +44,8 @@ export interface Exchange {
   readonly faults: FaultPlan;
   /** The in-flight slot held (the presented key's fingerprint), if any, with the count and cap. */
   readonly lease: string | null;
+  /** With a shared store: the lease's own name, to give it back. */
+  readonly leaseId: string | null;
   readonly inFlight: number | null;
   readonly inFlightCap: number | null;
   /** The decoded, schema-checked body. */
@@ -62,7 +64,7 @@ export interface Exchange {
 
 /** What a stage may add to the exchange. */
 export type ExchangeFacts = Partial<
-  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'inFlight' | 'inFlightCap' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
+  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
 >;
 
 /** How a request ends: a reply, a refusal or a dropped connection. */

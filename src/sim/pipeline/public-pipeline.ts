@@ -9,6 +9,7 @@ import {
   decodeBody,
   enforceAccess,
   operate,
+  runHandler,
   readQuery,
   refuseWarnings,
   reportQueryProblems,
@@ -42,4 +43,21 @@ export const PUBLIC_PIPELINE: readonly Stage[] = [
   validateRoute, //        the route's own validation: 400
   refuseWarnings, //       under --strict, 400 for what would be ignored or reinterpreted
   operate, //              the handler
+];
+
+/**
+ * How every process applies a logged public request that changes state (with a shared store):
+ * the route's own steps against the state as the log has made it, then the handler. No
+ * authentication (the principal travels with the command), admission or faults: the process
+ * the request arrived at already decided those.
+ */
+export const PUBLIC_REPLAY: readonly Stage[] = [
+  decodeBody,
+  readQuery,
+  enforceAccess,
+  authorizeRoute,
+  reportQueryProblems,
+  validateRoute,
+  refuseWarnings,
+  runHandler,
 ];

@@ -16,7 +16,7 @@ import {
 import { MAX_BODY_BYTES } from '../messages.js';
 import { suggest, truncate } from '../text.js';
 import { findUnknownFields } from './unknown-fields.js';
-import { isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
+import { changesState, isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
 import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
 
 /** The matched route; stages after {@link answerUnmatched} may rely on it. */
@@ -240,8 +240,25 @@ export const validateRoute: Stage = (x) => {
   return isError(input) ? respond(input) : next({ input });
 };
 
-/** The route's handler. */
-export const operate: Stage = (x) => {
+/** The route's handler, run here and now. */
+export const runHandler: Stage = (x) => {
   const answer = routeOf(x).handle(contextOf(x), x.body, x.access, x.input);
   return answer instanceof Promise ? answer.then((a) => respond(a)) : respond(answer);
+};
+
+/**
+ * The route's handler. With a shared store, a route that changes state is not run here: the
+ * request is logged, every process applies it in log order, and this one answers with what
+ * applying it answered (and the warnings it raised).
+ */
+export const operate: Stage = (x) => {
+  const replica = x.sim.shared?.replica;
+  if (!replica || !changesState(routeOf(x))) return runHandler(x);
+  const request = { request: x.request, requestId: x.requestId, now: x.now, principal: x.principal, control: x.match.kind === 'found' && x.match.route.access.kind === 'control' };
+  return replica.submit(request).then((applied) => {
+    for (const warning of applied.warnings) {
+      if (!x.warnings.some((w) => w.field === warning.field && w.message === warning.message)) x.warnings.push(warning);
+    }
+    return respond(applied.answer);
+  });
 };

@@ -13,6 +13,8 @@ import type { OriginPolicy } from '../cors/origins.js';
 import type { ScenarioRunner } from '../faults/scenario-runner.js';
 import type { SimState } from '../state.js';
 import type { Profile } from '../profile.js';
+import type { SharedStore } from '../store/shared-store.js';
+import type { Begin } from '../store/shared-store.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -129,6 +131,14 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
    * scope), into the route's own error body, for the profile in force (`/track` under live).
    */
   readonly shapeRefusal?: (error: SimError, profile: Profile) => SimError;
+  /**
+   * What the handler changes. `state`: the simulator's state (tracked events, records, keys,
+   * the clock, scenarios): with a shared store the request is logged and every process applies
+   * it in log order. `none`: nothing (a query). `store`: only what the shared store holds, or
+   * the route logs its own command (reset, clearing the journal): it runs once, where it
+   * arrives. Default: `none` for GET and HEAD, `state` for every other method.
+   */
+  readonly effects?: 'state' | 'none' | 'store';
   /** May a browser page on an allowed origin read this control route (CORS)? Default false. */
   readonly browser?: boolean;
   /** Resource reach: what the request acts on, once access is granted. */
@@ -178,9 +188,52 @@ export function okUnlessRefused(value: unknown, status = 200): Reply | SimError 
   return isError(value) ? value : ok(value, status);
 }
 
+/** Whether a route changes the simulator's state (see {@link RouteSpec.effects}). */
+export function changesState(route: Route): boolean {
+  return route.effects === undefined ? route.method !== 'GET' && route.method !== 'HEAD' : route.effects === 'state';
+}
+
 /** The scope a route documents for API keys, or null for public, control and session-free routes. */
 export function documentedScope(route: Route): Scope | null {
   return route.access.kind === 'key' || route.access.kind === 'ingest' ? route.access.scope : null;
+}
+
+/**
+ * A replica of the simulator's state kept by one process of a shared simulator. Requests that
+ * change state are not applied where they arrive: they are logged in the shared store, and every
+ * process applies the log in order, so all replicas pass through the same states. The process a
+ * request arrived at answers it with what applying it, in log order, answered.
+ *
+ * Invariants: commands are applied one at a time, in position order, each exactly once; a
+ * request's answer is never sent before its command is applied here.
+ */
+export interface Replica {
+  /** The last log position applied to this process's state. */
+  readonly applied: number;
+  /** Applies the commands a request's `begin` returned, and any before them not yet applied. */
+  catchUp(begin: Begin): Promise<void>;
+  /** Applies every command logged so far (at start, before the first request). */
+  catchUpAll(): Promise<void>;
+  /** Logs a state-changing request, applies the log up to it and answers as applying it did. */
+  submit(x: SubmittedRequest): Promise<Applied>;
+  /** Logs a reset (the store forgets its windows, journal and counters) and applies it. */
+  reset(seed: string | undefined, now: number): Promise<void>;
+}
+
+/** What applying a logged request answered, with the warnings it raised. */
+export interface Applied {
+  readonly answer: Reply | SimError;
+  readonly warnings: readonly ErrorDetail[];
+}
+
+/** A request that changes state, as the process it arrived at submits it to the log. */
+export interface SubmittedRequest {
+  readonly request: SimRequest;
+  readonly requestId: string;
+  readonly now: number;
+  readonly principal?: Principal;
+  /** Whether it came through the control plane. */
+  readonly control: boolean;
 }
 
 /**
@@ -208,5 +261,7 @@ export interface SimulatorCore {
   readonly origins: OriginPolicy;
   /** The harness operations behind `/__sim`, MSW's control plane and the library API. */
   readonly control: ControlBackend;
+  /** With a shared store (several processes): the store and this process's replica of the state; null in memory. */
+  readonly shared: { readonly store: SharedStore; readonly replica: Replica } | null;
   state(): SimState;
 }

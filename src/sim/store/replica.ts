@@ -1,0 +1,245 @@
+import type { Principal } from '../auth/principal.js';
+import { authRequired, internalError, serviceUnavailable } from '../errors.js';
+import { NO_FAULTS } from '../faults/scenario-runner.js';
+import type { SimRequest } from '../messages.js';
+import type { Exchange, Stage } from '../pipeline/exchange.js';
+import { runStages } from '../pipeline/run-stages.js';
+import type { Matcher } from '../routing/router.js';
+import type { Applied, Replica, SimulatorCore } from '../routing/route.js';
+
+export type { Applied, Replica } from '../routing/route.js';
+import type { LoggedCommand, SharedStore } from './shared-store.js';
+
+/** A principal as the log carries it: keys and users by id, never by secret. */
+type PrincipalRef =
+  | { readonly kind: 'anonymous'; readonly ip: string; readonly problem: string | null; readonly live?: Principal['live'] }
+  | { readonly kind: 'apikey'; readonly ip: string; readonly keyId: string; readonly live?: Principal['live'] }
+  | { readonly kind: 'user'; readonly ip: string; readonly userId: string; readonly live?: Principal['live'] };
+
+/** A logged command: a request that changes state, or a reset. `o` and `t` name the process and ticket waiting for it. */
+type Command =
+  | {
+      readonly k: 'request';
+      readonly o: string;
+      readonly t: number;
+      readonly control: boolean;
+      readonly request: SimRequest;
+      readonly requestId: string;
+      readonly now: number;
+      readonly principal: PrincipalRef | null;
+    }
+  | { readonly k: 'reset'; readonly o: string; readonly t: number; readonly seed: string | null; readonly now: number };
+
+/** Headers that carry credentials: never logged (the principal travels by id instead). */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'cookie']);
+
+/** Commands read per round trip while catching up. */
+const READ_BATCH = 512;
+
+/** What a replica needs from its simulator. */
+export interface ReplicaParts {
+  readonly store: SharedStore;
+  readonly core: SimulatorCore;
+  readonly matchPublic: Matcher;
+  readonly matchControl: Matcher;
+  /** The stages that apply a logged public or control request: the route's own steps, no admission. */
+  readonly publicStages: readonly Stage[];
+  readonly controlStages: readonly Stage[];
+  /** Rebuilds this process's state from the seed (the reset every replica applies). */
+  restart(seed: string | undefined): void;
+  /** A name for this process, unique among the processes sharing the store (injected: the core draws no randomness of its own). */
+  readonly origin: string;
+}
+
+/** Creates the replica of one process. */
+export function createReplica(parts: ReplicaParts): Replica {
+  const { store, core } = parts;
+  let applied = 0;
+  let tickets = 0;
+  const waiting = new Map<number, (applied: Applied) => void>();
+  /** The tail of the apply queue: each catch-up runs after the one before it. */
+  let queue: Promise<void> = Promise.resolve();
+
+  const refOf = (principal: Principal | undefined): PrincipalRef | null => {
+    if (!principal) return null;
+    const live = principal.live ? { live: principal.live } : {};
+    switch (principal.kind) {
+      case 'apikey':
+        return { kind: 'apikey', ip: principal.ip, keyId: principal.key.id, ...live };
+      case 'user':
+        return { kind: 'user', ip: principal.ip, userId: principal.user.id, ...live };
+      case 'anonymous':
+        return { kind: 'anonymous', ip: principal.ip, problem: principal.problem, ...live };
+    }
+  };
+
+  const principalOf = (ref: PrincipalRef | null): Principal | null => {
+    if (!ref) return null;
+    const state = core.state();
+    const live = ref.live ? { live: ref.live } : {};
+    switch (ref.kind) {
+      case 'apikey': {
+        const key = state.keysById.get(ref.keyId);
+        return key ? { kind: 'apikey', ip: ref.ip, key, ...live } : null;
+      }
+      case 'user': {
+        const user = state.users.get(ref.userId);
+        return user ? { kind: 'user', ip: ref.ip, user, ...live } : null;
+      }
+      case 'anonymous':
+        return { kind: 'anonymous', ip: ref.ip, problem: ref.problem, ...live };
+    }
+  };
+
+  /** Applies one logged request to this process's state: the route's steps, as the request would have run them here. */
+  const applyRequest = async (command: Extract<Command, { k: 'request' }>): Promise<Applied> => {
+    const principal = principalOf(command.principal);
+    if (command.principal && !principal) {
+      // The key or user was deleted between the request's admission and its turn in the log.
+      return { answer: authRequired('The credential was deleted before the request could be applied'), warnings: [] };
+    }
+    const match = (command.control ? parts.matchControl : parts.matchPublic)(command.request.method, command.request.path);
+    const x: Exchange = {
+      request: command.request,
+      requestId: command.requestId,
+      now: command.now,
+      sim: core,
+      state: core.state(),
+      match,
+      headers: {},
+      checks: [],
+      warnings: [],
+      faults: NO_FAULTS,
+      lease: null,
+      leaseId: null,
+      inFlight: null,
+      inFlightCap: null,
+      principal: principal ?? undefined,
+      body: undefined,
+      query: undefined,
+      queryProblems: undefined,
+      access: undefined,
+      input: undefined,
+      context: undefined,
+    };
+    const outcome = await runStages(command.control ? parts.controlStages : parts.publicStages, x);
+    const answer = outcome.answer === null || 'drop' in outcome.answer ? internalError() : outcome.answer;
+    return { answer, warnings: x.warnings };
+  };
+
+  const parse = (logged: LoggedCommand): Command | null => {
+    try {
+      return JSON.parse(logged.body) as Command;
+    } catch {
+      return null;
+    }
+  };
+
+  const apply = async (position: number, command: Command | null): Promise<void> => {
+    if (command === null) {
+      applied = position;
+      return;
+    }
+    let result: Applied;
+    if (command.k === 'reset') {
+      parts.restart(command.seed ?? undefined);
+      result = { answer: { reply: true, status: 200, body: undefined }, warnings: [] };
+    } else {
+      try {
+        result = await applyRequest(command);
+      } catch {
+        result = { answer: internalError(), warnings: [] };
+      }
+    }
+    applied = position;
+    if (command.o === parts.origin) {
+      const resolve = waiting.get(command.t);
+      waiting.delete(command.t);
+      resolve?.(result);
+    }
+  };
+
+  /**
+   * Applies every command up to position `last`, starting with `first` (what a begin already
+   * fetched). A gap before a reset is history the reset erased; a gap before anything else
+   * means the store lost commands (it was emptied): this replica then starts over from the
+   * seed, as every other replica does when it sees the same gap.
+   */
+  const applyThrough = async (last: number, first: readonly LoggedCommand[]): Promise<void> => {
+    if (last < applied) {
+      // The store holds fewer commands than this replica applied: it was emptied.
+      parts.restart(undefined);
+      applied = 0;
+    }
+    let batch = first;
+    while (applied < last) {
+      if (batch.length === 0 || batch[batch.length - 1]!.position <= applied) batch = await store.read(applied, READ_BATCH);
+      if (batch.length === 0) return;
+      for (const logged of batch) {
+        if (logged.position <= applied) continue;
+        const command = parse(logged);
+        if (logged.position > applied + 1 && command?.k !== 'reset') parts.restart(undefined);
+        await apply(logged.position, command);
+        if (applied >= last) break;
+      }
+      batch = [];
+    }
+  };
+
+  const enqueue = (work: () => Promise<void>): Promise<void> => {
+    const run = queue.then(work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const waitFor = async (ticket: number, log: () => Promise<number>): Promise<Applied> => {
+    const result = new Promise<Applied>((resolve) => waiting.set(ticket, resolve));
+    let position: number;
+    try {
+      position = await log();
+    } catch (error) {
+      waiting.delete(ticket);
+      throw error;
+    }
+    await enqueue(() => applyThrough(position, []));
+    return result;
+  };
+
+  return {
+    get applied() {
+      return applied;
+    },
+    catchUp(begin) {
+      if (begin.last === applied && begin.commands.length === 0) return Promise.resolve();
+      return enqueue(() => applyThrough(begin.last, begin.commands));
+    },
+    catchUpAll() {
+      return enqueue(() => applyThrough(Number.MAX_SAFE_INTEGER, []));
+    },
+    async submit(x) {
+      const ticket = ++tickets;
+      const headers: Record<string, string | undefined> = {};
+      for (const name in x.request.headers) if (!CREDENTIAL_HEADERS.has(name)) headers[name] = x.request.headers[name];
+      const command: Command = {
+        k: 'request',
+        o: parts.origin,
+        t: ticket,
+        control: x.control,
+        request: { ...x.request, headers },
+        requestId: x.requestId,
+        now: x.now,
+        principal: refOf(x.principal),
+      };
+      try {
+        return await waitFor(ticket, () => store.append(JSON.stringify(command)));
+      } catch {
+        return { answer: serviceUnavailable(), warnings: [] };
+      }
+    },
+    async reset(seed, now) {
+      const ticket = ++tickets;
+      const command: Command = { k: 'reset', o: parts.origin, t: ticket, seed: seed ?? null, now };
+      await waitFor(ticket, () => store.reset(JSON.stringify(command), now));
+    },
+  };
+}

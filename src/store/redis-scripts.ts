@@ -1,0 +1,304 @@
+/**
+ * The Lua scripts of the Redis store (`redis-store.ts`). Redis runs a script as one atomic
+ * step: no other client's command runs between two of its calls, so every check-then-write of
+ * the shared state happens inside one of these, never as read-modify-write from Node.
+ *
+ * Conventions shared by every script:
+ * - Numbers that may be epoch milliseconds (instants, scores, expiries) travel as strings and
+ *   are written back with `%.17g`, which round-trips every double: Lua's own `tostring` keeps
+ *   only 14 digits. Counters and counts are returned as integers.
+ * - Keys a script derives from the prefix (a window's key, a lease's key) are not declared in
+ *   KEYS: the store targets one Redis (or one replica set), never a cluster.
+ * - Scripts run under RESP2 semantics inside Redis whatever the client speaks.
+ */
+
+/** Lua helpers prepended to the scripts that need them. */
+const NUMBERS = `
+local function s(x) return string.format('%.17g', x) end
+`;
+
+/** Redis's own clock in milliseconds: leases expire by server time, never by a simulated clock. */
+const SERVER_MS = `
+local function server_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+/**
+ * One check of a sliding window, recorded when admitted (`consumeSlot` in
+ * `src/sim/admission/sliding-log.ts`, over a sorted set). Atomic: raising the latest instant
+ * judged, pruning the window, numbering the check, deciding, recording the admitted instant,
+ * indexing the window for the sweep and, every `sweepEvery`-th check, deleting windows idle for
+ * a whole window.
+ *
+ * KEYS: high, checks, the window, the window index. ARGV: window id, now, limit, windowMs,
+ * window key prefix, sweepEvery, sweepMax. Returns {allowed 0|1, remaining, reset, order, at}.
+ */
+export const CONSUME = `${NUMBERS}
+local now = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
+local stored = redis.call('GET', KEYS[1])
+local t = now
+if stored and tonumber(stored) > now then
+  t = tonumber(stored)
+else
+  redis.call('SET', KEYS[1], s(now))
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', s(t - window))
+local held = redis.call('ZCARD', KEYS[3])
+local order = redis.call('INCR', KEYS[2])
+local allowed, remaining, reset
+if held >= limit then
+  allowed = 0
+  remaining = 0
+  if held > 0 then
+    local e = redis.call('ZRANGE', KEYS[3], held - limit, held - limit, 'WITHSCORES')
+    reset = tonumber(e[2]) + window
+  else
+    reset = t + window
+  end
+else
+  allowed = 1
+  redis.call('ZADD', KEYS[3], s(t), order)
+  redis.call('ZADD', KEYS[4], s(t + window), ARGV[1])
+  remaining = limit - held - 1
+  local e = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  reset = tonumber(e[2]) + window
+end
+local every = tonumber(ARGV[6])
+if every > 0 and order % every == 0 then
+  local idle = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', s(t), 'LIMIT', 0, tonumber(ARGV[7]))
+  if #idle > 0 then
+    local keys = {}
+    for i, id in ipairs(idle) do keys[i] = ARGV[5] .. id end
+    redis.call('UNLINK', unpack(keys))
+    redis.call('ZREM', KEYS[4], unpack(idle))
+  end
+end
+return {allowed, remaining, s(reset), order, s(t)}
+`;
+
+/**
+ * What a window holds at an instant (`peekSlots`), recording nothing. Atomic: the two counts
+ * and the instant read agree with each other.
+ *
+ * KEYS: the window. ARGV: now, limit, windowMs. Returns {held, reset or ''}.
+ */
+export const PEEK = `${NUMBERS}
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local expired = redis.call('ZCOUNT', KEYS[1], '-inf', s(tonumber(ARGV[1]) - window))
+local held = redis.call('ZCARD', KEYS[1]) - expired
+if held == 0 then return {0, ''} end
+local freeing = expired
+if held >= limit then freeing = expired + held - limit end
+local e = redis.call('ZRANGE', KEYS[1], freeing, freeing, 'WITHSCORES')
+return {held, s(tonumber(e[2]) + window)}
+`;
+
+/**
+ * Takes an in-flight slot unless the cap is reached. Atomic: dropping expired leases, counting
+ * the live ones, adding the new lease with its expiry (server time + ttl) and listing the
+ * fingerprint among those holding leases.
+ *
+ * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, cap, lease, ttlMs.
+ * Returns {acquired 0|1, held before}.
+ */
+export const ACQUIRE = `${NUMBERS}${SERVER_MS}
+local now = server_ms()
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. s(now))
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[2]) then return {0, held} end
+redis.call('ZADD', KEYS[1], s(now + tonumber(ARGV[4])), ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+return {1, held}
+`;
+
+/**
+ * Extends the leases of one process. Atomic per call: each lease still alive (expiry not
+ * passed) gets expiry = server time + ttl; an expired one stays expired (its slot may already
+ * be someone else's).
+ *
+ * KEYS: the lease sets, one per lease. ARGV: ttlMs, then the leases in the order of KEYS.
+ * Returns the number renewed.
+ */
+export const RENEW = `${NUMBERS}${SERVER_MS}
+local now = server_ms()
+local expiry = s(now + tonumber(ARGV[1]))
+local renewed = 0
+for i, key in ipairs(KEYS) do
+  local current = redis.call('ZSCORE', key, ARGV[i + 1])
+  if current and tonumber(current) >= now then
+    redis.call('ZADD', key, 'XX', expiry, ARGV[i + 1])
+    renewed = renewed + 1
+  end
+end
+return renewed
+`;
+
+/**
+ * Gives a lease back. Atomic: removing it and, when it was the fingerprint's last, unlisting
+ * the fingerprint.
+ *
+ * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, lease.
+ */
+export const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[2])
+if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+return 0
+`;
+
+/**
+ * Live leases of every fingerprint together. Atomic: one instant of server time for all of
+ * them; expired leases are dropped and fingerprints left without any are unlisted on the way.
+ *
+ * KEYS: the set of fingerprints. ARGV: lease key prefix. Returns the count.
+ */
+export const TOTAL = `${NUMBERS}${SERVER_MS}
+local now = server_ms()
+local sum = 0
+for _, fp in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. fp
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. s(now))
+  local n = redis.call('ZCARD', key)
+  if n == 0 then redis.call('SREM', KEYS[1], fp) end
+  sum = sum + n
+end
+return sum
+`;
+
+/**
+ * Live leases of one fingerprint, by server time (read only).
+ *
+ * KEYS: the fingerprint's lease set. Returns the count.
+ */
+export const HELD = `${NUMBERS}${SERVER_MS}
+return redis.call('ZCOUNT', KEYS[1], s(server_ms()), '+inf')
+`;
+
+/**
+ * The start of a request. Atomic: numbering the request, reserving its journal position (for
+ * a service request), reading the last log position and the commands after the replica's, so
+ * the number, the position and the commands agree.
+ *
+ * KEYS: req, seq, logn, log. ARGV: 1 for a service request else 0, after, max commands.
+ * Returns {index, seq, last, position1, body1, position2, body2, …}.
+ */
+export const BEGIN = `${NUMBERS}
+local index = redis.call('INCR', KEYS[1])
+local seq = 0
+if ARGV[1] == '1' then seq = redis.call('INCR', KEYS[2]) end
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+local after = tonumber(ARGV[2])
+local out = {index, seq, last}
+if last > after then
+  for _, e in ipairs(redis.call('XRANGE', KEYS[4], s(after + 1), '+', 'COUNT', ARGV[3])) do
+    out[#out + 1] = e[1]
+    out[#out + 1] = e[2][2]
+  end
+end
+return out
+`;
+
+/**
+ * Logs one command. Atomic: taking the next position and adding the command under the stream
+ * id `<position>-1`, so positions are consecutive and the log holds them in order.
+ *
+ * KEYS: logn, log. ARGV: the command. Returns its position.
+ */
+export const APPEND = `${NUMBERS}
+local n = redis.call('INCR', KEYS[1])
+redis.call('XADD', KEYS[2], s(n) .. '-1', 'c', ARGV[1])
+return n
+`;
+
+/**
+ * Starts a new history. Atomic: deleting every window (listed by the window index), the
+ * counters, the log, the journal and the ordinals, then logging the reset command at the next
+ * position (positions keep increasing across resets: `logn` survives) and restarting the
+ * journal, complete, from `now`. Settings and leases survive.
+ *
+ * KEYS: req, seq, checks, high, log, journal, journal info, ordinal, window index, logn.
+ * ARGV: window key prefix, the command, now. Returns the command's position.
+ */
+export const RESET = `${NUMBERS}
+local ids = redis.call('ZRANGE', KEYS[9], 0, -1)
+for i = 1, #ids, 500 do
+  local batch = {}
+  for j = i, math.min(i + 499, #ids) do batch[#batch + 1] = ARGV[1] .. ids[j] end
+  redis.call('UNLINK', unpack(batch))
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[8], KEYS[9])
+local n = redis.call('INCR', KEYS[10])
+redis.call('XADD', KEYS[5], s(n) .. '-1', 'c', ARGV[2])
+redis.call('HSET', KEYS[7], 'since', ARGV[3], 'appended', '0', 'cleared', '0')
+return n
+`;
+
+/**
+ * Records one journal entry. Atomic: adding it, trimming the journal to exactly its capacity
+ * (oldest first), counting it as appended and, on a journal that never started, starting it
+ * at the entry's instant.
+ *
+ * KEYS: journal, journal info. ARGV: the entry as JSON, capacity, the entry's instant.
+ */
+export const JOURNAL_APPEND = `
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'appended', 1)
+redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
+return 0
+`;
+
+/**
+ * What the journal knows about itself (read only, one consistent instant).
+ *
+ * KEYS: journal, journal info. Returns {size, since, appended, cleared, the oldest kept entry's
+ * JSON when entries were dropped else ''}.
+ */
+export const JOURNAL_INFO = `
+local size = redis.call('XLEN', KEYS[1])
+local h = redis.call('HMGET', KEYS[2], 'since', 'appended', 'cleared')
+local appended = tonumber(h[2] or '0')
+local first = ''
+if appended > size and size > 0 then
+  first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1][2][2]
+end
+return {size, h[1] or '0', appended, h[3] or '0', first}
+`;
+
+/**
+ * Drops the journal's entries. Atomic: deleting them and marking the journal incomplete from
+ * `now` (the windows keep their state).
+ *
+ * KEYS: journal, journal info. ARGV: now.
+ */
+export const JOURNAL_CLEAR = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[2], 'since', ARGV[1], 'appended', '0', 'cleared', '1')
+return 0
+`;
+
+/**
+ * Binds the store to a simulator's settings. Atomic: the first process writes them all; a
+ * later one gets back each field whose stored value differs from its own.
+ *
+ * KEYS: meta. ARGV: field, value, field, value, … Returns {field, stored value, …} (empty when
+ * the settings agree or were just written).
+ */
+export const OPEN = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], unpack(ARGV))
+  return {}
+end
+local out = {}
+for i = 1, #ARGV, 2 do
+  local stored = redis.call('HGET', KEYS[1], ARGV[i])
+  if stored ~= ARGV[i + 1] then
+    out[#out + 1] = ARGV[i]
+    out[#out + 1] = stored or ''
+  end
+end
+return out
+`;

@@ -1,0 +1,537 @@
+/**
+ * The Redis store: a {@link SharedStore} that several simulator processes share (`--store
+ * redis://HOST:PORT[/DB]`). An adapter: time that matters to the simulation comes from the
+ * caller (`now`) or from Redis (`TIME`, for lease expiry); its own timers only renew this
+ * process's leases and bound the wait for the first connection.
+ *
+ * Key layout, every key under `<prefix>:` (default prefix `analytics-sim`; no `{}` hash tags:
+ * one Redis, not a cluster):
+ *
+ * | key                  | type   | holds                                                              |
+ * |----------------------|--------|--------------------------------------------------------------------|
+ * | `meta`               | hash   | the settings every process must share (seed, profile, …, layout)   |
+ * | `req`                | string | requests numbered since the last reset                             |
+ * | `seq`                | string | journal positions reserved since the last reset                    |
+ * | `checks`             | string | window checks numbered since the last reset                        |
+ * | `high`               | string | the latest instant a window check was judged at                    |
+ * | `log`                | stream | the command log, entry id `<position>-1`, field `c`                |
+ * | `logn`               | string | the last log position (survives resets: positions only grow)       |
+ * | `win:<id>`           | zset   | a window's admitted instants (score) by check order (member)       |
+ * | `windows`            | zset   | window id → instant after which it is idle (for the sweep, reset)  |
+ * | `lease:<fingerprint>`| zset   | in-flight leases of one secret → expiry, Redis server time in ms   |
+ * | `leases`             | set    | fingerprints holding leases                                        |
+ * | `journal`            | stream | decision journal entries, field `e` (JSON), trimmed to capacity    |
+ * | `journal:info`       | hash   | `since`, `appended`, `cleared`                                     |
+ * | `ordinal`            | hash   | named counters (scenario draw ordinals)                            |
+ *
+ * A reset deletes everything but `meta`, `logn` and the leases. Windows never use Redis key
+ * expiry (the simulated clock may be frozen): every 4096th check deletes up to 1000 windows
+ * that have been idle a whole window.
+ *
+ * Outage: no offline queue, a command timeout and a reconnect every ≤ 500 ms, forever. While
+ * Redis cannot be reached every method rejects at once (or within the command timeout when
+ * Redis hangs); the client reconnects by itself and the same store object works again.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { Redis, type RedisOptions } from 'ioredis';
+import { DEFAULT_JOURNAL_CAPACITY, type JournalEntry, type JournalInfo } from '../sim/journal/journal.js';
+import {
+  BEGIN_COMMANDS,
+  type Begin,
+  type LoggedCommand,
+  type SharedJournal,
+  type SharedLeases,
+  type SharedSettings,
+  type SharedStore,
+  type SharedWindowDecision,
+  type SharedWindows,
+} from '../sim/store/shared-store.js';
+import type { WindowUsage } from '../sim/admission/sliding-log.js';
+import * as scripts from './redis-scripts.js';
+import { DEFAULT_STORE_PREFIX } from '../contract/config.js';
+
+/** How {@link createRedisStore} connects. */
+export interface RedisStoreOptions {
+  /** `redis://[user:pass@]host:port[/db]` or `rediss://…` (TLS). */
+  readonly url: string;
+  /** Namespace of every key (`--store-prefix`); default `analytics-sim`. */
+  readonly prefix?: string;
+  /** How long a lease lives without renewal (a dead process's slots free after it); default 5000. */
+  readonly leaseTtlMs?: number;
+  /** How long a command may wait for Redis before it rejects; default 2000. */
+  readonly commandTimeoutMs?: number;
+  /** A client to use instead of one built from `url` (tests). The store owns it: `close` quits it. */
+  readonly client?: Redis;
+}
+
+/** A {@link SharedStore} over Redis, with what it knows about its connection. */
+export interface RedisStore extends SharedStore {
+  /** Connection failures (errors and lost connections) seen since the store was created. */
+  readonly errors: number;
+  /** The last connection error, one line without credentials (e.g. `connect ECONNREFUSED`), or null. */
+  readonly lastError: string | null;
+}
+
+/** Where a store URL points, without credentials. */
+export interface StoreAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly db: number;
+  readonly tls: boolean;
+  /** The URL to show: `redis://host:port/db`, never the password. */
+  readonly location: string;
+}
+
+/** A store URL that could not be used, with a one-line reason. */
+export interface StoreUrlError {
+  readonly error: string;
+}
+
+/** The prefix used when none is given (the config file's default too). */
+export { DEFAULT_STORE_PREFIX };
+
+/** The key layout's version, kept in `meta`: a store written by another layout is refused. */
+const LAYOUT = '1';
+
+/** Every how many window checks idle windows are swept, and how many at most per sweep. */
+const SWEEP_EVERY = 4096;
+const SWEEP_MAX = 1000;
+
+/** Longest pause between reconnect attempts. */
+const MAX_RECONNECT_DELAY_MS = 500;
+
+const STORE_FORMS = 'redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]';
+
+/** The parsed URL with its credentials, for the adapter only. */
+interface ParsedUrl extends StoreAddress {
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+}
+
+function parseUrl(url: string): ParsedUrl | StoreUrlError {
+  let parsed: URL;
+  const shown = url.replace(/\/\/[^@/]*@/, '//…@');
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { error: `the store URL ${shown} is not a URL: use ${STORE_FORMS}` };
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    return { error: `unsupported store ${shown}: use ${STORE_FORMS}` };
+  }
+  if (parsed.hostname === '') return { error: `the store URL ${shown} names no host: use ${STORE_FORMS}` };
+  if (parsed.search !== '' || parsed.hash !== '') return { error: `the store URL ${shown} takes no query or fragment: use ${STORE_FORMS}` };
+  const port = parsed.port === '' ? 6379 : Number(parsed.port);
+  const path = parsed.pathname.replace(/^\//, '');
+  if (path !== '' && !/^\d{1,5}$/.test(path)) return { error: `the database in ${shown} must be a number (redis://HOST:PORT/0): use ${STORE_FORMS}` };
+  const db = path === '' ? 0 : Number(path);
+  const tls = parsed.protocol === 'rediss:';
+  // URL keeps IPv6 addresses in brackets; the socket wants them bare.
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  return {
+    host,
+    port,
+    db,
+    tls,
+    location: `${parsed.protocol}//${parsed.hostname}:${port}/${db}`,
+    username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
+    password: parsed.password === '' ? undefined : decodeURIComponent(parsed.password),
+  };
+}
+
+/**
+ * Reads a `--store` URL: `redis://[user:pass@]host[:port][/db]` or `rediss://…` (port 6379 and
+ * database 0 by default). Returns where it points (never the password) or an error value with
+ * a one-line message naming the accepted forms; the message never repeats a password.
+ */
+export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
+  const parsed = parseUrl(url);
+  if ('error' in parsed) return parsed;
+  const { host, port, db, tls, location } = parsed;
+  return { host, port, db, tls, location };
+}
+
+/** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
+interface ScriptCommands {
+  simConsume(high: string, checks: string, window: string, index: string, ...argv: string[]): Promise<[number, number, string, number, string]>;
+  simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
+  simAcquire(leases: string, fingerprints: string, ...argv: string[]): Promise<[number, number]>;
+  simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
+  simRelease(leases: string, fingerprints: string, ...argv: string[]): Promise<number>;
+  simTotal(fingerprints: string, prefix: string): Promise<number>;
+  simHeld(leases: string): Promise<number>;
+  simBegin(req: string, seq: string, logn: string, log: string, ...argv: string[]): Promise<(number | string)[]>;
+  simAppend(logn: string, log: string, command: string): Promise<number>;
+  simReset(...keysAndArgv: string[]): Promise<number>;
+  simJournalAppend(journal: string, info: string, ...argv: string[]): Promise<number>;
+  simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string]>;
+  simJournalClear(journal: string, info: string, now: string): Promise<number>;
+  simOpen(meta: string, ...argv: string[]): Promise<string[]>;
+}
+
+/** name → [script, number of keys] (undefined: the caller passes the count first). */
+const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
+  simConsume: [scripts.CONSUME, 4],
+  simPeek: [scripts.PEEK, 1],
+  simAcquire: [scripts.ACQUIRE, 2],
+  simRenew: [scripts.RENEW, undefined],
+  simRelease: [scripts.RELEASE, 2],
+  simTotal: [scripts.TOTAL, 1],
+  simHeld: [scripts.HELD, 1],
+  simBegin: [scripts.BEGIN, 4],
+  simAppend: [scripts.APPEND, 2],
+  simReset: [scripts.RESET, 10],
+  simJournalAppend: [scripts.JOURNAL_APPEND, 2],
+  simJournalInfo: [scripts.JOURNAL_INFO, 2],
+  simJournalClear: [scripts.JOURNAL_CLEAR, 2],
+  simOpen: [scripts.OPEN, 1],
+};
+
+/** One line for a connection error: `connect ECONNREFUSED`, `Command timed out`, never a password. */
+function describeError(error: unknown): string {
+  const e = error as { code?: unknown; syscall?: unknown; message?: unknown };
+  if (typeof e?.code === 'string' && typeof e.syscall === 'string') return `${e.syscall} ${e.code}`;
+  if (typeof e?.code === 'string' && e.code !== 'ERR') return e.code;
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return message.split('\n')[0]!.slice(0, 200);
+}
+
+/** Renders a number exactly for a script argument. */
+const num = (n: number): string => String(n);
+
+/** What each setting is called in the refusal of a store that holds another simulator. */
+function describeSetting(field: string, value: string): string {
+  switch (field) {
+    case 'seed':
+      return `seed ${value}`;
+    case 'profile':
+      return `profile ${value}`;
+    case 'limits':
+      return `limits ${value}`;
+    case 'journalCapacity':
+      return `journal capacity ${value}`;
+    case 'fingerprint':
+      return `world options ${value === '' ? '(none)' : createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
+    case 'layout':
+      return `key layout ${value === '' ? '(unknown)' : value}`;
+    default:
+      return `${field} ${value}`;
+  }
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(parts: readonly string[]): string {
+  return parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Creates the Redis store. The client connects at once and reconnects by itself; a method
+ * called while it first connects waits for it (at most `commandTimeoutMs`), one called while
+ * Redis is unreachable rejects at once with `cannot reach the store at <location> (<reason>)`.
+ *
+ * Invariants: every method resolves with what Redis answered or rejects, within about
+ * `commandTimeoutMs`; every check-then-write happens in one Lua script; leases this process
+ * holds are renewed every `leaseTtlMs / 3` until released, so a dead process's leases expire
+ * after at most `leaseTtlMs`. An invalid `url` throws.
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  const parsed = parseUrl(options.url);
+  if ('error' in parsed) throw new Error(parsed.error);
+  const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
+  const leaseTtlMs = options.leaseTtlMs ?? 5000;
+  const commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+  const location = parsed.location;
+
+  const redisOptions: RedisOptions = {
+    host: parsed.host,
+    port: parsed.port,
+    db: parsed.db,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: Math.max(commandTimeoutMs, 500),
+    retryStrategy: (times) => Math.min(50 * times, MAX_RECONNECT_DELAY_MS),
+    // Auto-pipelining was measured slower here (a request's calls are sequential, so it mostly
+    // adds a tick of latency): about 0.55× at 8 concurrent callers, even at 64, 1.08× at 256.
+    enableAutoPipelining: false,
+    lazyConnect: false,
+    // RESP2: what every Redis since 5 speaks (the scripts' replies are the same either way).
+    protocol: 2,
+  };
+  if (parsed.username !== undefined) redisOptions.username = parsed.username;
+  if (parsed.password !== undefined) redisOptions.password = parsed.password;
+  if (parsed.tls) redisOptions.tls = isIP(parsed.host) === 0 ? { servername: parsed.host } : {};
+  const client = options.client ?? new Redis(redisOptions);
+  for (const [name, [lua, numberOfKeys]] of Object.entries(COMMANDS)) {
+    client.defineCommand(name, numberOfKeys === undefined ? { lua } : { lua, numberOfKeys });
+  }
+  const redis = client as unknown as ScriptCommands & Redis;
+
+  let errors = 0;
+  let lastError: string | null = null;
+  /** True from a failure of the connection until it is ready again: calls then reject at once. */
+  let down = false;
+  let closed = false;
+  /** Whether an error was seen since the connection was last ready (a close then says less). */
+  let erred = false;
+  client.on('error', (error: unknown) => {
+    errors++;
+    lastError = describeError(error);
+    erred = true;
+    down = true;
+  });
+  client.on('close', () => {
+    if (closed) return;
+    down = true;
+    if (!erred) {
+      errors++;
+      lastError = 'connection closed';
+    }
+  });
+  /** The settings this process opened the store with, written again after Redis lost its data. */
+  let openedWith: string[] | null = null;
+  client.on('ready', () => {
+    down = false;
+    erred = false;
+    // A Redis restarted without persistence has forgotten the settings: bind it again (a no-op
+    // when they are still there; a disagreement is this process's open error to find, not this).
+    if (openedWith) redis.simOpen(K.meta, ...openedWith).catch(() => undefined);
+  });
+
+  const unavailable = (): Error =>
+    new Error(closed ? `the store at ${location} is closed` : `cannot reach the store at ${location} (${lastError ?? 'not connected'})`);
+
+  /** The wait for the first connection, shared by every call made meanwhile. */
+  let connecting: Promise<void> | null = null;
+
+  /** Resolves once the client is ready (waiting at most `commandTimeoutMs`); rejects at once while Redis is unreachable. */
+  const whenReady = (): Promise<void> => {
+    if (closed || down || client.status === 'end') return Promise.reject(unavailable());
+    if (client.status === 'ready') return Promise.resolve();
+    if (client.status === 'wait') client.connect().catch(() => undefined);
+    connecting ??= new Promise<void>((resolve, reject) => {
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        client.off('ready', onReady);
+        client.off('error', onError);
+        client.off('end', onError);
+        connecting = null;
+        if (error) reject(error);
+        else resolve();
+      };
+      const onReady = (): void => done();
+      const onError = (): void => done(unavailable());
+      const timer = setTimeout(() => {
+        lastError ??= `no answer within ${commandTimeoutMs} ms`;
+        done(unavailable());
+      }, commandTimeoutMs);
+      client.once('ready', onReady);
+      client.once('error', onError);
+      client.once('end', onError);
+    });
+    return connecting;
+  };
+
+  /**
+   * Why a command failed, in one line: Redis refused it (`the store at … answered: …`), or it
+   * never got an answer (`cannot reach the store at … (…)`: connection lost, timed out).
+   */
+  const failed = (error: unknown): never => {
+    if (error instanceof Error && error.name === 'ReplyError') throw new Error(`the store at ${location} answered: ${error.message.split('\n')[0]!.slice(0, 300)}`);
+    throw new Error(`cannot reach the store at ${location} (${describeError(error)})`);
+  };
+
+  /** Runs a command now when connected, after the first connection otherwise; rejects while Redis is unreachable. */
+  const call = <T>(command: () => Promise<T>): Promise<T> => {
+    if (client.status === 'ready' && !closed) return command().catch(failed);
+    return whenReady().then(() => command().catch(failed));
+  };
+
+  const key = (name: string): string => `${prefix}:${name}`;
+  const K = {
+    meta: key('meta'),
+    req: key('req'),
+    seq: key('seq'),
+    checks: key('checks'),
+    high: key('high'),
+    log: key('log'),
+    logn: key('logn'),
+    windows: key('windows'),
+    winPrefix: key('win:'),
+    leasePrefix: key('lease:'),
+    leases: key('leases'),
+    journal: key('journal'),
+    journalInfo: key('journal:info'),
+    ordinal: key('ordinal'),
+  };
+
+  const processId = randomBytes(8).toString('hex');
+  let journalCapacity = DEFAULT_JOURNAL_CAPACITY;
+  let leaseCount = 0;
+  /** Leases this process holds: lease → fingerprint. */
+  const owned = new Map<string, string>();
+
+  const renew = (): void => {
+    if (owned.size === 0 || client.status !== 'ready') return;
+    const keys: string[] = [];
+    const members: string[] = [];
+    for (const [lease, fingerprint] of owned) {
+      keys.push(K.leasePrefix + fingerprint);
+      members.push(lease);
+    }
+    redis.simRenew(keys.length, ...keys, num(leaseTtlMs), ...members).catch(() => undefined);
+  };
+  const renewTimer = setInterval(renew, Math.max(1, Math.floor(leaseTtlMs / 3)));
+  renewTimer.unref();
+
+  const toCommands = (flat: readonly (number | string)[], from: number): LoggedCommand[] => {
+    const out: LoggedCommand[] = [];
+    for (let i = from; i + 1 < flat.length; i += 2) out.push({ position: parseInt(String(flat[i]), 10), body: String(flat[i + 1]) });
+    return out;
+  };
+
+  const windows: SharedWindows = {
+    consume: (id, now, limit, windowMs) =>
+      call(() =>
+        redis.simConsume(K.high, K.checks, K.winPrefix + id, K.windows, id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)),
+      ).then(([allowed, remaining, reset, order, at]): SharedWindowDecision => ({
+        allowed: allowed === 1,
+        limit,
+        remaining: Number(remaining),
+        reset: Number(reset),
+        order: Number(order),
+        at: Number(at),
+      })),
+    peek: (id, now, limit, windowMs) =>
+      call(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
+        const heldNow = Number(count);
+        return { limit, held: heldNow, remaining: Math.max(0, limit - heldNow), reset: reset === '' ? null : Number(reset) };
+      }),
+  };
+
+  const leases: SharedLeases = {
+    acquire: (fingerprint, cap) => {
+      const lease = `${processId}:${++leaseCount}`;
+      return call(() => redis.simAcquire(K.leasePrefix + fingerprint, K.leases, fingerprint, num(cap), lease, num(leaseTtlMs))).then(([acquired, before]) => {
+        if (acquired !== 1) return { acquired: false, held: Number(before), lease: null };
+        owned.set(lease, fingerprint);
+        return { acquired: true, held: Number(before), lease };
+      });
+    },
+    release: (fingerprint, lease) => {
+      // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.
+      owned.delete(lease);
+      return call(() => redis.simRelease(K.leasePrefix + fingerprint, K.leases, fingerprint, lease)).then(() => undefined);
+    },
+    total: () => call(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
+    held: (fingerprint) => call(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
+  };
+
+  const journal: SharedJournal = {
+    append: (entry: JournalEntry) =>
+      call(() => redis.simJournalAppend(K.journal, K.journalInfo, JSON.stringify(entry), num(journalCapacity), num(entry.at))).then(() => undefined),
+    list: () =>
+      call(() => client.xrange(K.journal, '-', '+')).then((entries) =>
+        entries.map(([, fields]) => JSON.parse(fields[1] as string) as JournalEntry).sort((a, b) => a.seq - b.seq),
+      ),
+    info: () =>
+      call(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first]): JournalInfo => {
+        const kept = Number(size);
+        const total = Number(appended);
+        const dropped = Math.max(0, total - kept);
+        const from = first === '' ? Number(since) : (JSON.parse(first) as JournalEntry).at;
+        return { complete: dropped === 0 && cleared !== '1', since: from, capacity: journalCapacity, size: kept, dropped };
+      }),
+    clear: (now) =>
+      call(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then(
+        (): JournalInfo => ({ complete: false, since: now, capacity: journalCapacity, size: 0, dropped: 0 }),
+      ),
+  };
+
+  const store: RedisStore = {
+    kind: 'shared',
+    location,
+    prefix,
+    processId,
+    get errors() {
+      return errors;
+    },
+    get lastError() {
+      return lastError;
+    },
+    async open(settings: SharedSettings) {
+      const fields: [string, string][] = [
+        ['layout', LAYOUT],
+        ['seed', settings.seed],
+        ['profile', settings.profile],
+        ['limits', settings.limits],
+        ['journalCapacity', num(settings.journalCapacity)],
+        ['fingerprint', settings.fingerprint],
+      ];
+      const differing = await call(() => redis.simOpen(K.meta, ...fields.flat()));
+      if (differing.length === 0) {
+        journalCapacity = settings.journalCapacity;
+        openedWith = fields.flat();
+        return;
+      }
+      const theirs: string[] = [];
+      const ours: string[] = [];
+      for (let i = 0; i + 1 < differing.length; i += 2) {
+        const field = differing[i]!;
+        theirs.push(describeSetting(field, differing[i + 1]!));
+        ours.push(describeSetting(field, fields.find(([name]) => name === field)?.[1] ?? ''));
+      }
+      throw new Error(
+        `the store at ${location} (prefix ${prefix}) holds a simulator with ${listed(theirs)}; this process has ${listed(ours)}: use another --store-prefix or the same settings`,
+      );
+    },
+    begin: (service, after) =>
+      call(() => redis.simBegin(K.req, K.seq, K.logn, K.log, service ? '1' : '0', num(after), num(BEGIN_COMMANDS))).then(
+        (flat): Begin => ({ index: Number(flat[0]), seq: Number(flat[1]), last: Number(flat[2]), commands: toCommands(flat, 3) }),
+      ),
+    append: (command) => call(() => redis.simAppend(K.logn, K.log, command)).then(Number),
+    read: (after, count) =>
+      call(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>
+        entries.map(([id, fields]) => ({ position: parseInt(id, 10), body: fields[1] as string })),
+      ),
+    reset: (command, now) =>
+      call(() =>
+        redis.simReset(
+          K.req,
+          K.seq,
+          K.checks,
+          K.high,
+          K.log,
+          K.journal,
+          K.journalInfo,
+          K.ordinal,
+          K.windows,
+          K.logn,
+          K.winPrefix,
+          command,
+          num(now),
+        ),
+      ).then(Number),
+    windows,
+    leases,
+    journal,
+    ordinal: (name) => call(() => client.hincrby(K.ordinal, name, 1)).then(Number),
+    async close() {
+      if (closed) return;
+      clearInterval(renewTimer);
+      const mine = [...owned];
+      owned.clear();
+      if (client.status === 'ready') {
+        await Promise.allSettled(mine.map(([lease, fingerprint]) => redis.simRelease(K.leasePrefix + fingerprint, K.leases, fingerprint, lease)));
+      }
+      closed = true;
+      if (client.status === 'ready') {
+        await client.quit().catch(() => client.disconnect());
+      } else {
+        client.disconnect();
+      }
+    },
+  };
+  return store;
+}

@@ -1,0 +1,171 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SharedStore } from '../../src/sim/store/shared-store.js';
+import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+/** One server for the file, persisting every write: these tests stop, kill and restart it. */
+let redis: RedisServer;
+const opened: RedisStore[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  redis = await startRedis({ appendonly: true });
+});
+
+afterAll(async () => {
+  await Promise.allSettled(opened.map((s) => s.close()));
+  await redis?.stop();
+});
+
+const COMMAND_TIMEOUT_MS = 800;
+
+function openStore(url = redis.url): RedisStore {
+  const store = createRedisStore({ url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+  opened.push(store);
+  return store;
+}
+
+/** Polls `probe` until it resolves true; fails after `timeoutMs`. Resolves with the time it took. */
+async function eventually(probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await probe().catch(() => false)) return Date.now() - start;
+    if (Date.now() - start > timeoutMs) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const SETTINGS = { seed: '42', profile: 'spec', limits: 'enforce', journalCapacity: 100, fingerprint: '' } as const;
+
+/** Every method of a shared store, called once. */
+function everyMethod(store: SharedStore): Record<string, () => Promise<unknown>> {
+  return {
+    open: () => store.open(SETTINGS),
+    begin: () => store.begin(true, 0),
+    append: () => store.append('c'),
+    read: () => store.read(0, 10),
+    reset: () => store.reset('r', 1),
+    consume: () => store.windows.consume('w', 1, 10, 1000),
+    peek: () => store.windows.peek('w', 1, 10, 1000),
+    acquire: () => store.leases.acquire('fp', 20),
+    release: () => store.leases.release('fp', 'nobody:1'),
+    total: () => store.leases.total(),
+    held: () => store.leases.held('fp'),
+    journalAppend: () =>
+      store.journal.append({
+        seq: 1,
+        at: 1,
+        requestId: 'r',
+        method: 'GET',
+        path: '/',
+        route: null,
+        identity: 'anon:1',
+        keyId: null,
+        outcome: 'admitted',
+        status: 200,
+        checks: [],
+        inFlight: null,
+        inFlightCap: null,
+        faults: [],
+        fingerprint: 'f',
+        retryAfter: null,
+        warnings: [],
+      }),
+    journalList: () => store.journal.list(),
+    journalInfo: () => store.journal.info(),
+    journalClear: () => store.journal.clear(1),
+    ordinal: () => store.ordinal('o'),
+  };
+}
+
+/** How each method settled and how long it took. */
+async function settleAll(store: SharedStore): Promise<Record<string, { ok: boolean; ms: number; message: string }>> {
+  const out: Record<string, { ok: boolean; ms: number; message: string }> = {};
+  await Promise.all(
+    Object.entries(everyMethod(store)).map(async ([name, run]) => {
+      const start = Date.now();
+      try {
+        await run();
+        out[name] = { ok: true, ms: Date.now() - start, message: '' };
+      } catch (error) {
+        out[name] = { ok: false, ms: Date.now() - start, message: (error as Error).message };
+      }
+    }),
+  );
+  return out;
+}
+
+describe('the Redis store when Redis goes away', () => {
+  it('rejects every method promptly while Redis is stopped, and the same store works again once it is back', async () => {
+    const store = openStore();
+    await store.open(SETTINGS);
+    expect(await store.append('before')).toBe(1);
+
+    await redis.stop();
+    const down = await settleAll(store);
+    for (const [name, result] of Object.entries(down)) {
+      expect(result.ok, name).toBe(false);
+      expect(result.ms, name).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
+      expect(result.message, name).toMatch(new RegExp(`^cannot reach the store at ${store.location.replace(/[/.]/g, '\\$&')} \\(`));
+    }
+
+    await redis.restart();
+    const recovered = await eventually(async () => (await store.read(0, 10)).length === 1, 5000);
+    expect(recovered).toBeLessThan(5000);
+    const up = await settleAll(store);
+    for (const [name, result] of Object.entries(up)) expect(result, name).toMatchObject({ ok: true });
+    expect(store.errors).toBeGreaterThan(0);
+    expect(store.lastError).toEqual(expect.any(String));
+  });
+
+  it('rejects a command within the command timeout while Redis hangs, and answers again when it resumes', async () => {
+    const store = openStore();
+    await store.begin(true, 0);
+    process.kill(redis.pid, 'SIGSTOP');
+    try {
+      const start = Date.now();
+      await expect(store.windows.consume('w', 1, 10, 1000)).rejects.toThrow();
+      expect(Date.now() - start).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+    }
+    await eventually(async () => (await store.begin(true, 0)).index > 1, 5000);
+  });
+
+  it('keeps a logged command across a crash of Redis when it persists every write', async () => {
+    const store = openStore();
+    const position = await store.append('acknowledged before the crash');
+    redis.kill();
+    await redis.restart();
+    await eventually(async () => (await store.read(position - 1, 1)).length === 1, 5000);
+    expect(await store.read(0, 10)).toEqual([{ position, body: 'acknowledged before the crash' }]);
+  });
+
+  it('binds a Redis that lost its data to the settings again once it is back', async () => {
+    const store = openStore();
+    await store.open(SETTINGS);
+    const other = createRedisStore({ url: redis.url, prefix: store.prefix, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    opened.push(other);
+    // Redis loses everything (as a restart without persistence would; the flush is persisted too).
+    const raw = new Redis(redis.url);
+    await raw.flushall();
+    await raw.quit();
+    redis.kill();
+    await redis.restart();
+    // Once the store is connected again, it has written its settings back before anything else.
+    await eventually(async () => (await store.read(0, 10)).length === 0, 5000);
+    await eventually(async () => (await other.leases.total()) === 0, 5000);
+    await expect(other.open({ ...SETTINGS, seed: '7' })).rejects.toThrow('holds a simulator with seed 42; this process has seed 7');
+  });
+
+  it('says it cannot reach Redis, with the reason, when nothing listens at the address', async () => {
+    const stopped = await startRedis();
+    const url = stopped.url;
+    await stopped.stop();
+    const store = openStore(url);
+    const start = Date.now();
+    await expect(store.open(SETTINGS)).rejects.toThrow(`cannot reach the store at ${url} (connect ECONNREFUSED)`);
+    expect(Date.now() - start).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
+  });
+});

@@ -96,13 +96,24 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const entry = journalEntryOf(x, seq, refusedBy, response);
     journal.record(entry);
     if (!shared) return settleLease(gate, x.lease, response, options.holdSlot === true);
-    // A shared lease is given back before the answer leaves: a client that sends its next
-    // request as soon as it reads this answer, to any process, finds the slot free.
-    await Promise.all([
-      shared.store.journal.append(entry).catch(() => undefined),
-      x.lease !== null && x.leaseId !== null ? shared.store.leases.release(x.lease, x.leaseId).catch(() => undefined) : undefined,
-    ]);
-    return response;
+    await shared.store.journal.append(entry).catch(() => undefined);
+    if (x.lease === null || x.leaseId === null) return response;
+    const { lease, leaseId } = x;
+    // A lease the store cannot take back now expires by itself (the store renews it only while held).
+    const release = (): Promise<void> => shared.store.leases.release(lease, leaseId).catch(() => undefined);
+    if (options.holdSlot !== true) {
+      await release();
+      return response;
+    }
+    let released = false;
+    return {
+      ...response,
+      release: () => {
+        if (released) return;
+        released = true;
+        void release();
+      },
+    };
   };
 }
 

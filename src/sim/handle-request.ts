@@ -1,11 +1,10 @@
 import type { ErrorDetail } from '../contract/errors.js';
 import { settleLease } from './admission/in-flight-lease.js';
 import { internalError, serviceUnavailable, type SimError } from './errors.js';
-import { NO_FAULTS } from './faults/scenario-runner.js';
 import { journalEntryOf } from './journal/record-exchange.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
-import type { Answer, Exchange } from './pipeline/exchange.js';
+import { startExchange, type Answer, type Exchange } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE } from './pipeline/public-pipeline.js';
 import { runStages } from './pipeline/run-stages.js';
 import type { RequestIdSource } from './request-id.js';
@@ -59,30 +58,14 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       seq = control ? 0 : journal.reserve();
       requestId = parts.requestIds().next();
     }
-    const x: Exchange = {
+    const x = startExchange({
       request,
       requestId,
       now: core.clock.now(),
       sim: core,
       state: core.state(),
       match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
-      headers: {},
-      checks: [],
-      warnings: [],
-      faults: NO_FAULTS,
-      lease: null,
-      leaseId: null,
-      inFlight: null,
-      inFlightCap: null,
-      // Every field a stage may learn exists from the start: the exchange keeps one shape.
-      principal: undefined,
-      body: undefined,
-      query: undefined,
-      queryProblems: undefined,
-      access: undefined,
-      input: undefined,
-      context: undefined,
-    };
+    });
     let response: SimResponse;
     let refusedBy = null;
     try {

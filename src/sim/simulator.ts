@@ -248,6 +248,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       scenarios: options.scenarios ?? [],
       eventStorage: options.eventStorage ?? {},
       allowedOrigins: options.allowedOrigins ?? null,
+      // The world's keys (a config file adds keys to the world): processes must agree on them.
+      keys: run.state.world.apiKeys.map((key) => `${key.id}:${key.keyHash}`),
     }),
   });
   /** The first successful opening of the shared store; retried after a failure. */

@@ -38,3 +38,6 @@ export interface FaultPlan {
   /** Every step that applied, in order. */
   readonly touched: readonly StepRef[];
 }
+
+/** The plan when no scenario applies. */
+export const NO_FAULTS: FaultPlan = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0, touched: [] };

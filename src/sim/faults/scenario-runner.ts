@@ -1,7 +1,9 @@
 import type { Scenario, ScenarioStep } from '../../contract/scenario.js';
 import { createRandom } from '../random.js';
 import { routeMatches } from './route-pattern.js';
-import type { FaultPlan, RequestFacts, StepRef } from './fault-plan.js';
+import { NO_FAULTS, type FaultPlan, type RequestFacts, type StepRef } from './fault-plan.js';
+
+export { NO_FAULTS } from './fault-plan.js';
 import { applyEffect, type PlanDraft } from './scenario-effects.js';
 
 export type { FaultPlan, RefusalEffect, RequestFacts, StepRef } from './fault-plan.js';
@@ -37,8 +39,6 @@ export interface ScenarioRunner {
  */
 export type OrdinalSource = (name: string) => Promise<number>;
 
-/** The plan when no scenario applies. */
-export const NO_FAULTS: FaultPlan = { refusal: null, concurrencyCap: null, quota: null, latencyMs: 0, touched: [] };
 
 function stepWindow(step: ScenarioStep, startedAt: number): [number, number | null] {
   const from = startedAt + step.start;

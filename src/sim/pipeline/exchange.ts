@@ -7,7 +7,7 @@ import type { ErrorDetail } from '../../contract/errors.js';
 import type { AdmissionRule } from '../admission/rules.js';
 import type { Principal } from '../auth/principal.js';
 import type { Drop, SimError } from '../errors.js';
-import type { FaultPlan } from '../faults/scenario-runner.js';
+import { NO_FAULTS, type FaultPlan } from '../faults/fault-plan.js';
 import type { WindowCheck } from '../journal/journal.js';
 import type { SimRequest } from '../messages.js';
 import type { LooseQuery, Reply, RouteContext } from '../routing/route.js';
@@ -60,6 +60,36 @@ export interface Exchange {
   readonly input?: unknown;
   /** The route context, made once by the first route step that needs it (`contextOf`). */
   context?: RouteContext<LooseQuery>;
+}
+
+/** What an exchange starts with. */
+export type ExchangeStart = Pick<Exchange, 'request' | 'requestId' | 'now' | 'sim' | 'state' | 'match'> & { readonly principal?: Principal };
+
+/** A fresh exchange: every field a stage may learn exists from the start, so the exchange keeps one shape. */
+export function startExchange(start: ExchangeStart): Exchange {
+  return {
+    request: start.request,
+    requestId: start.requestId,
+    now: start.now,
+    sim: start.sim,
+    state: start.state,
+    match: start.match,
+    headers: {},
+    checks: [],
+    warnings: [],
+    faults: NO_FAULTS,
+    lease: null,
+    leaseId: null,
+    inFlight: null,
+    inFlightCap: null,
+    principal: start.principal,
+    body: undefined,
+    query: undefined,
+    queryProblems: undefined,
+    access: undefined,
+    input: undefined,
+    context: undefined,
+  };
 }
 
 /** What a stage may add to the exchange. */

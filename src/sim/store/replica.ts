@@ -1,8 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { authRequired, internalError, serviceUnavailable } from '../errors.js';
-import { NO_FAULTS } from '../faults/scenario-runner.js';
 import type { SimRequest } from '../messages.js';
-import type { Exchange, Stage } from '../pipeline/exchange.js';
+import { startExchange, type Stage } from '../pipeline/exchange.js';
 import { runStages } from '../pipeline/run-stages.js';
 import type { Matcher } from '../routing/router.js';
 import type { Applied, Replica, SimulatorCore } from '../routing/route.js';
@@ -99,29 +98,7 @@ export function createReplica(parts: ReplicaParts): Replica {
       return { answer: authRequired('The credential was deleted before the request could be applied'), warnings: [] };
     }
     const match = (command.control ? parts.matchControl : parts.matchPublic)(command.request.method, command.request.path);
-    const x: Exchange = {
-      request: command.request,
-      requestId: command.requestId,
-      now: command.now,
-      sim: core,
-      state: core.state(),
-      match,
-      headers: {},
-      checks: [],
-      warnings: [],
-      faults: NO_FAULTS,
-      lease: null,
-      leaseId: null,
-      inFlight: null,
-      inFlightCap: null,
-      principal: principal ?? undefined,
-      body: undefined,
-      query: undefined,
-      queryProblems: undefined,
-      access: undefined,
-      input: undefined,
-      context: undefined,
-    };
+    const x = startExchange({ request: command.request, requestId: command.requestId, now: command.now, sim: core, state: core.state(), match, principal: principal ?? undefined });
     const outcome = await runStages(command.control ? parts.controlStages : parts.publicStages, x);
     const answer = outcome.answer === null || 'drop' in outcome.answer ? internalError() : outcome.answer;
     return { answer, warnings: x.warnings };

@@ -50,6 +50,9 @@ describe('several processes sharing one Redis store', () => {
     const oracle = await call(sims[2]!, 'GET', '/__sim/journal/oracle');
     expect(oracle.json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
     expect(oracle.json.checked).toBeGreaterThanOrEqual(12);
+    const limits = await call(sims[1]!, 'GET', '/__sim/limits');
+    expect(limits.json.storeReadable).toBe(true);
+    expect(limits.json.keys.find((k: { id: string }) => k.id === 'key_acme_quota').quota).toMatchObject({ limit: 10, used: 10, remaining: 0 });
   });
 
   it('admits exactly 120 of 150 queries of one key sent 15 at a time over three processes (SPEC 8.1)', async () => {

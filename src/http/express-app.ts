@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Simulator } from '../sim/simulator.js';
 import { answerInspectorAsset } from './inspector-assets.js';
 import { sendResponse } from './node-server.js';
+import { prometheusMetricsOf } from './prometheus-metrics.js';
 import { readBody, toSimRequest, type ReadBody } from './translate.js';
 
 function alreadyRead(body: unknown): ReadBody {
@@ -15,12 +16,15 @@ function alreadyRead(body: unknown): ReadBody {
  * Express middleware that answers every request with the simulator. Mount it anywhere:
  * paths are taken relative to the mount point, and the discovery documents (`/openapi.json`'s
  * `servers`, the API catalog, `/auth.md`) link under it. When a body parser ran first, its
- * result is used; otherwise the raw body is read (up to 1 MB).
+ * result is used; otherwise the raw body is read (up to 1 MB). It times each answer for
+ * `GET /__sim/metrics` and installs its Prometheus renderer.
  */
 export function simulatorMiddleware(simulator: Simulator): RequestHandler {
+  const metrics = prometheusMetricsOf(simulator);
   return (req, res, next) => {
     // The inspector's chart library: files the core cannot read (src/http/inspector-assets.ts).
     if (answerInspectorAsset(req, res, req.url)) return;
+    const started = performance.now();
     const read = req.readableEnded ? Promise.resolve(alreadyRead(req.body)) : readBody(req);
     read
       .then(async (body) => {
@@ -31,7 +35,9 @@ export function simulatorMiddleware(simulator: Simulator): RequestHandler {
         // Paths are relative to the mount point; the mount point itself goes to the links of the discovery documents.
         const request = toSimRequest(req, body, req.url);
         const response = await simulator.handle(req.baseUrl ? { ...request, basePath: req.baseUrl } : request, { holdSlot: true });
-        sendResponse(res, response, req.method === 'HEAD');
+        sendResponse(res, response, req.method === 'HEAD', () =>
+          metrics.observe({ method: req.method, path: request.path }, response.status, (performance.now() - started) / 1000),
+        );
       })
       .catch(next);
   };

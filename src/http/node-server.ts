@@ -6,6 +6,7 @@ import type { Simulator } from '../sim/simulator.js';
 import { headersTooLarge, internalError, unreadableRequest } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
+import { prometheusMetricsOf } from './prometheus-metrics.js';
 import { readBody, toSimRequest } from './translate.js';
 
 /** Called after each response with what a request log needs (never a credential). */
@@ -57,7 +58,9 @@ export function sendResponse(res: ServerResponse, response: SimResponse, head: b
 
 /**
  * A `node:http` request listener over a simulator: reads the body, hands the core a plain
- * request, sends what it answers. It decides nothing itself. The one exception is file
+ * request, sends what it answers. It decides nothing itself. It times each answer for the
+ * latency histogram of `GET /__sim/metrics` (`now`, default `performance.now`) and installs the
+ * Prometheus renderer. The one exception is file
  * serving the core cannot do: the inspector's chart library (`/__sim/ui/assets/…`), read from
  * the installed `uplot` package.
  */
@@ -65,10 +68,12 @@ export function createRequestListener(
   simulator: Simulator,
   options: { log?: RequestLogger; now?: () => number } = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { log, now } = options;
+  const { log } = options;
+  const now = options.now ?? (() => performance.now());
+  const metrics = prometheusMetricsOf(simulator);
   return (req, res) => {
     if (answerInspectorAsset(req, res, req.url)) return;
-    const started = log && now ? now() : 0;
+    const started = now();
     readBody(req)
       .then(async (read) => {
         if (read.aborted) {
@@ -77,14 +82,11 @@ export function createRequestListener(
         }
         const response = await simulator.handle(toSimRequest(req, read), { holdSlot: true });
         sendResponse(res, response, req.method === 'HEAD', () => {
-          if (!log || !now) return;
-          log({
-            method: req.method ?? 'GET',
-            path: (req.url ?? '/').split('?')[0] ?? '/',
-            status: response.status,
-            requestId: response.headers['X-Request-ID'] ?? '',
-            durationMs: now() - started,
-          });
+          const method = req.method ?? 'GET';
+          const path = (req.url ?? '/').split('?')[0] ?? '/';
+          const durationMs = now() - started;
+          metrics.observe({ method, path }, response.status, durationMs / 1000);
+          log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
         });
       })
       .catch(() => {

@@ -78,6 +78,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     if (control) return response;
     const entry = journalEntryOf(x, seq, refusedBy, response);
     journal.record(entry);
+    core.metrics.record(entry);
     if (!shared) return settleLease(gate, x.lease, response, options.holdSlot === true);
     await shared.store.journal.append(entry).catch(() => undefined);
     if (x.lease === null || x.leaseId === null) return response;

@@ -22,6 +22,9 @@ import type { ActiveScenario } from './faults/scenario-runner.js';
 import { createRequestHandler } from './handle-request.js';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
+import type { MetricsRenderer, MetricsSnapshot } from './metrics/request-counters.js';
+import { createSimMetrics } from './metrics/sim-metrics.js';
+import { readMetricsOf } from './control/metrics-route.js';
 import type { Profile } from './profile.js';
 import type { WorldFactory } from './model/world.js';
 import { PUBLIC_ROUTES } from './routing/public-routes.js';
@@ -97,6 +100,14 @@ export interface SimulatorOptions {
   readonly profile?: Profile;
 }
 
+/** The metrics of a simulator, as `GET /__sim/metrics` exposes them. */
+export interface SimulatorMetrics {
+  /** The counters, in-flight counts, journal size and clock at this instant. */
+  snapshot(): Promise<MetricsSnapshot>;
+  /** Installs how `GET /__sim/metrics` renders (the HTTP adapters install the Prometheus text format). */
+  useRenderer(render: MetricsRenderer): void;
+}
+
 /** Starts, stops and lists fault scenarios of a simulator. */
 export interface ScenarioControl {
   /** Starts a catalog scenario by name or a definition (validated); throws on an invalid one. */
@@ -130,6 +141,12 @@ export interface Simulator {
   readonly sessions: SessionAdmin;
   /** The harness operations behind `/__sim` (health, fixtures, clock, journal, scenarios), as values. */
   readonly control: ControlBackend;
+  /**
+   * `GET /__sim/metrics`: this process's decision counters with the in-flight counts, the
+   * journal's size and the clock, as data (`snapshot`); the HTTP adapters install the
+   * Prometheus renderer (`useRenderer`).
+   */
+  readonly metrics: SimulatorMetrics;
   /** The profile answers follow now. */
   readonly profile: Profile;
   /** Switches the profile for every later request (as `PUT /__sim/profile`). */
@@ -171,10 +188,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   });
   let shared: { readonly store: SharedStore; readonly replica: Replica } | null = null;
   /** Back to the seeded state in this process (what every replica applies for a reset). */
+  const metrics = createSimMetrics();
   const restartHere = (seed?: string): void => {
     clock.restart();
     run.restart(seed);
     admission.journal.restart(clock.now());
+    metrics.restart();
   };
   let profile: Profile = options.profile ?? 'spec';
   const control = createControlBackend({
@@ -216,6 +235,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),
     control,
+    metrics,
     get shared() {
       return shared;
     },
@@ -294,6 +314,10 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       await control.reset(seed);
     },
     control,
+    metrics: {
+      snapshot: () => readMetricsOf(core),
+      useRenderer: (render) => metrics.useRenderer(render),
+    },
     get profile() {
       return profile;
     },

@@ -72,7 +72,9 @@ function operation(route: Route): Record<string, unknown> {
   for (const [status, answer] of Object.entries(route.responses ?? { 200: { description: 'Success' } })) {
     responses[status] = answer.schema
       ? { description: answer.description, content: { 'application/json': { schema: schemaOf(answer.schema) } } }
-      : { description: answer.description };
+      : answer.contentType
+        ? { description: answer.description, content: { [answer.contentType]: { schema: { type: 'string' } } } }
+        : { description: answer.description };
   }
   if (route.body) {
     responses['400'] ??= errorResponse('Malformed JSON (PARSE) or invalid values (VALIDATION_ERROR), with details');

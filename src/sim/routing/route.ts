@@ -13,6 +13,7 @@ import type { OriginPolicy } from '../cors/origins.js';
 import type { ScenarioRunner } from '../faults/scenario-runner.js';
 import type { SimState } from '../state.js';
 import type { Profile } from '../profile.js';
+import type { SimMetrics } from '../metrics/sim-metrics.js';
 import type { SharedStore } from '../store/shared-store.js';
 import type { Begin } from '../store/shared-store.js';
 
@@ -95,6 +96,8 @@ export interface RouteContext<Query = LooseQuery> {
 export interface DocumentedResponse {
   readonly description: string;
   readonly schema?: z.ZodType;
+  /** The media type of a body that is not JSON (documented as a string of that type). */
+  readonly contentType?: string;
 }
 
 /**
@@ -261,6 +264,8 @@ export interface SimulatorCore {
   readonly origins: OriginPolicy;
   /** The harness operations behind `/__sim`, MSW's control plane and the library API. */
   readonly control: ControlBackend;
+  /** This process's decision counters and the renderer of `GET /__sim/metrics`. */
+  readonly metrics: SimMetrics;
   /** With a shared store (several processes): the store and this process's replica of the state; null in memory. */
   readonly shared: { readonly store: SharedStore; readonly replica: Replica } | null;
   state(): SimState;

@@ -526,6 +526,24 @@ export function planOptions(name: PlanName, overrides: Partial<PlanOptions> = {}
 }
 
 /**
+ * Waits until the journal stops growing: a load tool stops counting when its time is up, but
+ * the requests it still had in flight are answered and journaled a moment later (by any
+ * process sharing the store). Reading before then would judge a journal the oracle, read a
+ * moment later, no longer agrees with. Gives up after 5 s and reads what is there.
+ */
+async function settleJournal(url: string): Promise<void> {
+  const sizeOf = async (): Promise<number> => (await getJson<{ info: { size: number } }>(`${url}/__sim/journal?limit=1`)).info.size;
+  let last = await sizeOf();
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const size = await sizeOf();
+    if (size === last) return;
+    last = size;
+  }
+}
+
+/**
  * Runs one plan against one simulator or several sharing a store, and judges the journal.
  * The first target gets the control-plane calls: a reset before the load (`POST /__sim/reset`;
  * with a shared store it resets every process), the fixtures and the plan's scenarios; the
@@ -560,6 +578,7 @@ export async function runPlan(
       ? await driveAutocannon(plan, target, req, options, progress, latencies)
       : await driveRetryingClients(plan, target, req, options, progress, latencies);
 
+  await settleJournal(url);
   const journal = await getJson<{ info: { complete: boolean; since: number }; entries: Entry[] }>(`${url}/__sim/journal`);
   const oracle = await getJson<Report['oracle']>(`${url}/__sim/journal/oracle`);
   const summary = summarizeJournal(journal.entries, journal.info);

@@ -20,6 +20,8 @@ async function runCli(plan: PlanName, url: string, options: Partial<PlanOptions>
   const flags = Object.entries(options).flatMap(([k, v]) => [`--${k}`, String(v)]);
   let code = 0;
   let stdout = '';
+  // A run that dies before writing its report must not be judged on an earlier run's report.
+  rmSync(json, { force: true });
   try {
     ({ stdout } = await run(process.execPath, ['--import', 'tsx', 'load/run.ts', plan, '--target', url, '--json', json, ...flags], { cwd: REPO_ROOT }));
   } catch (error) {
@@ -100,11 +102,11 @@ describe('load plans against a real server process', () => {
     const fake = createServer((req, res) => {
       const body: Record<string, unknown> = {
         '/__sim/fixtures': { apiKeys: [{ id: 'key_acme_read', secret: 'dbdy_fake' }] },
-        '/__sim/journal': { info: { complete: true, since: 1000 }, entries },
+        '/__sim/journal': { info: { complete: true, since: 1000, size: entries.length }, entries },
         '/__sim/journal/oracle': { checked: 3, skipped: 0, overAdmissions: 1, underAdmissions: 0, accuracy: 66.67, disagreements: [] },
       };
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(body[req.url ?? ''] ?? { ok: true }));
+      res.end(JSON.stringify(body[new URL(req.url ?? '/', 'http://x').pathname] ?? { ok: true }));
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     try {

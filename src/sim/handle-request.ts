@@ -123,16 +123,30 @@ function shapedRefusal(error: SimError, x: Exchange): SimError {
 
 /** Warnings shown in one header at most; the journal keeps them all. */
 const MAX_HEADER_WARNINGS = 10;
+/** The longest text of one finding in the `Warning` header. */
+const MAX_WARNING_CHARS = 300;
 
 /**
  * The `Warning` header (RFC 9111's 199 "miscellaneous warning"): one `199 analytics-sim "…"`
- * value per finding, comma-separated, quotes and control characters removed from the text.
+ * value per finding, comma-separated, quotes, control characters and non-ASCII made header-safe (`headerSafe`).
  */
 function warningHeader(warnings: readonly ErrorDetail[]): string {
   return warnings
     .slice(0, MAX_HEADER_WARNINGS)
-    .map((w) => `199 analytics-sim "${describeFinding(w).replace(/["\\\x00-\x1f\x7f]/g, "'")}"`)
+    .map((w) => `199 analytics-sim "${headerSafe(describeFinding(w))}"`)
     .join(', ');
+}
+
+/**
+ * A finding as header text: quotes, backslashes and control characters become `'`, anything
+ * beyond ASCII becomes `U+XXXX` (a finding may echo a parameter name the client sent in any script, and a
+ * header value is bytes), and it is cut at MAX_WARNING_CHARS.
+ */
+function headerSafe(text: string): string {
+  const safe = text
+    .replace(/["\\\x00-\x1f\x7f]/g, "'")
+    .replace(/[^\x20-\x7e]/gu, (c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return safe.length > MAX_WARNING_CHARS ? `${safe.slice(0, MAX_WARNING_CHARS - 3)}...` : safe;
 }
 
 function withHeaders(error: SimError, headers: Record<string, string>): SimError {

@@ -47,6 +47,13 @@ describe('what the simulator ignored, said in a Warning header', () => {
     expect(warnings.some((w) => /^website_id: No website_id, link_id, schedule_id or organization_id was named: answered for all \d+ websites of organization org_acme/.test(w))).toBe(true);
   });
 
+  it('names a parameter written in any script in an ASCII-only Warning header (a header value is bytes), with U+XXXX for what ASCII lacks', async () => {
+    const answer = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, 'zeitraum😀': 'x"y' }, body: SUMMARY_QUERY });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.Warning).toMatch(/^[\x20-\x7e]+$/);
+    expect(warningsOf(answer)).toContain('zeitraumU+1F600: zeitraumU+1F600 is not a query parameter of this route and was ignored');
+  });
+
   it('says an unknown time zone was ignored, and answers in UTC as the service does', async () => {
     const utc = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
     const mars = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, timezone: 'Mars/Olympus_Mons' }, body: SUMMARY_QUERY });

@@ -35,11 +35,16 @@ const ORGANIZATION_ID = z
     "The organization the request acts for. Default: the API key's organization, or the session's active organization. A session may name any organization its user belongs to; a key only its own.",
   );
 
-function intParam(name: string, min: number, max: number) {
+/**
+ * A whole-number query parameter between `min` and `max`. `range` is the same range as a
+ * pattern, so the OpenAPI document states the bounds (a refinement does not show there).
+ */
+function intParam(name: string, min: number, max: number, range: RegExp) {
   return z
     .string()
-    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
-    .refine((v) => Number(v) >= min && Number(v) <= max, `${name} must be between ${min} and ${max}`);
+    .regex(/^(?:0|[1-9]\d{0,9})$/, `${name} must be a whole number, without leading zeros`)
+    .refine((v) => Number(v) >= min && Number(v) <= max, `${name} must be between ${min} and ${max}`)
+    .meta({ pattern: range.source });
 }
 
 /** Query string of every management route: the organization it acts for. */
@@ -48,8 +53,8 @@ export const organizationQuerySchema = z.object({ organization_id: ORGANIZATION_
 /** Query string of a list: organization, page and page size. */
 export const listQuerySchema = z.object({
   organization_id: ORGANIZATION_ID,
-  page: intParam('page', 1, 1_000_000_000).optional().describe('Page number, from 1 (default 1)'),
-  limit: intParam('limit', 1, MAX_PAGE_LIMIT)
+  page: intParam('page', 1, 1_000_000_000, /^(?:[1-9]\d{0,8}|1000000000)$/).optional().describe('Page number, from 1 (default 1)'),
+  limit: intParam('limit', 1, MAX_PAGE_LIMIT, /^(?:[1-9]\d?|100)$/)
     .optional()
     .describe(`Items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`),
 });
@@ -94,5 +99,5 @@ export const NOT_EMPTY = { message: 'Send at least one field to change' };
  * at least one given. Unknown fields stay refused.
  */
 export function updateSchemaOf<Shape extends z.core.$ZodLooseShape>(create: z.ZodObject<Shape, z.core.$strict>) {
-  return create.partial().refine(notEmpty, NOT_EMPTY);
+  return create.partial().refine(notEmpty, NOT_EMPTY).meta({ minProperties: 1 });
 }

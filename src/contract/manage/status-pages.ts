@@ -14,7 +14,8 @@ const descriptionSchema = z.string().trim().max(1000, 'At most 1000 characters')
 const monitorIdsSchema = z
   .array(idSchema)
   .max(MAX_PAGE_MONITORS, `At most ${MAX_PAGE_MONITORS} monitors`)
-  .refine((ids) => new Set(ids).size === ids.length, 'Each monitor may appear once');
+  .refine((ids) => new Set(ids).size === ids.length, 'Each monitor may appear once')
+  .meta({ uniqueItems: true });
 
 /** A status page as the management routes return it. `monitorIds` are the monitors it shows, in order. */
 export const statusPageSchema = z.object({

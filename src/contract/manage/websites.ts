@@ -8,13 +8,15 @@ export const trafficSizeSchema = z.enum(TRAFFIC_SIZES);
 
 export type TrafficSizeName = z.infer<typeof trafficSizeSchema>;
 
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** Labels of 1 to 63 letters, digits and inner hyphens, a top-level label of 2 to 63 letters. */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** A bare domain name (no scheme, port or path), lower-cased. */
 export const domainSchema = z
   .string()
   .trim()
   .toLowerCase()
+  .max(253, 'At most 253 characters')
   .regex(DOMAIN, 'Must be a domain name such as shop.example.com (no scheme, port or path)');
 
 /** A website as the management routes return it. */

@@ -29,6 +29,7 @@ function instantParam(name: string) {
       ctx.addIssue({ code: 'custom', message: `${name} must be epoch milliseconds or an ISO 8601 instant` });
       return z.NEVER;
     })
+    .meta({ pattern: '^(?:\\d{1,16}|\\d{4}-\\d{2}-\\d{2}(?:[T ].*)?)$' })
     .optional()
     .describe(`Decisions at or ${name === 'since' ? 'after' : 'before'} this instant (epoch ms or ISO 8601)`);
 }
@@ -46,6 +47,7 @@ export const journalQuerySchema = z.object({
   limit: z
     .string()
     .regex(/^\d+$/, 'limit must be a positive integer')
+    .meta({ pattern: '^0*[1-9]\\d*$' })
     .transform(Number)
     .refine((n) => n > 0, 'limit must be a positive integer')
     .optional()

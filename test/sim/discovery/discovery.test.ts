@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTROL_ROUTES } from '../../../src/sim/control/control-table.js';
 import { PUBLIC_ROUTES } from '../../../src/sim/routing/public-routes.js';
 import { VERSION } from '../../../src/version.js';
-import { call, freshSimulator } from '../../helpers/sim.js';
+import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 
 const HOST = { host: '127.0.0.1:8787' };
 
@@ -38,6 +38,30 @@ describe('GET /openapi.json', () => {
     expect(doc.components.securitySchemes.ApiKeyHeader).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:8787' }]);
     expect(doc.info.version).toBe(VERSION);
+  });
+});
+
+describe('the bounds /openapi.json states are the bounds the routes enforce', () => {
+  const sim = freshSimulator();
+  const key = secretOf(sim, 'key_acme_all');
+
+  it('gives a list its page and limit ranges as patterns that match exactly the values the route accepts', async () => {
+    const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
+    const params = doc.paths['/v1/flags'].get.parameters as { name: string; schema: { pattern: string } }[];
+    const patternOf = (name: string): RegExp => new RegExp(params.find((p) => p.name === name)?.schema.pattern ?? '^$');
+    const values = ['0', '1', '9', '10', '99', '100', '101', '999', '1000000000', '1000000001', '01', ''];
+    for (const name of ['limit', 'page'] as const) {
+      for (const value of values) {
+        const answer = await call(sim, 'GET', '/v1/flags', { key, query: { [name]: value } });
+        expect({ name, value, accepted: answer.status === 200 }).toEqual({ name, value, accepted: patternOf(name).test(value) });
+      }
+    }
+  });
+
+  it('says a PATCH body needs at least one field and a status page lists each monitor once', async () => {
+    const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
+    expect(doc.paths['/v1/flags/{id}'].patch.requestBody.content['application/json'].schema.minProperties).toBe(1);
+    expect(JSON.stringify(doc.paths['/v1/status-pages'].post.requestBody)).toContain('"uniqueItems":true');
   });
 });
 

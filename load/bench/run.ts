@@ -80,6 +80,24 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
   };
 }
 
+/** Keys the many-keys row rotates over. */
+const MANY_KEYS = 8_000;
+
+/** Creates `count` read keys with the default quota (300 per 60 s) on a simulator; their secrets. */
+async function createKeys(url: string, count: number): Promise<string[]> {
+  const secrets: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${url}/__sim/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `bench ${i}`, organizationId: 'org_acme', userId: 'user_alice', scopes: ['read:data'], quota: { enabled: true } }),
+    });
+    if (!res.ok) throw new Error(`POST /__sim/keys answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    secrets.push(((await res.json()) as { secret: string }).secret);
+  }
+  return secrets;
+}
+
 async function timed(url: string, init: RequestInit): Promise<number> {
   const began = performance.now();
   const res = await fetch(url, init);
@@ -93,6 +111,8 @@ const bare = await start(process.execPath, ['--import', 'tsx', 'load/bench/bare-
 const sim = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42', '--limits', 'off']);
 // The refusal path: limits on; after the first 120 requests of the minute every query is a 429.
 const limited = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'virtual', '--seed', '42']);
+// Many keys, each with a quota, limits on, real clock: almost every request admitted.
+const manyKeys = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'real', '--seed', '42']);
 // A quota-enabled key on the real clock, limits on: the journal of this run is judged by the oracle.
 const quota = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'real', '--seed', '42']);
 
@@ -141,6 +161,28 @@ try {
     body: cheap,
   });
   rows.push({ ...refused, non2xx: 0 });
+  // Admitted under enforced limits: the cheap query, rotating over MANY_KEYS keys with quotas
+  // (300 per 60 s each), so the per-key and per-endpoint checks run and almost all admit.
+  // Three runs in a row: the rate should stay flat.
+  const manySecrets = await createKeys(manyKeys.url, MANY_KEYS);
+  let next = 0;
+  const manyRuns: Measured[] = [];
+  for (let run = 1; run <= 3; run++) {
+    manyRuns.push(
+      await measure(`${MANY_KEYS.toLocaleString('en')} keys with quotas, admitted (run ${run})`, {
+        url: `${manyKeys.url}/v1/query?website_id=${largest}`,
+        method: 'POST',
+        headers,
+        body: cheap,
+        requests: [
+          {
+            setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': manySecrets[next++ % manySecrets.length] ?? '' } }),
+          },
+        ],
+      }),
+    );
+  }
+  rows.push(...manyRuns);
   const quotaSecret = fixtures.apiKeys.find((k) => k.id === 'key_acme_quota_default')?.secret ?? '';
   // A fixed number of requests, so the whole run fits the journal (100,000 entries) and every
   // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
@@ -169,7 +211,7 @@ try {
       `first request (summary, cold):      ${firstRequestMs.toFixed(1)} ms`,
       `5-parameter 90-day batch, cold:     ${coldBatchMs.toFixed(1)} ms`,
       `5-parameter 90-day batch, warm p50: ${(warm[25] ?? 0).toFixed(1)} ms (p99 ${(warm[49] ?? 0).toFixed(1)} ms, 50 sequential)`,
-      `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB`,
+      `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB (limits off); ${rssMb(manyKeys.child.pid).toFixed(0)} MB (${MANY_KEYS.toLocaleString('en')} keys, limits on)`,
       `quota-key run, journal oracle:      ${oracle.accuracy}% accuracy over ${oracle.checked} checks (${oracle.skipped} skipped), ${oracle.overAdmissions} over-, ${oracle.underAdmissions} under-admissions; ${journalInfo.size} decisions journaled, ${journalInfo.dropped} dropped`,
       `quota-key throughput vs bare:       ${(quotaRow.rps / baseline).toFixed(2)}x (${quotaRow.rps.toFixed(0)} req/s at ${oracle.accuracy}% accuracy)`,
       '',
@@ -182,6 +224,7 @@ try {
   bare.child.kill('SIGTERM');
   sim.child.kill('SIGTERM');
   limited.child.kill('SIGTERM');
+  manyKeys.child.kill('SIGTERM');
   quota.child.kill('SIGTERM');
 }
 

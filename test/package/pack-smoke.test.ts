@@ -100,7 +100,8 @@ describe('the packed library installed in another project', () => {
   const staged = join(work, 'repository');
   let tarball = '';
   let paths: string[] = [];
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  // The consumer project holds an installed node_modules: removing it can take a while on a busy machine.
+  afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
   beforeAll(() => {
     stageRepository(staged);

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { batchResponseSchema, compileResponseSchema, queryResponseSchema, queryTypesResponseSchema } from '../../contract/query-response.js';
-import { websitesResponseSchema } from '../../contract/website.js';
+import { websitesQuerySchema, websitesResponseSchema } from '../../contract/website.js';
+import { errorBodySchema } from '../../contract/errors.js';
 import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
 import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type RouteContext } from '../routing/route.js';
+import { pageOf, readListPage } from '../routing/list-page.js';
 import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
@@ -134,10 +136,15 @@ export const queryRoutes = [
     path: '/v1/query/websites',
     family: 'query',
     access: { kind: 'key', scope: 'read:data' },
-    summary: 'List the websites the caller can access (read:data).',
-    responses: { 200: { description: 'The websites the caller reaches, oldest first', schema: websitesResponseSchema } },
+    summary: 'List the websites the caller can access (read:data), a page of at most 1,000 at a time; total counts them all.',
+    query: websitesQuerySchema,
+    responses: {
+      200: { description: 'One page of the websites the caller reaches, oldest first; total counts every one', schema: websitesResponseSchema },
+      400: { description: 'page or limit is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema },
+    },
     handle(ctx) {
-      const websites = reachableWebsites(ctx.principal, ctx.state).map((w) => ({
+      const reachable = reachableWebsites(ctx.principal, ctx.state);
+      const websites = pageOf(reachable, readListPage(ctx.query)).map((w) => ({
         id: w.id,
         name: w.name,
         domain: w.domain,
@@ -146,7 +153,7 @@ export const queryRoutes = [
         organizationId: w.organizationId,
         organizationName: ctx.state.organizations.get(w.organizationId)?.name ?? '',
       }));
-      return ok({ success: true, requestId: ctx.requestId, websites, total: websites.length });
+      return ok({ success: true, requestId: ctx.requestId, websites, total: reachable.length });
     },
   }),
   defineRoute({

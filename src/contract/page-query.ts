@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { intParam } from './manage/common.js';
 
 /**

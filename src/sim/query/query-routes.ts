@@ -14,7 +14,7 @@ import { canonicalTimeZone } from './dates.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, serializeResult } from './execute.js';
-import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
+import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, weighWebsites, type QueryPlan } from './plan.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
 /**
@@ -222,7 +222,7 @@ export const queryRoutes = [
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
       if (details.length > 0) return validationError(details);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
-      const sites = scope.kind === 'websites' ? scope.websites.length : 1;
+      const sites = scope.kind === 'websites' ? weighWebsites(scope.websites) : 1;
       const cost = (plans as QueryPlan[]).reduce((sum, plan) => sum + plan.parameters.reduce((s, p) => s + costOf(p, sites), 0), 0);
       if (cost > MAX_SITE_DAYS) {
         return validationError([

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema } from './control.js';
+import { listPageQueryShape } from './page-query.js';
 import { scopeSchema } from './scopes.js';
 
 /**
@@ -36,8 +37,9 @@ export const createKeyRequestSchema = z
     organizationId: z.string().min(1).max(100),
     /** The dashboard user who owns the key; by default the first member of the organization. */
     userId: z.string().min(1).max(100).optional(),
-    scopes: z.array(scopeSchema).min(1),
-    /** Website-specific access: only these websites of the organization (SPEC 5.4). */
+    /** A scope named twice is kept once, in the order first named (a repeat grants nothing more). */
+    scopes: z.array(scopeSchema).min(1).describe('The scopes the key grants; a scope named twice is kept once, in the order first named'),
+    /** Website-specific access: only these websites of the organization (SPEC 5.4); a repeated id is kept once. */
     websiteIds: websiteIdsSchema.optional(),
     /** `true` for global access (the default); cannot be combined with `websiteIds`. */
     global: z.boolean().optional(),
@@ -113,13 +115,17 @@ export const revokeKeyResponseSchema = z.object({ key: apiKeyViewSchema, already
 /** `DELETE /__sim/keys/:id`. */
 export const deleteKeyResponseSchema = z.object({ ok: z.literal(true), deleted: z.string() });
 
-/** `GET /__sim/keys`: every key, fixtures first, then created ones in creation order. */
+/**
+ * `GET /__sim/keys`: one page of the keys, fixtures first, then created ones in creation order;
+ * `total` counts every key the filters keep (see {@link listPageQueryShape}).
+ */
 export const keyListResponseSchema = z.object({ keys: z.array(apiKeyViewSchema), total: z.number().int() });
 
-/** Query string of `GET /__sim/keys`. */
+/** Query string of `GET /__sim/keys`: the filters and the page. */
 export const keyListQuerySchema = z.object({
   organizationId: z.string().optional().describe('Only keys of this organization'),
   status: z.enum(KEY_STATUSES).optional().describe('Only keys in this state at the current instant'),
+  ...listPageQueryShape,
 });
 
 /** The administrative changes that are audited (SPEC 6.2). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listPageQueryShape } from './page-query.js';
 
 /** A website as the website list returns it (SPEC 2.1, plus the organization fields the service adds). */
 export const websiteSchema = z.object({
@@ -14,10 +15,17 @@ export const websiteSchema = z.object({
 
 export type WebsiteBody = z.infer<typeof websiteSchema>;
 
-/** `GET /v1/query/websites` (SPEC 4.2). */
+/**
+ * `GET /v1/query/websites` (SPEC 4.2): one page of the websites (all of them unless there are
+ * more than 1,000) and `total`, the number of websites the caller reaches.
+ */
 export const websitesResponseSchema = z.object({
   success: z.literal(true),
   requestId: z.string(),
   websites: z.array(websiteSchema),
+  /** Every website the caller reaches, not only this page's. */
   total: z.number().int(),
 });
+
+/** Query string of `GET /v1/query/websites`: the page (see {@link listPageQueryShape}). */
+export const websitesQuerySchema = z.object(listPageQueryShape);

@@ -39,7 +39,7 @@ const ORGANIZATION_ID = z
  * A whole-number query parameter between `min` and `max`. `range` is the same range as a
  * pattern, so the OpenAPI document states the bounds (a refinement does not show there).
  */
-function intParam(name: string, min: number, max: number, range: RegExp) {
+export function intParam(name: string, min: number, max: number, range: RegExp) {
   return z
     .string()
     .regex(/^(?:0|[1-9]\d{0,9})$/, `${name} must be a whole number, without leading zeros`)

@@ -234,12 +234,26 @@ export function createKey(ctx: AdminContext, input: CreateKeyRequest): IssuedKey
   return { key: viewKey(record, state, ctx.now), secret };
 }
 
+/** Which keys a listing shows: of one organization, in one state, or all. */
+export interface KeyFilter {
+  readonly organizationId?: string;
+  readonly status?: ApiKeyView['status'];
+}
+
+/** The records of every key the filter keeps, fixtures first then created ones (one pass, no views built). */
+export function findKeys(ctx: Omit<AdminContext, 'actor'>, filter: KeyFilter = {}): ApiKeyRecord[] {
+  const found: ApiKeyRecord[] = [];
+  for (const k of ctx.state.keysById.values()) {
+    if (filter.organizationId !== undefined && k.organizationId !== filter.organizationId) continue;
+    if (filter.status !== undefined && keyStatus(k, ctx.now) !== filter.status) continue;
+    found.push(k);
+  }
+  return found;
+}
+
 /** Every key, fixtures first then created ones, optionally of one organization or in one state. */
-export function listKeys(ctx: Omit<AdminContext, 'actor'>, filter: { organizationId?: string; status?: ApiKeyView['status'] } = {}): ApiKeyView[] {
-  return [...ctx.state.keysById.values()]
-    .filter((k) => filter.organizationId === undefined || k.organizationId === filter.organizationId)
-    .filter((k) => filter.status === undefined || keyStatus(k, ctx.now) === filter.status)
-    .map((k) => viewKey(k, ctx.state, ctx.now));
+export function listKeys(ctx: Omit<AdminContext, 'actor'>, filter: KeyFilter = {}): ApiKeyView[] {
+  return findKeys(ctx, filter).map((k) => viewKey(k, ctx.state, ctx.now));
 }
 
 function find(state: SimState, id: string): ApiKeyRecord | SimError {

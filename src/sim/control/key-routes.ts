@@ -15,15 +15,17 @@ import {
   createKey,
   DEFAULT_ACTOR,
   deleteKey,
+  findKeys,
   getKey,
   listAudit,
-  listKeys,
   revokeKey,
   rotateKey,
   updateKey,
+  viewKey,
   type AdminContext,
 } from '../admin/keys.js';
 import { isError, ok, type RouteContext, okUnlessRefused } from '../routing/route.js';
+import { pageOf, readListPage } from '../routing/list-page.js';
 import { defineControlRoute } from './control-route.js';
 import type { SimRequest } from '../messages.js';
 
@@ -65,12 +67,16 @@ export const keyRoutes = [
   defineControlRoute({
     method: 'GET',
     path: '/__sim/keys',
-    summary: 'Every API key (fixtures first), with prefix and start but never a secret; filter by organizationId or status.',
+    summary: 'The API keys (fixtures first), a page of at most 1,000 at a time, with prefix and start but never a secret; filter by organizationId or status.',
     query: keyListQuerySchema,
-    responses: { 200: { description: 'The keys', schema: keyListResponseSchema } },
+    responses: {
+      200: { description: 'One page of the keys; total counts every key the filters keep', schema: keyListResponseSchema },
+      400: { description: 'A filter, page or limit is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema },
+    },
     handle(ctx) {
-      const keys = listKeys({ state: ctx.state, now: ctx.now }, ctx.query);
-      return ok({ keys, total: keys.length });
+      const found = findKeys({ state: ctx.state, now: ctx.now }, ctx.query);
+      const keys = pageOf(found, readListPage(ctx.query)).map((k) => viewKey(k, ctx.state, ctx.now));
+      return ok({ keys, total: found.length });
     },
   }),
   defineControlRoute({

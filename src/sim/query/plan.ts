@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../../contract/errors.js';
 import type { Filter, Granularity, QueryRequest } from '../../contract/query-request.js';
 import { DAY_MS } from '../model/world.js';
+import type { Website } from '../model/entities.js';
 import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
 import type { QueryTypeDefinition } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES } from './registry.js';
@@ -22,6 +23,22 @@ export const MAX_HOURLY_DAYS = 30;
  * summed over parameters and queries): about two seconds of generation on a cold cache.
  */
 export const MAX_SITE_DAYS = 4000;
+
+/** How many tiny websites count as one website in {@link MAX_SITE_DAYS}. */
+export const TINY_WEBSITES_PER_WEBSITE = 10;
+
+/**
+ * The websites of a scope as {@link MAX_SITE_DAYS} counts them: each website once, except that
+ * tiny ones (about 6 sessions a day, a tenth of the generation work of a small website's day or
+ * less) count {@link TINY_WEBSITES_PER_WEBSITE} to one, rounded up. One pass, no allocation: an
+ * organization of 10,000 tiny websites counts as 1,000, so its organization-wide queries of a
+ * few days fit the budget.
+ */
+export function weighWebsites(websites: readonly Pick<Website, 'size'>[]): number {
+  let tiny = 0;
+  for (const website of websites) if (website.size === 'tiny') tiny += 1;
+  return websites.length - tiny + Math.ceil(tiny / TINY_WEBSITES_PER_WEBSITE);
+}
 
 /** Website-days of a parameter: the cost measure of {@link MAX_SITE_DAYS}. */
 export function costOf(parameter: ParameterPlan, websitesInScope: number): number {

@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { batchResponseSchema, compileResponseSchema, queryResponseSchema, queryTypesResponseSchema } from '../../contract/query-response.js';
-import { websitesResponseSchema } from '../../contract/website.js';
+import { websitesQuerySchema, websitesResponseSchema } from '../../contract/website.js';
+import { errorBodySchema } from '../../contract/errors.js';
 import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
 import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type RouteContext } from '../routing/route.js';
+import { pageOf, readListPage } from '../routing/list-page.js';
 import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, serializeResult } from './execute.js';
-import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, type QueryPlan } from './plan.js';
+import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, weighWebsites, type QueryPlan } from './plan.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
 /**
@@ -134,10 +136,15 @@ export const queryRoutes = [
     path: '/v1/query/websites',
     family: 'query',
     access: { kind: 'key', scope: 'read:data' },
-    summary: 'List the websites the caller can access (read:data).',
-    responses: { 200: { description: 'The websites the caller reaches, oldest first', schema: websitesResponseSchema } },
+    summary: 'List the websites the caller can access (read:data), a page of at most 1,000 at a time; total counts them all.',
+    query: websitesQuerySchema,
+    responses: {
+      200: { description: 'One page of the websites the caller reaches, oldest first; total counts every one', schema: websitesResponseSchema },
+      400: { description: 'page or limit is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema },
+    },
     handle(ctx) {
-      const websites = reachableWebsites(ctx.principal, ctx.state).map((w) => ({
+      const reachable = reachableWebsites(ctx.principal, ctx.state);
+      const websites = pageOf(reachable, readListPage(ctx.query)).map((w) => ({
         id: w.id,
         name: w.name,
         domain: w.domain,
@@ -146,7 +153,7 @@ export const queryRoutes = [
         organizationId: w.organizationId,
         organizationName: ctx.state.organizations.get(w.organizationId)?.name ?? '',
       }));
-      return ok({ success: true, requestId: ctx.requestId, websites, total: websites.length });
+      return ok({ success: true, requestId: ctx.requestId, websites, total: reachable.length });
     },
   }),
   defineRoute({
@@ -215,7 +222,7 @@ export const queryRoutes = [
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
       if (details.length > 0) return validationError(details);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
-      const sites = scope.kind === 'websites' ? scope.websites.length : 1;
+      const sites = scope.kind === 'websites' ? weighWebsites(scope.websites) : 1;
       const cost = (plans as QueryPlan[]).reduce((sum, plan) => sum + plan.parameters.reduce((s, p) => s + costOf(p, sites), 0), 0);
       if (cost > MAX_SITE_DAYS) {
         return validationError([

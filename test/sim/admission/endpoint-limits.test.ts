@@ -52,6 +52,28 @@ describe('per-endpoint limits (SPEC 8.1)', () => {
     expect((await query(sim, key)).status).toBe(429);
   });
 
+  it('answers malformed JSON to /v1/query/compile with 400 PARSE without spending its window either', async () => {
+    const sim = freshSimulator();
+    const key = secretOf(sim, 'key_acme_read');
+    const compile = (body: unknown) => call(sim, 'POST', '/v1/query/compile', { body, key });
+    const valid = { projectId: 'web_acme_www', type: 'top_pages', from: '2025-05-01', to: '2025-05-31' };
+    const malformed = await burst(310, () => compile('{"type": "top_pages",'));
+    expect(malformed.every((a) => a.status === 400 && (a.json as { code: string }).code === 'PARSE')).toBe(true);
+    const answers = await burst(300, () => compile(valid));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await compile(valid)).status).toBe(429);
+  });
+
+  it('counts malformed JSON against the per-key quota, which is checked before the body is read', async () => {
+    const sim = freshSimulator();
+    const key = secretOf(sim, 'key_acme_quota');
+    const malformed = await burst(10, () => call(sim, 'POST', '/v1/query', { query: { website_id: 'web_acme_www' }, body: '{', key }));
+    expect(malformed.map((a) => a.status)).toEqual(Array(10).fill(400));
+    const refused = await query(sim, key);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toBe('API key rate limit exceeded');
+  });
+
   it('still refuses 1 ms before the oldest slot frees and admits at that instant', async () => {
     const sim = freshSimulator();
     const key = secretOf(sim, 'key_acme_read');

@@ -154,12 +154,16 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   };
   if (!worker) process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  const auth = controlToken !== undefined ? ` -H "Authorization: Bearer ${controlToken}"` : '';
+  // A generated token is printed (it is the only way to learn it); a given one is not repeated.
+  const shownToken = options.controlToken === undefined ? controlToken : '<control token>';
+  const auth = controlToken !== undefined ? ` -H "Authorization: Bearer ${shownToken}"` : '';
   const networkLines =
     controlToken !== undefined
       ? [
           `  reachable from the network: bound to ${running.address}, answering on ${reachableUrls(running.address, running.port).join(', ')}`,
-          `  control plane (/__sim) needs Authorization: Bearer ${controlToken}${options.controlToken === undefined ? ' (generated now; choose one with --control-token)' : ''}`,
+          options.controlToken === undefined
+            ? `  control plane (/__sim) needs Authorization: Bearer ${controlToken} (generated now; choose one with --control-token)`
+            : '  control plane (/__sim) needs Authorization: Bearer <control token> (the one given)',
         ]
       : [];
   const banner = [

@@ -23,13 +23,21 @@ export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 /** Seconds a response's socket may go without draining (a client that stopped reading) before it is destroyed (`--write-timeout`). */
 export const DEFAULT_WRITE_TIMEOUT_SECONDS = 30;
 
-/** Bodies up to this size are written in one piece; larger ones in pieces of this size, as the socket drains. */
-const WRITE_PIECE_BYTES = 64 * 1024;
+/** Bodies up to this many characters are written in one piece; larger ones in pieces of this size, as the socket drains. */
+const WRITE_PIECE_CHARS = 64 * 1024;
+
+/** The end of the piece of `body` that starts at `start`: never between the two halves of a surrogate pair. */
+function pieceEnd(body: string, start: number): number {
+  const end = Math.min(start + WRITE_PIECE_CHARS, body.length);
+  const last = body.charCodeAt(end - 1);
+  return end < body.length && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}
 
 /**
  * Writes a core response to a node response. HEAD gets the headers without the body. A large
- * body is encoded once and written in pieces, the next one only when the socket has drained
- * the last: a client that does not read never makes the server buffer a second copy.
+ * body is written in pieces, the next one only once the socket has drained the last: the
+ * server keeps the answer's text and at most a piece or two of encoded bytes, never a second
+ * copy of the whole answer, however slowly the client reads.
  */
 export function writeResponse(res: ServerResponse, response: SimResponse, head = false): void {
   const headers: string[] = [];
@@ -37,18 +45,18 @@ export function writeResponse(res: ServerResponse, response: SimResponse, head =
   // A 204 or 304 carries no body and no Content-Length (RFC 9110 8.6).
   if (response.status !== 204 && response.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
-  if (head || response.body.length <= WRITE_PIECE_BYTES) {
-    res.end(head ? undefined : response.body);
+  const { body } = response;
+  if (head || body.length <= WRITE_PIECE_CHARS) {
+    res.end(head ? undefined : body);
     return;
   }
-  const bytes = Buffer.from(response.body, 'utf8');
   let offset = 0;
   const pump = (): void => {
-    while (offset < bytes.length && !res.destroyed) {
-      const end = Math.min(offset + WRITE_PIECE_BYTES, bytes.length);
-      const drained = res.write(bytes.subarray(offset, end));
+    while (offset < body.length && !res.destroyed) {
+      const end = pieceEnd(body, offset);
+      const drained = res.write(body.slice(offset, end));
       offset = end;
-      if (!drained && offset < bytes.length) {
+      if (!drained && offset < body.length) {
         res.once('drain', pump);
         return;
       }

@@ -109,6 +109,26 @@ describe('the node:http server with slow and vanished clients', () => {
   });
 });
 
+describe('large answers with characters outside the BMP', () => {
+  it('arrive byte for byte, whatever piece boundaries fall inside a surrogate pair', async () => {
+    const sim = freshSimulator();
+    // The first piece would end between the halves of the first rocket.
+    const text = `["${'a'.repeat(65_533)}${'🚀'.repeat(100_000)}é"]`;
+    const emoji: Simulator = Object.create(sim) as Simulator;
+    Object.defineProperty(emoji, 'handle', {
+      value: async (...args: Parameters<Simulator['handle']>) => ({ ...(await sim.handle(...args)), body: text }),
+    });
+    const server = await startServer(emoji, { port: 0 });
+    try {
+      const answer = await fetchAnswer(`${server.url}/__sim/health`);
+      expect(answer.text).toBe(text);
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(text));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("the node:http server's own refusals", () => {
   const sim = freshSimulator();
   let server: RunningServer;

@@ -39,6 +39,9 @@ function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | 
   });
 }
 
+/** Set by the primary of `--workers` beside the token it drew, so the banner prints it. */
+const DRAWN_TOKEN_ENV = 'ANALYTICS_SIM_CONTROL_TOKEN_DRAWN';
+
 /** A control token from 24 random bytes (32 URL-safe characters). */
 function generateControlToken(): string {
   return randomBytes(24).toString('base64url');
@@ -154,14 +157,15 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   };
   if (!worker) process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // A generated token is printed (it is the only way to learn it); a given one is not repeated.
-  const shownToken = options.controlToken === undefined ? controlToken : '<control token>';
+  // A drawn token is printed (it is the only way to learn it); a given one is not repeated.
+  const drawn = options.controlToken === undefined || (worker && process.env[DRAWN_TOKEN_ENV] === '1');
+  const shownToken = drawn ? controlToken : '<control token>';
   const auth = controlToken !== undefined ? ` -H "Authorization: Bearer ${shownToken}"` : '';
   const networkLines =
     controlToken !== undefined
       ? [
           `  reachable from the network: bound to ${running.address}, answering on ${reachableUrls(running.address, running.port).join(', ')}`,
-          options.controlToken === undefined
+          drawn
             ? `  control plane (/__sim) needs Authorization: Bearer ${controlToken} (generated now; choose one with --control-token)`
             : '  control plane (/__sim) needs Authorization: Bearer <control token> (the one given)',
         ]
@@ -213,7 +217,10 @@ async function main(): Promise<void> {
       });
       if (options.workers > 1 && !isWorkerProcess()) {
         // One control token for every worker: drawn here, inherited through the environment.
-        if (!isLoopbackHost(options.host) && options.controlToken === undefined) process.env[CONTROL_TOKEN_ENV] = generateControlToken();
+        if (!isLoopbackHost(options.host) && options.controlToken === undefined) {
+          process.env[CONTROL_TOKEN_ENV] = generateControlToken();
+          process.env[DRAWN_TOKEN_ENV] = '1';
+        }
         const exitCode = await runPrimary(options.workers, {
           stdout: (text) => process.stdout.write(text),
           stderr: (text) => process.stderr.write(text),

@@ -39,12 +39,30 @@ export interface ServeOptions {
   readonly storePrefix: string | undefined;
   /** Processes serving the port through `node:cluster` (1 to {@link MAX_WORKERS}); more than 1 needs a shared store. */
   readonly workers: number;
+  /** Seconds a client has to send a request's headers and body (0: no limit). */
+  readonly requestTimeout: number;
+  /** Seconds a response may wait for a client that does not read it (0: no limit). */
+  readonly writeTimeout: number;
+  /** Believe the forwarded headers (`x-forwarded-for`, …) for the client address of anonymous limits. */
+  readonly trustProxy: boolean;
+  /** The token `/__sim` requires on a non-loopback host; undefined: generated at start when needed. */
+  readonly controlToken: string | undefined;
 }
 
 /** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
 export const STORE_ENV = 'ANALYTICS_SIM_STORE';
 /** See {@link STORE_ENV}. */
 export const STORE_PREFIX_ENV = 'ANALYTICS_SIM_STORE_PREFIX';
+/** See {@link STORE_ENV}; also how the primary of `--workers` hands a generated token to its workers. */
+export const CONTROL_TOKEN_ENV = 'ANALYTICS_SIM_CONTROL_TOKEN';
+
+/** What a control token may be: 16 to 256 letters, digits, `-`, `_`, `.`, `~`, `+`, `/` or `=`. */
+export const CONTROL_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,256}$/;
+
+/** Whether `host` is a loopback address or name: the control plane stays open there. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);
+}
 
 /** What the command line asks for. */
 export type Command =
@@ -117,6 +135,18 @@ Options (serve):
                         Redis store. Env ANALYTICS_SIM_STORE_PREFIX (default analytics-sim)
   --workers <n>         Serve the port from n processes (node:cluster), 1 to 64; more
                         than 1 needs a Redis store (default 1)
+  --request-timeout <s> Seconds a client has to send a request's headers and body; past
+                        it the answer is 408 and the connection closes; 0 for no limit
+                        (default 30)
+  --write-timeout <s>   Seconds an answer may wait for a client that does not read it;
+                        past it the connection is closed and its in-flight slot freed;
+                        0 for no limit (default 30)
+  --trust-proxy         Take the client address of anonymous limits from cf-connecting-ip,
+                        x-forwarded-for or x-real-ip (set by a proxy in front); without it
+                        the socket peer is the client, whatever those headers say
+  --control-token <t>   On a non-loopback --host, /__sim requires Authorization: Bearer <t>
+                        (16 to 256 letters, digits or -._~+/=). Default: one is generated
+                        at start and printed. Env ANALYTICS_SIM_CONTROL_TOKEN
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag
@@ -130,7 +160,9 @@ scenarios (start and stop at run time), journal (every admission decision;
 /__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
 client retried), keys (create, change, rotate, revoke, delete API keys; /__sim/audit lists
 every change) and sessions (POST signs a fixture user in and sets the session cookie).
-It is meant for local use: do not expose the simulator to a network you do not trust.
+It is meant for local use. On a loopback --host (the default) it is open to this machine; on
+any other address the banner says the server is reachable from the network, and every /__sim
+request needs Authorization: Bearer <control token>.
 `;
 
 function parsePort(text: string): number | null {
@@ -146,6 +178,13 @@ export function parseInstant(text: string): number | null {
     return ms <= MAX_INSTANT ? ms : null;
   }
   return parseDateInput(text)?.ms ?? null;
+}
+
+/** Seconds from 0 to 3600, decimals allowed, or null. */
+function parseSeconds(text: string): number | null {
+  if (!/^\d{1,4}(\.\d{1,3})?$/.test(text)) return null;
+  const seconds = Number(text);
+  return seconds <= 3600 ? seconds : null;
 }
 
 /** A whole number from 1 to {@link MAX_WORKERS}, or null. */
@@ -185,6 +224,10 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
         store: { type: 'string' },
         'store-prefix': { type: 'string' },
         workers: { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'write-timeout': { type: 'string' },
+        'trust-proxy': { type: 'boolean' },
+        'control-token': { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -237,6 +280,15 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   }
   const workers = parseWorkers(values.workers ?? '1');
   if (workers === null) return { kind: 'error', message: `--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}').` };
+  const requestTimeout = parseSeconds(values['request-timeout'] ?? '30');
+  if (requestTimeout === null) return { kind: 'error', message: `--request-timeout must be seconds from 0 to 3600 (got '${values['request-timeout']}').` };
+  const writeTimeout = parseSeconds(values['write-timeout'] ?? '30');
+  if (writeTimeout === null) return { kind: 'error', message: `--write-timeout must be seconds from 0 to 3600 (got '${values['write-timeout']}').` };
+  const controlToken = values['control-token'] ?? fromEnv(CONTROL_TOKEN_ENV);
+  if (controlToken !== undefined && !CONTROL_TOKEN_PATTERN.test(controlToken)) {
+    const source = values['control-token'] !== undefined ? '--control-token' : CONTROL_TOKEN_ENV;
+    return { kind: 'error', message: `${source} must be 16 to 256 letters, digits, -, _, ., ~, +, / or =.` };
+  }
   const flagOf: Record<keyof ServeOptions, unknown> = {
     port: values.port,
     host: values.host,
@@ -252,6 +304,10 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     store,
     storePrefix,
     workers: values.workers,
+    requestTimeout: values['request-timeout'],
+    writeTimeout: values['write-timeout'],
+    trustProxy: values['trust-proxy'],
+    controlToken,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -275,6 +331,10 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       store: store ?? 'memory',
       storePrefix,
       workers,
+      requestTimeout,
+      writeTimeout,
+      trustProxy: values['trust-proxy'] ?? false,
+      controlToken,
     },
   };
 }
@@ -283,4 +343,4 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
 const COMMANDS = ['serve', 'conform'];
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--request-timeout', '--write-timeout', '--trust-proxy', '--control-token', '--config', '--help', '--version'];

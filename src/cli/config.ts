@@ -87,6 +87,10 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     store: pick('store', config.store),
     storePrefix: fromFile('storePrefix') && config.storePrefix !== undefined ? config.storePrefix : options.storePrefix,
     workers: pick('workers', config.workers),
+    requestTimeout: pick('requestTimeout', config.requestTimeout),
+    writeTimeout: pick('writeTimeout', config.writeTimeout),
+    trustProxy: pick('trustProxy', config.trustProxy),
+    controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,
   };
 }
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { startServer } from '../http/node-server.js';
 import type { ConfigKey } from '../contract/config.js';
 import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
-import { HELP, parseCommand, type ServeOptions } from './args.js';
+import { CONTROL_TOKEN_ENV, HELP, isLoopbackHost, parseCommand, type ServeOptions } from './args.js';
 import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
 import { CONFORM_HELP } from './conform/options.js';
@@ -37,6 +39,28 @@ function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | 
   });
 }
 
+/** Set by the primary of `--workers` beside the token it drew, so the banner prints it. */
+const DRAWN_TOKEN_ENV = 'ANALYTICS_SIM_CONTROL_TOKEN_DRAWN';
+
+/** A control token from 24 random bytes (32 URL-safe characters). */
+function generateControlToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The URLs a server bound to `address` answers on: every interface's address for a wildcard
+ * bind (`0.0.0.0`: IPv4 ones; `::`: all), else the address itself.
+ */
+function reachableUrls(address: string, port: number): string[] {
+  const url = (ip: string): string => `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  if (address !== '0.0.0.0' && address !== '::') return [url(address)];
+  const ips = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => address === '::' || entry.family === 'IPv4')
+    .map((entry) => entry.address);
+  return ips.length > 0 ? ips.map(url) : [url(address)];
+}
+
 /** Closes a shared store, giving up after `ms` (a store whose Redis is gone must not hold the exit). */
 async function closeStore(store: SharedStore | undefined, ms = 3_000): Promise<void> {
   if (!store) return;
@@ -60,6 +84,10 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   // A worker's terminal also sends it Ctrl-C's SIGINT, even while it starts: the primary
   // decides, and stops every worker with SIGTERM.
   if (worker) process.on('SIGINT', () => undefined);
+  // Off loopback the control plane needs a token: the one given, or one drawn now (the primary
+  // of --workers draws it once and hands it to its workers through the environment).
+  const network = !isLoopbackHost(options.host);
+  const controlToken = network ? (options.controlToken ?? generateControlToken()) : undefined;
   const shared = store.kind === 'redis' ? (await import('../store/redis-store.js')).createRedisStore({ url: store.url, prefix: store.prefix }) : undefined;
   let simulator;
   try {
@@ -70,7 +98,8 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       startMs: options.startMs,
       realNow: Date.now,
       scenarios: loadScenarios(options.scenarios),
-      guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
+      guardControlHost: isLoopbackHost(options.host),
+      ...(controlToken !== undefined ? { controlToken } : {}),
       limits: options.limits,
       strict: options.strict,
       profile: options.profile,
@@ -95,6 +124,9 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       port: options.port,
       host: options.host,
       now: () => performance.now(),
+      requestTimeoutMs: options.requestTimeout * 1000,
+      writeTimeoutMs: options.writeTimeout * 1000,
+      trustProxy: options.trustProxy,
       ...(options.log
         ? {
             log: (e) =>
@@ -125,8 +157,22 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   };
   if (!worker) process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A drawn token is printed (it is the only way to learn it); a given one is not repeated.
+  const drawn = options.controlToken === undefined || (worker && process.env[DRAWN_TOKEN_ENV] === '1');
+  const shownToken = drawn ? controlToken : '<control token>';
+  const auth = controlToken !== undefined ? ` -H "Authorization: Bearer ${shownToken}"` : '';
+  const networkLines =
+    controlToken !== undefined
+      ? [
+          `  reachable from the network: bound to ${running.address}, answering on ${reachableUrls(running.address, running.port).join(', ')}`,
+          drawn
+            ? `  control plane (/__sim) needs Authorization: Bearer ${controlToken} (generated now; choose one with --control-token)`
+            : '  control plane (/__sim) needs Authorization: Bearer <control token> (the one given)',
+        ]
+      : [];
   const banner = [
     `analytics-sim listening on ${running.url}`,
+    ...networkLines,
     `  seed ${simulator.seed}, ${clock.mode} clock at ${clock.iso}`,
     ...(store.kind === 'redis' ? [describeStoreLine(store)] : []),
     ...(configPath !== null ? [`  config: ${configPath}${keys.length > 0 ? ` (${keys.length} extra API key${keys.length === 1 ? '' : 's'})` : ''}`] : []),
@@ -135,7 +181,8 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     ...(options.strict ? ['  strict: what the service would ignore or reinterpret is refused with 400'] : []),
     ...(options.profile === 'live' ? ['  profile: live (answers as the live service where it differs from SPEC.md; GET /__sim/profile)'] : []),
     ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
-    `  fixtures and API keys: curl -s ${running.url}/__sim/fixtures`,
+    ...(options.trustProxy ? ['  trust proxy: the client address of anonymous limits comes from x-forwarded-for and the like'] : []),
+    `  fixtures and API keys: curl -s${auth} ${running.url}/__sim/fixtures`,
     `  inspector: ${running.url}/__sim/ui`,
     `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
     '',
@@ -169,6 +216,11 @@ async function main(): Promise<void> {
         storePrefix: command.storePrefixSource ?? fromFile('storePrefix') ?? '--store-prefix',
       });
       if (options.workers > 1 && !isWorkerProcess()) {
+        // One control token for every worker: drawn here, inherited through the environment.
+        if (!isLoopbackHost(options.host) && options.controlToken === undefined) {
+          process.env[CONTROL_TOKEN_ENV] = generateControlToken();
+          process.env[DRAWN_TOKEN_ENV] = '1';
+        }
         const exitCode = await runPrimary(options.workers, {
           stdout: (text) => process.stdout.write(text),
           stderr: (text) => process.stderr.write(text),

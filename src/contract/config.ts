@@ -92,6 +92,27 @@ export const simulatorConfigSchema = z
       .max(MAX_WORKERS)
       .optional()
       .describe(`Processes serving the same port (node:cluster), 1 to ${MAX_WORKERS} (default 1); more than 1 needs a Redis store.`),
+    requestTimeout: z
+      .number()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe("Seconds a client has to send a request's headers and body; past it the answer is 408 and the connection closes; 0 for no limit (default 30)."),
+    writeTimeout: z
+      .number()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe('Seconds an answer may wait for a client that does not read it; past it the connection is closed and its in-flight slot freed; 0 for no limit (default 30).'),
+    trustProxy: z
+      .boolean()
+      .optional()
+      .describe('Take the client address of anonymous limits from cf-connecting-ip, x-forwarded-for or x-real-ip, set by a proxy in front (default false: the socket peer).'),
+    controlToken: z
+      .string()
+      .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, '16 to 256 letters, digits, -, _, ., ~, +, / or =')
+      .optional()
+      .describe('The token every /__sim request must present (Authorization: Bearer) on a non-loopback host (default: generated at start and printed). --control-token and ANALYTICS_SIM_CONTROL_TOKEN win over it.'),
     allowedOrigins: z
       .array(z.string().min(1).max(300))
       .max(100)

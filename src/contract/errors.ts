@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   /** The request's headers are larger than the HTTP server reads. */
   HEADERS_TOO_LARGE: 431,
+  /** The request did not arrive whole within the HTTP server's request timeout. */
+  REQUEST_TIMEOUT: 408,
+  /** The request's `Expect` header asks for something the HTTP server does not do (anything but `100-continue`). */
+  EXPECTATION_FAILED: 417,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -36,7 +40,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  * Codes only the `node:http` server sends, for requests its HTTP parser refuses before the
  * simulator sees them (MSW and express never produce them).
  */
-export const SERVER_ONLY_ERROR_CODES: readonly ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE'];
+export const SERVER_ONLY_ERROR_CODES: readonly ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED'];
 
 /** One problem found in a request: where, what, and (when there is one) a likely fix. */
 export const errorDetailSchema = z.object({

@@ -17,9 +17,13 @@ function alreadyRead(body: unknown): ReadBody {
  * paths are taken relative to the mount point, and the discovery documents (`/openapi.json`'s
  * `servers`, the API catalog, `/auth.md`) link under it. When a body parser ran first, its
  * result is used; otherwise the raw body is read (up to 1 MB). It times each answer for
- * `GET /__sim/metrics` and installs its Prometheus renderer.
+ * `GET /__sim/metrics` and installs its Prometheus renderer. The client address of anonymous
+ * limits is express's `req.ip`: the app's own `trust proxy` setting decides whether
+ * `X-Forwarded-For` counts (by default it does not). A response the client has not taken
+ * within `writeTimeoutMs` ends with its connection (see `sendResponse`); the request and
+ * header timeouts belong to the app's server.
  */
-export function simulatorMiddleware(simulator: Simulator): RequestHandler {
+export function simulatorMiddleware(simulator: Simulator, options: { writeTimeoutMs?: number } = {}): RequestHandler {
   const metrics = prometheusMetricsOf(simulator);
   return (req, res, next) => {
     // The inspector's chart library: files the core cannot read (src/http/inspector-assets.ts).
@@ -33,10 +37,14 @@ export function simulatorMiddleware(simulator: Simulator): RequestHandler {
           return;
         }
         // Paths are relative to the mount point; the mount point itself goes to the links of the discovery documents.
-        const request = toSimRequest(req, body, req.url);
+        const request = toSimRequest(req, body, req.url, req.ip ?? req.socket.remoteAddress ?? 'unknown');
         const response = await simulator.handle(req.baseUrl ? { ...request, basePath: req.baseUrl } : request, { holdSlot: true });
-        sendResponse(res, response, req.method === 'HEAD', () =>
-          metrics.observe({ method: req.method, path: request.path }, response.status, (performance.now() - started) / 1000),
+        sendResponse(
+          res,
+          response,
+          req.method === 'HEAD',
+          () => metrics.observe({ method: req.method, path: request.path }, response.status, (performance.now() - started) / 1000),
+          options.writeTimeoutMs,
         );
       })
       .catch(next);

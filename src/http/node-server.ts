@@ -1,13 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
-import { headersTooLarge, internalError, unreadableRequest } from '../sim/errors.js';
+import { expectationFailed, headersTooLarge, internalError, requestTimeout, unreadableRequest, type SimError } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
 import { prometheusMetricsOf } from './prometheus-metrics.js';
-import { readBody, toSimRequest } from './translate.js';
+import { clientAddressOf, readBody, toSimRequest } from './translate.js';
 
 /** Called after each response with what a request log needs (never a credential). */
 export type RequestLogger = (entry: {
@@ -18,21 +18,89 @@ export type RequestLogger = (entry: {
   durationMs: number;
 }) => void;
 
-/** Writes a core response to a node response. HEAD gets the headers without the body. */
+/** Seconds the server waits for a request's headers and body (`--request-timeout`). */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+/** Seconds a response's socket may go without draining (a client that stopped reading) before it is destroyed (`--write-timeout`). */
+export const DEFAULT_WRITE_TIMEOUT_SECONDS = 30;
+
+/** Bodies up to this many characters are written in one piece; larger ones in pieces of this size, as the socket drains. */
+const WRITE_PIECE_CHARS = 64 * 1024;
+
+/** The end of the piece of `body` that starts at `start`: never between the two halves of a surrogate pair. */
+function pieceEnd(body: string, start: number): number {
+  const end = Math.min(start + WRITE_PIECE_CHARS, body.length);
+  const last = body.charCodeAt(end - 1);
+  return end < body.length && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}
+
+/**
+ * Writes a core response to a node response. HEAD gets the headers without the body. A large
+ * body is written in pieces, the next one only once the socket has drained the last: the
+ * server keeps the answer's text and at most a piece or two of encoded bytes, never a second
+ * copy of the whole answer, however slowly the client reads.
+ */
 export function writeResponse(res: ServerResponse, response: SimResponse, head = false): void {
   const headers: string[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
   // A 204 or 304 carries no body and no Content-Length (RFC 9110 8.6).
   if (response.status !== 204 && response.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
-  res.end(head ? undefined : response.body);
+  const { body } = response;
+  if (head || body.length <= WRITE_PIECE_CHARS) {
+    res.end(head ? undefined : body);
+    return;
+  }
+  let offset = 0;
+  const pump = (): void => {
+    while (offset < body.length && !res.destroyed) {
+      const end = pieceEnd(body, offset);
+      const drained = res.write(body.slice(offset, end));
+      offset = end;
+      if (!drained && offset < body.length) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+}
+
+/**
+ * Gives the socket `ms` to drain what the server wrote: each time it drains, the wait starts
+ * again, so a slow reader gets a large answer whole; a client that stops reading has its
+ * connection destroyed, which frees the body and, through the response's `close`, the
+ * request's in-flight slot. 0 waits forever.
+ */
+function watchWrite(res: ServerResponse, ms: number): void {
+  if (ms <= 0 || res.writableFinished || res.destroyed) return;
+  const timer = setTimeout(() => res.destroy(), ms);
+  timer.unref();
+  const drained = (): void => {
+    timer.refresh();
+  };
+  const stop = (): void => {
+    clearTimeout(timer);
+    res.off('drain', drained);
+  };
+  res.on('drain', drained);
+  res.once('finish', stop);
+  res.once('close', stop);
 }
 
 /**
  * Sends a core response on a node response: waits its injected latency, writes it, and gives
- * the request's in-flight slot back once the last byte is out or the client has gone away.
+ * the request's in-flight slot back once the last byte is out or the client has gone away. A
+ * connection whose socket does not drain for `writeTimeoutMs` (default
+ * {@link DEFAULT_WRITE_TIMEOUT_SECONDS} s) is destroyed: the client stopped reading.
  */
-export function sendResponse(res: ServerResponse, response: SimResponse, head: boolean, done?: () => void): void {
+export function sendResponse(
+  res: ServerResponse,
+  response: SimResponse,
+  head: boolean,
+  done?: () => void,
+  writeTimeoutMs = DEFAULT_WRITE_TIMEOUT_SECONDS * 1000,
+): void {
   if (response.release) {
     const release = response.release;
     res.once('finish', release);
@@ -50,28 +118,59 @@ export function sendResponse(res: ServerResponse, response: SimResponse, head: b
     }
     if (response.status === 413) res.setHeader('Connection', 'close');
     writeResponse(res, response, head);
+    watchWrite(res, writeTimeoutMs);
     done?.();
   };
   if (response.delayMs !== undefined && response.delayMs > 0) setTimeout(write, response.delayMs);
   else write();
 }
 
+/** How the adapter reads the client and how long it waits for it. */
+export interface ListenerOptions {
+  readonly log?: RequestLogger;
+  readonly now?: () => number;
+  /** See {@link sendResponse}; default {@link DEFAULT_WRITE_TIMEOUT_SECONDS}. */
+  readonly writeTimeoutMs?: number;
+  /**
+   * Take the client address of anonymous limits from the forwarded headers a proxy in front
+   * sets (`cf-connecting-ip`, `x-forwarded-for`, `x-real-ip`). Off by default: the socket peer
+   * is the client, whatever the headers say.
+   */
+  readonly trustProxy?: boolean;
+}
+
+/** Writes a refusal of the server's own (not the simulator's) and closes the connection. */
+function refuseRequest(res: ServerResponse, error: SimError): void {
+  const body = errorBodyText(error);
+  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
+  res.end(body);
+}
+
+/** Whether a request must be refused for having no Host header (HTTP/1.1, RFC 9112 3.2). */
+function lacksHost(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined;
+}
+
 /**
  * A `node:http` request listener over a simulator: reads the body, hands the core a plain
- * request, sends what it answers. It decides nothing itself. It times each answer for the
- * latency histogram of `GET /__sim/metrics` (`now`, default `performance.now`) and installs the
- * Prometheus renderer. The one exception is file
- * serving the core cannot do: the inspector's chart library (`/__sim/ui/assets/…`), read from
- * the installed `uplot` package.
+ * request, sends what it answers. It decides nothing itself, except the refusals of HTTP
+ * itself (an HTTP/1.1 request without Host: 400 in the JSON error shape). It times each answer
+ * for the latency histogram of `GET /__sim/metrics` (`now`, default `performance.now`) and
+ * installs the Prometheus renderer. The one exception is file serving the core cannot do: the
+ * inspector's chart library (`/__sim/ui/assets/…`), read from the installed `uplot` package.
  */
-export function createRequestListener(
-  simulator: Simulator,
-  options: { log?: RequestLogger; now?: () => number } = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(simulator: Simulator, options: ListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const { log } = options;
   const now = options.now ?? (() => performance.now());
+  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_SECONDS * 1000;
+  const trustProxy = options.trustProxy ?? false;
   const metrics = prometheusMetricsOf(simulator);
   return (req, res) => {
+    if (lacksHost(req)) {
+      req.resume();
+      refuseRequest(res, unreadableRequest({ message: 'The request has no Host header', hint: 'HTTP/1.1 requests must name the host they are for (Host).' }));
+      return;
+    }
     if (answerInspectorAsset(req, res, req.url)) return;
     const started = now();
     readBody(req)
@@ -80,14 +179,20 @@ export function createRequestListener(
           res.destroy();
           return;
         }
-        const response = await simulator.handle(toSimRequest(req, read), { holdSlot: true });
-        sendResponse(res, response, req.method === 'HEAD', () => {
-          const method = req.method ?? 'GET';
-          const path = (req.url ?? '/').split('?')[0] ?? '/';
-          const durationMs = now() - started;
-          metrics.observe({ method, path }, response.status, durationMs / 1000);
-          log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
-        });
+        const response = await simulator.handle(toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy)), { holdSlot: true });
+        sendResponse(
+          res,
+          response,
+          req.method === 'HEAD',
+          () => {
+            const method = req.method ?? 'GET';
+            const path = (req.url ?? '/').split('?')[0] ?? '/';
+            const durationMs = now() - started;
+            metrics.observe({ method, path }, response.status, durationMs / 1000);
+            log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
+          },
+          writeTimeoutMs,
+        );
       })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -97,49 +202,88 @@ export function createRequestListener(
 }
 
 /**
- * Answers a request node's HTTP parser refused (malformed request line, oversized or invalid
- * headers) with a JSON error instead of a bare status line, then closes the connection.
+ * Answers what node's HTTP layer refuses before a request reaches the listener in the JSON
+ * error shape of every other refusal, then closes the connection: a request line or headers it
+ * cannot parse (400), headers over its limit (431), a request that did not arrive within the
+ * request timeout (408). A connection that broke is only closed.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = errorBodyText(tooLarge ? headersTooLarge() : unreadableRequest());
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+function createClientErrorHandler(requestTimeoutSeconds: number): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    // A response already under way on this connection cannot be followed by another one.
+    const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE' || current?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? headersTooLarge()
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? requestTimeout(requestTimeoutSeconds)
+          : unreadableRequest();
+    const body = errorBodyText(refusal);
+    const reason = STATUS_CODES[refusal.status] ?? '';
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
 }
 
 /** A running server and how to reach and stop it. */
 export interface RunningServer {
   readonly server: Server;
-  /** `http://host:port`, with the port actually bound (useful with port 0). */
+  /** `http://host:port`, with the port actually bound (useful with port 0); a loopback address when bound to every interface. */
   readonly url: string;
   readonly port: number;
+  /** The address actually bound, as the operating system reports it (`0.0.0.0`, `::`, `127.0.0.1`…). */
+  readonly address: string;
   close(): Promise<void>;
 }
 
+/** Options of {@link startServer}. */
+export interface ServerOptions extends ListenerOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /**
+   * Milliseconds a client has to send a request's headers and body (default
+   * {@link DEFAULT_REQUEST_TIMEOUT_SECONDS} s); past it the request is answered 408 and the
+   * connection closed. 0 waits forever.
+   */
+  readonly requestTimeoutMs?: number;
+}
+
 /** Starts the lean `node:http` server over a simulator. */
-export function startServer(
-  simulator: Simulator,
-  options: { port?: number; host?: string; log?: RequestLogger; now?: () => number } = {},
-): Promise<RunningServer> {
+export function startServer(simulator: Simulator, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer({ keepAliveTimeout: 65_000 }, createRequestListener(simulator, options));
-  server.headersTimeout = 66_000;
-  server.on('clientError', answerClientError);
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
+  const server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      // How often node looks for requests past their timeout: a quarter of it, at most every 30 s.
+      connectionsCheckingInterval: requestTimeoutMs > 0 ? Math.max(10, Math.min(30_000, Math.floor(requestTimeoutMs / 4))) : 30_000,
+      // The listener answers a missing Host itself, in the JSON error shape.
+      requireHostHeader: false,
+    },
+    createRequestListener(simulator, options),
+  );
+  server.on('clientError', createClientErrorHandler(requestTimeoutMs / 1000));
+  // Any Expect but 100-continue (node answers that one itself).
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    refuseRequest(res, expectationFailed());
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+      const { port, address } = server.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
       resolve({
         server,
         port,
+        address,
         url: `http://${shownHost}:${port}`,
         close: () =>
           new Promise<void>((done) => {

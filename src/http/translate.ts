@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { forwardedAddress } from '../sim/auth/authenticate.js';
 import { MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
 
 /** Splits a request target into its path and its query parameters (first value wins). */
@@ -67,8 +68,19 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-/** Builds the core's request from a node request and its read body. */
-export function toSimRequest(req: IncomingMessage, read: ReadBody, target = req.url ?? '/'): SimRequest {
+/**
+ * The client's address for anonymous limits: the socket peer, or, with `trustProxy`, the
+ * address the forwarded headers name (`cf-connecting-ip`, `x-forwarded-for`, `x-real-ip`) when
+ * there is one. Without `trustProxy` those headers change nothing: a client cannot pick a new
+ * identity per request.
+ */
+export function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? forwardedAddress(flattenHeaders(req.headers)) : undefined;
+  return forwarded ?? req.socket?.remoteAddress ?? 'unknown';
+}
+
+/** Builds the core's request from a node request and its read body; `clientAddress` as {@link clientAddressOf} decided it. */
+export function toSimRequest(req: IncomingMessage, read: ReadBody, target = req.url ?? '/', clientAddress?: string): SimRequest {
   const { path, query } = parseTarget(target);
   return {
     method: (req.method ?? 'GET').toUpperCase(),
@@ -78,5 +90,6 @@ export function toSimRequest(req: IncomingMessage, read: ReadBody, target = req.
     ...(read.body !== undefined ? { body: read.body } : {}),
     ...(read.tooLarge ? { bodyTooLarge: true } : {}),
     ...(req.socket?.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+    ...(clientAddress !== undefined ? { clientAddress } : {}),
   };
 }

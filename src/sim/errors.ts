@@ -323,9 +323,25 @@ export function eventStorageFull(hint: string): SimError {
   return simError('EVENT_STORAGE_FULL', 'Event storage is full', { hint });
 }
 
-/** 400 BAD_REQUEST: the HTTP server could not read the request line or headers. */
-export function unreadableRequest(): SimError {
-  return simError('BAD_REQUEST', 'The request could not be read');
+/**
+ * 400 BAD_REQUEST: the HTTP server could not read the request line or headers. `wording` says
+ * what was wrong when the server knows (an HTTP/1.1 request without a Host header).
+ */
+export function unreadableRequest(wording: Wording = {}): SimError {
+  const { message, hint } = worded({ message: 'The request could not be read' }, wording);
+  return simError('BAD_REQUEST', message, hint === undefined ? {} : { hint });
+}
+
+/** 408 REQUEST_TIMEOUT: the request's headers and body did not arrive within the server's request timeout. */
+export function requestTimeout(seconds: number): SimError {
+  return simError('REQUEST_TIMEOUT', 'The request did not arrive in time', {
+    hint: `The server waits at most ${seconds} s for a request's headers and body; send the whole request without pausing.`,
+  });
+}
+
+/** 417 EXPECTATION_FAILED: the request's `Expect` header asks for something other than `100-continue`. */
+export function expectationFailed(): SimError {
+  return simError('EXPECTATION_FAILED', 'Expectation failed', { hint: 'The only expectation this server meets is Expect: 100-continue.' });
 }
 
 /** 431 HEADERS_TOO_LARGE: the request's headers are larger than the HTTP server reads. */

@@ -20,6 +20,12 @@ export interface SimRequest {
   /** The peer address, used for anonymous limit identities when no proxy header names one. */
   readonly remoteAddress?: string;
   /**
+   * The client's address as the adapter decided it (the node server sets it: the socket peer,
+   * or under `--trust-proxy` the address the forwarded headers name). When set, anonymous
+   * limit identities use it and no forwarded header is read.
+   */
+  readonly clientAddress?: string;
+  /**
    * The path prefix the adapter is mounted under, e.g. `/analytics` for express's
    * `app.use('/analytics', …)` (its `req.baseUrl`); `path` is relative to it. Absent at the
    * root. Discovery documents put it in their absolute links.

@@ -67,6 +67,12 @@ export interface SimulatorOptions {
    */
   readonly guardControlHost?: boolean;
   /**
+   * Require `Authorization: Bearer <controlToken>` on every `/__sim` request (401 without it):
+   * for a server reachable from the network (the CLI sets it on a non-loopback `--host`).
+   * Default: none, the control plane is open (loopback and in-process use).
+   */
+  readonly controlToken?: string;
+  /**
    * `off` skips the per-endpoint limits, the per-key quota and the concurrency cap (scenario
    * faults still apply), like the live service's end-to-end mode: for runs where limits are
    * not what is under test, such as throughput benchmarks. Default `enforce`.
@@ -227,6 +233,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     catalog,
     guardHost: options.guardControlHost ?? false,
+    controlToken: options.controlToken,
     strict: options.strict ?? false,
     get profile() {
       return profile;

@@ -57,7 +57,7 @@ describe.skipIf(SKIP_BROWSER)('the inspector page in Chromium', () => {
   beforeAll(async () => {
     requireChromium();
     sim = createSimulator({ seed: 42 });
-    server = await startServer(sim, { port: 0, host: '127.0.0.1' });
+    server = await startServer(sim, { port: 0, host: '127.0.0.1', trustProxy: true });
 
     // 12 queries on a key with a quota of 10 per 60 s: 10 admitted, 2 refused by key_quota.
     for (let i = 0; i < 12; i++) await (await send('key_acme_quota')).arrayBuffer();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1 };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, trustProxy: false, controlToken: undefined };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -70,6 +70,10 @@ describe('parseCommand flags', () => {
       store: 'memory',
       storePrefix: undefined,
       workers: 1,
+      requestTimeout: 30,
+      writeTimeout: 30,
+      trustProxy: false,
+      controlToken: undefined,
     });
   });
 
@@ -108,6 +112,11 @@ describe('parseCommand errors', () => {
     [['--now', '99999999999999999999'], /--now/],
     [['--seed', ''], /--seed/],
     [['--seed', 'x'.repeat(129)], /--seed/],
+    [['--request-timeout', 'soon'], /--request-timeout must be seconds from 0 to 3600/],
+    [['--request-timeout', '3601'], /--request-timeout/],
+    [['--write-timeout', '-1'], /write-timeout/],
+    [['--control-token', 'short'], /--control-token must be 16 to 256/],
+    [['--control-token', 'has spaces in it, many of them'], /--control-token/],
     [['--allowed-origin', 'localhost:5173'], /--allowed-origin.*not an origin/],
     [['--allowed-origin', 'https://app.example/dashboard'], /--allowed-origin/],
     [['--allowed-origin', 'ftp://files.example'], /--allowed-origin/],
@@ -145,5 +154,26 @@ describe('parseCommand errors', () => {
 
   it('refuses a value given to a boolean flag', () => {
     expect(parseCommand(['--log=yes']).kind).toBe('error');
+  });
+});
+
+describe('parseCommand: timeouts, proxy and control token', () => {
+  it('reads the timeouts in seconds, decimals allowed, 0 for none', () => {
+    expect(serveOptions(parseCommand(['--request-timeout', '2.5', '--write-timeout', '0']))).toMatchObject({ requestTimeout: 2.5, writeTimeout: 0 });
+  });
+
+  it('reads --trust-proxy and --control-token', () => {
+    const token = 'abcdefghijklmnop-_.~+/=';
+    expect(serveOptions(parseCommand(['--trust-proxy', '--control-token', token]))).toMatchObject({ trustProxy: true, controlToken: token });
+  });
+
+  it('takes the control token from ANALYTICS_SIM_CONTROL_TOKEN when the flag is not given', () => {
+    const token = 'from-the-environment-123';
+    expect(serveOptions(parseCommand([], { ANALYTICS_SIM_CONTROL_TOKEN: token })).controlToken).toBe(token);
+    expect(serveOptions(parseCommand(['--control-token', 'from-the-flag-wins-0000'], { ANALYTICS_SIM_CONTROL_TOKEN: token })).controlToken).toBe('from-the-flag-wins-0000');
+  });
+
+  it('lists the new flags in --help', () => {
+    for (const flag of ['--request-timeout', '--write-timeout', '--trust-proxy', '--control-token']) expect(HELP).toContain(flag);
   });
 });

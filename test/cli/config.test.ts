@@ -38,6 +38,17 @@ describe('applyConfig', () => {
     expect(merged).toMatchObject({ port: 0, seed: '7', clock: 'virtual', startMs: Date.UTC(2025, 0, 1), strict: true, limits: 'off', scenarios: ['steady'], allowedOrigins: ['http://localhost:5173'] });
   });
 
+  it('takes the timeouts, trustProxy and the control token from the file', () => {
+    const { options, given } = serve(['serve']);
+    const token = 'from-the-config-file-0001';
+    expect(applyConfig(options, given, loaded({ requestTimeout: 5, writeTimeout: 1.5, trustProxy: true, controlToken: token }))).toMatchObject({
+      requestTimeout: 5,
+      writeTimeout: 1.5,
+      trustProxy: true,
+      controlToken: token,
+    });
+  });
+
   it('lets flags given on the command line win over the file', () => {
     const { options, given } = serve(['serve', '--port', '9001', '--seed', 'flag', '--clock', 'real']);
     expect(applyConfig(options, given, loaded({ port: 0, seed: 'file', clock: 'virtual' }))).toMatchObject({ port: 9001, seed: 'flag', clock: 'real' });

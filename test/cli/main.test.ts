@@ -45,6 +45,36 @@ describe('analytics-sim serve', () => {
     await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
   });
 
+  it('on every interface, says it is reachable from the network, prints the bound addresses and a generated control token, and guards /__sim with it', async () => {
+    const cli = start(['serve', '--host', '0.0.0.0', '--port', '0', '--clock', 'virtual']);
+    const [, url] = await cli.waitForStdout(LISTENING);
+    const [, address] = await cli.waitForStdout(/^ {2}reachable from the network: bound to (\S+), answering on .*$/m);
+    expect(address).toBe('0.0.0.0');
+    const [, token] = await cli.waitForStdout(/^ {2}control plane \(\/__sim\) needs Authorization: Bearer ([A-Za-z0-9_-]{32}) \(generated now; choose one with --control-token\)$/m);
+    expect(cli.stdout()).toContain(`curl -s -H "Authorization: Bearer ${token}" ${url}/__sim/fixtures`);
+    expect((await fetchAnswer(`${url}/__sim/fixtures`)).status).toBe(401);
+    expect((await fetchAnswer(`${url}/__sim/fixtures`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+
+  it('uses the --control-token given and does not print it', async () => {
+    const token = 'given-control-token-abcdefgh';
+    const cli = start(['serve', '--host', '0.0.0.0', '--port', '0', '--control-token', token]);
+    const [, url] = await cli.waitForStdout(LISTENING);
+    await cli.waitForStdout(/control plane \(\/__sim\) needs Authorization: Bearer <control token> \(the one given\)/);
+    await cli.waitForStdout(/inspector: /);
+    expect(cli.stdout()).not.toContain(token);
+    expect((await fetchAnswer(`${url}/__sim/health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetchAnswer(`${url}/__sim/health`)).status).toBe(401);
+  });
+
+  it('on loopback, prints no network warning and leaves /__sim open', async () => {
+    const cli = start(['serve', '--port', '0']);
+    const [, url] = await cli.waitForStdout(LISTENING);
+    await cli.waitForStdout(/inspector: /);
+    expect(cli.stdout()).not.toContain('reachable from the network');
+    expect((await fetchAnswer(`${url}/__sim/fixtures`)).status).toBe(200);
+  });
+
   it('serves the chosen seed and start instant, and logs one line per request with --log', async () => {
     const cli = start(['serve', '--port', '0', '--clock', 'virtual', '--seed', 'cli-seed', '--now', '2024-05-31T00:00:00Z', '--log']);
     const [, url] = await cli.waitForStdout(LISTENING);

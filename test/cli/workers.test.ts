@@ -91,6 +91,19 @@ describe('analytics-sim serve --workers', () => {
     await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
   }, 60_000);
 
+  it('on every interface, prints one drawn control token that every worker requires', async () => {
+    const cli = start(['serve', '--store', redis.url, '--store-prefix', uniquePrefix(), '--host', '0.0.0.0', '--port', '0', '--workers', '2']);
+    const [, url] = await cli.waitForStdout(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, token] = await cli.waitForStdout(/needs Authorization: Bearer ([A-Za-z0-9_-]{32}) \(generated now/);
+    await cli.waitForStdout(WORKERS_LINE);
+    for (let i = 0; i < 6; i += 1) {
+      expect((await fetch(`${url}/__sim/health`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } })).status).toBe(200);
+      expect((await fetch(`${url}/__sim/health`, { headers: { connection: 'close' } })).status).toBe(401);
+    }
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  }, 60_000);
+
   it('replaces a worker that dies, saying which one and how, and keeps serving', async () => {
     const cli = start(['serve', '--store', redis.url, '--store-prefix', uniquePrefix(), '--port', '0', '--workers', '2', '--clock', 'virtual']);
     const [, url] = await cli.waitForStdout(/listening on (http:\/\/127\.0\.0\.1:\d+)/);

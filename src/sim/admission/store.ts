@@ -22,20 +22,35 @@ export interface AdmissionStore {
 /** Operations between two sweeps of idle identities. */
 const SWEEP_EVERY = 4096;
 
+/** Identities the in-memory store keeps a window for at most, by default. */
+export const MAX_IDENTITIES = 100_000;
+
 /**
  * The in-memory store: one sliding log per identity. Memory stays bounded by the traffic of
  * the last window: expired entries are pruned on use, and identities idle for a whole window
- * are swept periodically.
+ * are swept periodically. The number of identities is capped (`maxIdentities`, default
+ * {@link MAX_IDENTITIES}): a new identity arriving at a full table first sweeps the idle ones
+ * (only windows with no entry left inside them, so forgetting one never admits more than the
+ * limit); when every window is still in use, the new identity is refused (its window would
+ * be the one to over-admit) until the earliest window empties, and the refusal's reset says
+ * when that is. The sweep of a full table runs at most once per instant of that wait.
  */
-export function createMemoryStore(): AdmissionStore {
+export function createMemoryStore(options: { maxIdentities?: number } = {}): AdmissionStore {
+  const maxIdentities = options.maxIdentities ?? MAX_IDENTITIES;
   const logs = new Map<string, { log: SlidingLog; windowMs: number }>();
   let operations = 0;
+  /** While the table is full of windows in use: the instant the first of them empties. */
+  let fullUntil = -Infinity;
 
-  function sweep(now: number): void {
+  /** Forgets every identity with no entry inside its window; returns when the next one empties. */
+  function sweep(now: number): number {
+    let nextEmpty = Infinity;
     for (const [id, entry] of logs) {
       pruneLog(entry.log, now, entry.windowMs);
       if (heldSlots(entry.log) === 0) logs.delete(id);
+      else nextEmpty = Math.min(nextEmpty, (entry.log.times[entry.log.times.length - 1] as number) + entry.windowMs);
     }
+    return nextEmpty;
   }
 
   return {
@@ -43,6 +58,14 @@ export function createMemoryStore(): AdmissionStore {
       if (++operations % SWEEP_EVERY === 0) sweep(now);
       let entry = logs.get(id);
       if (!entry) {
+        if (logs.size >= maxIdentities) {
+          if (now < fullUntil) return { allowed: false, limit, remaining: 0, reset: fullUntil };
+          const nextEmpty = sweep(now);
+          if (logs.size >= maxIdentities) {
+            fullUntil = nextEmpty;
+            return { allowed: false, limit, remaining: 0, reset: nextEmpty };
+          }
+        }
         entry = { log: createSlidingLog(), windowMs };
         logs.set(id, entry);
       }
@@ -55,6 +78,7 @@ export function createMemoryStore(): AdmissionStore {
     },
     clear() {
       logs.clear();
+      fullUntil = -Infinity;
     },
     size: () => logs.size,
   };

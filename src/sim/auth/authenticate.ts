@@ -34,13 +34,24 @@ export function isWellFormedKey(secret: string): boolean {
 }
 
 /**
- * The client address used for anonymous limits: `cf-connecting-ip`, the first
- * `x-forwarded-for` entry, `x-real-ip`, then the socket peer. Bounded in length.
+ * The client address a proxy in front names in the forwarded headers: `cf-connecting-ip`, the
+ * first `x-forwarded-for` entry, then `x-real-ip`; undefined when none is sent. Only to be
+ * believed when a trusted proxy sets them (`--trust-proxy`): a client can send any value.
+ */
+export function forwardedAddress(headers: SimRequest['headers']): string | undefined {
+  const forwarded = headers['x-forwarded-for']?.split(',')[0];
+  const ip = (headers['cf-connecting-ip'] ?? forwarded ?? headers['x-real-ip'])?.trim();
+  return ip === undefined || ip.length === 0 ? undefined : ip;
+}
+
+/**
+ * The client address used for anonymous limits, bounded in length: the `clientAddress` an
+ * adapter decided (the node server: the socket peer, or the forwarded address only when told
+ * to trust a proxy), else (in-process adapters, which have no socket) the
+ * {@link forwardedAddress}, then the peer address.
  */
 export function clientIp(request: SimRequest): string {
-  const h = request.headers;
-  const forwarded = h['x-forwarded-for']?.split(',')[0];
-  const ip = (h['cf-connecting-ip'] ?? forwarded ?? h['x-real-ip'] ?? request.remoteAddress ?? 'unknown').trim();
+  const ip = (request.clientAddress ?? forwardedAddress(request.headers) ?? request.remoteAddress ?? 'unknown').trim();
   return ip.length > 0 ? ip.slice(0, 64) : 'unknown';
 }
 

@@ -1,5 +1,6 @@
 import { applyControlCors } from '../cors/cors-stage.js';
-import { forbidden, unsupportedMediaType } from '../errors.js';
+import { presentsControlToken } from '../control/control-token.js';
+import { authRequired, forbidden, unsupportedMediaType } from '../errors.js';
 import { CONTINUE, respond, type Stage } from './exchange.js';
 import { answerUnmatched, decodeBody, operate, readQuery, refuseWarnings, reportQueryProblems, runHandler, validateRoute } from './route-stages.js';
 
@@ -9,11 +10,20 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d
 /**
  * Keeps web pages away from the control plane: a cross-site page may not call `/__sim` (its
  * Origin must be a loopback one), bodies must be declared JSON (so a browser must preflight),
- * and, when the simulator guards its host, the Host header must be a loopback name (against
- * DNS rebinding).
+ * when the simulator guards its host, the Host header must be a loopback name (against DNS
+ * rebinding), and, when it has a control token (a server reachable from the network), the
+ * request must present it: 401 AUTH_REQUIRED without it.
  */
 export const guardControlPlane: Stage = (x) => {
   const { origin, host } = x.request.headers;
+  const token = x.sim.controlToken;
+  if (token !== undefined && !presentsControlToken(x.request.headers.authorization, token)) {
+    return respond(
+      authRequired('The control plane of a simulator reachable from the network needs its control token: Authorization: Bearer <token> (printed at start, or --control-token).', {
+        message: 'Control token required',
+      }),
+    );
+  }
   if (origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) {
     return respond(forbidden(null, { message: 'Forbidden origin', hint: 'The control plane answers only pages served from this machine (a loopback Origin).' }));
   }

@@ -252,6 +252,11 @@ export interface SimulatorCore {
   readonly catalog: ReadonlyMap<string, Scenario>;
   /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
   readonly guardHost: boolean;
+  /**
+   * When set, every `/__sim` request must present it (`Authorization: Bearer <token>`): the
+   * server is reachable from the network. Never written to the journal or any answer.
+   */
+  readonly controlToken: string | undefined;
   /** Whether what the simulator would ignore or reinterpret is refused with 400 instead of a `Warning`. */
   readonly strict: boolean;
   /** The profile answers follow now (`spec` or `live`); it may change between requests. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema } from './control.js';
+import { cappedArray, REQUEST_LIMITS } from './request-limits.js';
 import { scopeSchema } from './scopes.js';
 
 /**
@@ -36,7 +37,7 @@ export const createKeyRequestSchema = z
     organizationId: z.string().min(1).max(100),
     /** The dashboard user who owns the key; by default the first member of the organization. */
     userId: z.string().min(1).max(100).optional(),
-    scopes: z.array(scopeSchema).min(1),
+    scopes: cappedArray(scopeSchema, REQUEST_LIMITS.keyScopes, 'scopes are accepted').min(1),
     /** Website-specific access: only these websites of the organization (SPEC 5.4). */
     websiteIds: websiteIdsSchema.optional(),
     /** `true` for global access (the default); cannot be combined with `websiteIds`. */

@@ -16,6 +16,7 @@ import {
 import { MAX_BODY_BYTES } from '../messages.js';
 import { suggest, truncate } from '../text.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { findOversizedArray } from './array-caps.js';
 import { changesState, isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
 import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
 
@@ -79,7 +80,8 @@ const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 
 /**
  * Decodes the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
- * for malformed JSON, then the route's schema (422 VALIDATION, or the route's own `bodyError`).
+ * for malformed JSON, 400 VALIDATION_ERROR for an array over its cap (`REQUEST_LIMITS`), then
+ * the route's schema (422 VALIDATION, or the route's own `bodyError` for either refusal).
  */
 export const decodeBody: Stage = (x) => {
   const route = routeOf(x);
@@ -98,6 +100,9 @@ export const decodeBody: Stage = (x) => {
       return respond(parseError());
     }
   }
+  // Array caps first: a count is cheap, the schema's work grows with every item.
+  const oversized = findOversizedArray(route.body, value);
+  if (oversized) return respond((route.bodyError ?? validationError)([oversized]));
   const parsed = route.body.safeParse(value);
   if (!parsed.success) {
     const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);

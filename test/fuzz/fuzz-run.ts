@@ -9,7 +9,8 @@ export interface FuzzTarget {
   credentials(): Promise<Credentials>;
   /** Starts a run from the seeded state. */
   reset(): Promise<void>;
-  send(request: SimRequest): Promise<SimResponse>;
+  /** The answer; null when the request cannot be sent this way (fetch refuses a TRACE, a GET with a body …). */
+  send(request: SimRequest): Promise<SimResponse | null>;
 }
 
 /** What one kind of failure counts, with the first few requests that showed it. */
@@ -33,6 +34,8 @@ export interface FuzzReport {
   /** The slowest request, in ms (printed, never asserted). */
   readonly slowestMs: number;
   readonly slowest: string;
+  /** Requests the target could not send (only against a server: fetch refuses some). */
+  readonly skipped: number;
 }
 
 /** The failure kinds of a report, the ones that make `npm run fuzz` exit non-zero. */
@@ -113,8 +116,16 @@ export function serverTarget(base: string): FuzzTarget {
           // A header value fetch refuses to send (a newline, a lone surrogate): sent without it.
         }
       }
-      const withBody = request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
-      const res = await fetch(target, { method: request.method, headers, ...(withBody ? { body: request.body } : {}) });
+      const method = request.method.toUpperCase();
+      const withBody = request.body !== undefined && method !== 'GET' && method !== 'HEAD';
+      let res: Response;
+      try {
+        res = await fetch(target, { method: request.method, headers, ...(withBody ? { body: request.body } : {}) });
+      } catch (error) {
+        // fetch's own refusal (no cause) is not the server's doing; a network error (a cause) is.
+        if (error instanceof TypeError && error.cause === undefined) return null;
+        throw error;
+      }
       const out: Record<string, string> = {};
       res.headers.forEach((v, k) => (out[k] = v));
       return { status: res.status, headers: out, body: await res.text() };
@@ -165,17 +176,22 @@ export async function runFuzz(options: { runs: number; seed: number; target?: Fu
     pollution: tally(),
     slowestMs: 0,
     slowest: '',
+    skipped: 0,
   };
   const property = fc.asyncProperty(fc.array(hostileRequest(credentials), { minLength: 1, maxLength: 4 }), async (requests) => {
     await target.reset();
     for (const request of requests) {
       report.requests++;
       const started = performance.now();
-      let response: SimResponse;
+      let response: SimResponse | null;
       try {
         response = await target.send(request);
       } catch (error) {
         note(report.exceptions, describe(request, String(error).slice(0, 200)));
+        continue;
+      }
+      if (response === null) {
+        report.skipped++;
         continue;
       }
       const ms = performance.now() - started;
@@ -218,7 +234,7 @@ export async function runFuzz(options: { runs: number; seed: number; target?: Fu
 /** The report as lines to print. */
 export function formatReport(report: FuzzReport): string {
   const lines = [
-    `fuzz: seed ${report.seed}, ${report.runs} runs, ${report.requests} requests`,
+    `fuzz: seed ${report.seed}, ${report.runs} runs, ${report.requests} requests${report.skipped > 0 ? ` (${report.skipped} not sendable, skipped)` : ''}`,
     `answers: ${Object.entries(report.statuses).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `slowest: ${report.slowestMs.toFixed(1)} ms (${report.slowest})`,
   ];

@@ -23,10 +23,20 @@ export const REQUEST_LIMITS = {
   /** Events in one `/track` batch (live: `VALIDATION_LIMITS.BATCH_MAX_SIZE`). */
   trackEvents: 100,
   /**
-   * Items of every list in one body together (ours): each cap alone still lets lists multiply
-   * (a batch of queries of filters of values), and checking each item costs time.
+   * Items of every list and fields of every object in one body together (ours): each cap alone
+   * still lets lists multiply (a batch of queries of filters of values), and checking each item
+   * costs time.
    */
   totalItems: 10_000,
+  /**
+   * Levels of nested arrays and objects in one JSON body (ours), checked before parsing: a 1 MB
+   * body of 500,000 nested arrays takes `JSON.parse` over 100 ms; 10,000 levels a few.
+   */
+  jsonDepth: 10_000,
+  /** Arrays, objects and object fields in one JSON body (ours), counted before parsing, for the same reason. */
+  jsonNodes: 100_000,
+  /** Fields of one JSON object (ours), counted before parsing: a 70,000-field object takes `JSON.parse` about 100 ms. */
+  objectFields: 1000,
 } as const;
 
 /** The most problems an error body lists in `details`; `detailsTotal` then says how many there were. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorDetail } from '../contract/errors.js';
+import { truncate } from './text.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -59,7 +60,19 @@ export function issueDetails(issues: readonly Issue[], basePath: readonly Proper
       }
       continue;
     }
-    add(path, issue.message);
+    add(path, messageOf(issue));
   }
   return details;
+}
+
+/** Names an unrecognized-keys issue lists: a few, then the count (zod's message lists them all). */
+const LISTED_KEYS = 5;
+
+/** An issue's message, bounded whatever the input: zod lists every unrecognized key. */
+function messageOf(issue: Issue): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys.length > LISTED_KEYS) {
+    const named = issue.keys.slice(0, LISTED_KEYS).map((key) => JSON.stringify(truncate(key, 64))).join(', ');
+    return `Unrecognized keys: ${named} and ${issue.keys.length - LISTED_KEYS} more`;
+  }
+  return truncate(issue.message, 500);
 }

@@ -42,6 +42,7 @@ type NodeInfo =
   | { readonly kind: 'array'; readonly element: z.ZodType; readonly max?: CheckDef; readonly walk: boolean }
   | { readonly kind: 'object'; readonly children: readonly (readonly [string, z.ZodType])[] }
   | { readonly kind: 'union'; readonly arrays: readonly z.ZodType[]; readonly objects: readonly z.ZodType[] }
+  | { readonly kind: 'record' }
   | { readonly kind: 'leaf' };
 
 const infoByNode = new WeakMap<z.ZodType, NodeInfo>();
@@ -55,14 +56,16 @@ function infoOf(node: z.ZodType, depth = 0): NodeInfo {
   } else if (def.type === 'array' && def.element) {
     const max = def.checks?.map((c) => c._zod.def).find((c) => c.check === 'max_length');
     const element = def.element;
-    info = { kind: 'array', element, ...(max ? { max } : {}), walk: holdsArrays(infoOf(element, depth + 1)) };
+    info = { kind: 'array', element, ...(max ? { max } : {}), walk: holdsItems(infoOf(element, depth + 1)) };
   } else if (def.type === 'object' && def.shape) {
-    const children = Object.entries(def.shape).filter(([, child]) => holdsArrays(infoOf(child, depth + 1)));
+    const children = Object.entries(def.shape).filter(([, child]) => holdsItems(infoOf(child, depth + 1)));
     info = children.length > 0 ? { kind: 'object', children } : { kind: 'leaf' };
+  } else if (def.type === 'record') {
+    info = { kind: 'record' };
   } else if (def.type === 'union' && def.options) {
-    const options = def.options.filter((option) => holdsArrays(infoOf(option, depth + 1)));
+    const options = def.options.filter((option) => holdsItems(infoOf(option, depth + 1)));
     const arrays = options.filter((option) => infoOf(option).kind === 'array');
-    const objects = options.filter((option) => infoOf(option).kind === 'object');
+    const objects = options.filter((option) => infoOf(option).kind !== 'array');
     info = arrays.length + objects.length > 0 ? { kind: 'union', arrays, objects } : { kind: 'leaf' };
   } else {
     info = { kind: 'leaf' };
@@ -71,8 +74,8 @@ function infoOf(node: z.ZodType, depth = 0): NodeInfo {
   return info;
 }
 
-/** Whether a value of this node can hold an array (the walk skips everything else). */
-function holdsArrays(info: NodeInfo): boolean {
+/** Whether a value of this node can hold a list or a record (the walk skips everything else). */
+function holdsItems(info: NodeInfo): boolean {
   return info.kind !== 'leaf';
 }
 
@@ -97,8 +100,9 @@ function capMessage(max: CheckDef, input: readonly unknown[]): string {
 
 /**
  * The first array in `value` longer than its schema's `.max()`, as a detail naming the field,
- * the cap and the count sent; or, when every list is within its cap but their items together
- * are over `REQUEST_LIMITS.totalItems`, a detail saying so; undefined otherwise. Cheap by
+ * the cap and the count sent; or, when every list is within its cap but the items of the lists
+ * and the fields of the objects the walk reaches are together over `REQUEST_LIMITS.totalItems`,
+ * a detail saying so; undefined otherwise. Cheap by
  * design, it runs before the schema parses anything: it follows the schema (at most
  * {@link MAX_DEPTH} levels, whatever the input's nesting), reads lengths, and walks into an
  * array's items only when the array is within its cap and its items can hold arrays themselves.
@@ -107,12 +111,13 @@ export function findOversizedArray(schema: z.ZodType, value: unknown, base = 'bo
   const found = walk(schema, value, base);
   if (typeof found !== 'number') return found;
   const budget = REQUEST_LIMITS.totalItems;
-  return found > budget ? { field: base, message: `At most ${budget} list items are accepted in one request, all lists together; got ${found}` } : undefined;
+  return found > budget ? { field: base, message: `At most ${budget} items (list items and object fields, all together) are accepted in one request; got ${found}` } : undefined;
 }
 
-/** The first array over its cap, or the items of every list the schema declares, summed. */
+/** The first array over its cap, or the items of the lists and the fields of the objects reached, summed. */
 function walk(schema: z.ZodType, value: unknown, base: string): ErrorDetail | number {
   let items = 0;
+  const counted = new WeakSet<object>();
   const path: (string | number)[] = [];
   const visit = (node: z.ZodType, at: unknown): ErrorDetail | undefined => {
     const info = infoOf(node);
@@ -139,7 +144,13 @@ function walk(schema: z.ZodType, value: unknown, base: string): ErrorDetail | nu
       }
       return undefined;
     }
-    if (info.kind !== 'object' || !isPlainObject(at)) return undefined;
+    if (!isPlainObject(at)) return undefined;
+    // Fields count as items too: the schema looks at each of them, declared or not.
+    if (!counted.has(at)) {
+      counted.add(at); // once, though a union may walk it as each of its object branches
+      for (const name in at) if (Object.prototype.hasOwnProperty.call(at, name)) items++;
+    }
+    if (info.kind !== 'object') return undefined;
     for (const [name, child] of info.children) {
       if (!Object.prototype.hasOwnProperty.call(at, name)) continue;
       path.push(name);

@@ -55,9 +55,10 @@ describe('request size caps', () => {
   });
 
   it('refuses lists that are each within their cap but together over the total', async () => {
-    const body = Array.from({ length: 300 }, () => ({ parameters: ['summary_metrics'], preset: 'today', filters: Array.from({ length: 40 }, () => ({ field: 'path', op: 'eq', value: '/' })) }));
+    const body = Array.from({ length: 11 }, () => ({ parameters: ['summary_metrics'], preset: 'today', filters: [{ field: 'path', op: 'in', value: Array.from({ length: 1000 }, (_, i) => i) }] }));
     const res = await query(live, body, KEY);
-    expectCapRefusal(res, 'body', REQUEST_LIMITS.totalItems, 300 + 300 + 300 * 40);
+    // 11 queries, their 33 fields, 11 parameters, 11 filters, their 33 fields and 11,000 values.
+    expectCapRefusal(res, 'body', REQUEST_LIMITS.totalItems, 11 + 33 + 11 + 11 + 33 + 11_000);
   });
 
   it('keeps the track batch refusal in its own shape', async () => {
@@ -77,13 +78,13 @@ describe('request size caps', () => {
 });
 
 describe('error bodies list a bounded number of problems', () => {
-  it('lists the first 20 of 9,500 unknown query types and says how many there were', async () => {
-    const body = Array.from({ length: 190 }, () => ({ parameters: Array.from({ length: 50 }, (_, i) => `nope_${i}`), preset: 'today' }));
+  it('lists the first 20 of 9,000 unknown query types and says how many there were', async () => {
+    const body = Array.from({ length: 180 }, () => ({ parameters: Array.from({ length: 50 }, (_, i) => `nope_${i}`), preset: 'today' }));
     const res = await query(live, body, KEY);
     expect(res.status).toBe(400);
     expect(res.json.code).toBe('VALIDATION_ERROR');
     expect(res.json.details).toHaveLength(MAX_ERROR_DETAILS);
-    expect(res.json.detailsTotal).toBe(9500);
+    expect(res.json.detailsTotal).toBe(9000);
     expect(res.json.details[0]).toMatchObject({ field: 'batch[0].parameters[0]', message: 'Unknown query type: nope_0' });
     expect(res.text.length).toBeLessThan(4096);
   });
@@ -102,5 +103,31 @@ describe('error bodies list a bounded number of problems', () => {
     expect(res.status).toBe(422);
     expect(res.json.details).toHaveLength(1);
     expect(res.json).not.toHaveProperty('detailsTotal');
+  });
+});
+
+describe('bodies refused before their cost', () => {
+  it('refuses JSON nested deeper than the cap before parsing it, naming the cap and the depth', async () => {
+    const res = await query(sim, '['.repeat(100_000) + ']'.repeat(100_000));
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('VALIDATION_ERROR');
+    expect(res.json.details).toEqual([{ field: 'body', message: `At most ${REQUEST_LIMITS.jsonDepth} levels of nested arrays and objects are accepted; got 100000` }]);
+  });
+
+  it('does not count brackets inside strings as nesting', async () => {
+    const res = await query(sim, { parameters: ['summary_metrics'], preset: 'today', id: '['.repeat(1000) }, KEY);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses an object of 70,000 fields by counting them before parsing, and an unrecognized-keys message stays short', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`k${i}`, 1]));
+    const res = await query(sim, fields, KEY);
+    expectCapRefusal(res, 'body', REQUEST_LIMITS.objectFields, 70_000);
+    const many = await query(sim, Array.from({ length: 120_000 }, () => ({})), KEY);
+    expectCapRefusal(many, 'body', REQUEST_LIMITS.jsonNodes, 120_001);
+    const key = await call(sim, 'POST', '/__sim/keys', { body: { name: 'n', organizationId: 'org_acme', scopes: ['read:data'], ...Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`k${i}`, 1])) } });
+    expect(key.status).toBe(422);
+    expect(key.text.length).toBeLessThan(2048);
+    expect(key.json.details[0].message).toMatch(/^Unrecognized keys: "k0", .* and 895 more$/);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ERROR_DETAILS } from './request-limits.js';
 
 /** Every error code the simulator sends, with its HTTP status. */
 export const ERROR_STATUS = {
@@ -51,13 +52,16 @@ export const errorDetailSchema = z.object({
 
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-/** The error body of SPEC 7.1, with the optional `details` and `hint` the service adds. */
+/** The error body of SPEC 7.1, with the optional `details` and `hint` the service adds (and `detailsTotal`, the simulator's). */
 export const errorBodySchema = z.object({
   success: z.literal(false),
   error: z.string(),
   code: z.string(),
   requestId: z.string(),
-  details: z.array(errorDetailSchema).optional(),
+  /** At most `MAX_ERROR_DETAILS` (20) problems, the first found. */
+  details: z.array(errorDetailSchema).max(MAX_ERROR_DETAILS).optional(),
+  /** How many problems were found, present only when `details` lists fewer than that. */
+  detailsTotal: z.number().int().optional(),
   hint: z.string().optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instantSchema } from './control.js';
 import { listPageQueryShape } from './page-query.js';
+import { cappedArray, REQUEST_LIMITS } from './request-limits.js';
 import { scopeSchema } from './scopes.js';
 
 /**
@@ -38,7 +39,9 @@ export const createKeyRequestSchema = z
     /** The dashboard user who owns the key; by default the first member of the organization. */
     userId: z.string().min(1).max(100).optional(),
     /** A scope named twice is kept once, in the order first named (a repeat grants nothing more). */
-    scopes: z.array(scopeSchema).min(1).describe('The scopes the key grants; a scope named twice is kept once, in the order first named'),
+    scopes: cappedArray(scopeSchema, REQUEST_LIMITS.keyScopes, 'scopes are accepted')
+      .min(1)
+      .describe('The scopes the key grants; a scope named twice is kept once, in the order first named'),
     /** Website-specific access: only these websites of the organization (SPEC 5.4); a repeated id is kept once. */
     websiteIds: websiteIdsSchema.optional(),
     /** `true` for global access (the default); cannot be combined with `websiteIds`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cappedArray, REQUEST_LIMITS } from './request-limits.js';
 
 /** Date presets, in the order the service lists them. */
 export const DATE_PRESETS = [
@@ -41,7 +42,7 @@ const filterScalar = z.union([z.string(), z.number()]);
 export const filterSchema = z.object({
   field: z.string().min(1),
   op: z.enum(FILTER_OPERATORS),
-  value: z.union([filterScalar, z.array(filterScalar)]),
+  value: z.union([filterScalar, cappedArray(filterScalar, REQUEST_LIMITS.filterValues, 'values are accepted in one filter')]),
 });
 
 export type Filter = z.infer<typeof filterSchema>;
@@ -63,13 +64,13 @@ export type QueryParameter = z.infer<typeof parameterSchema>;
 /** One query (SPEC 4.4). Page and limit ranges are checked after the schema, with clear messages. */
 export const queryRequestSchema = z.object({
   id: z.string().optional(),
-  parameters: z.array(parameterSchema),
+  parameters: cappedArray(parameterSchema, REQUEST_LIMITS.queryParameters, 'parameters are allowed in one query'),
   startDate: z.string().optional(),
   endDate: z.string().optional(),
   preset: z.enum(DATE_PRESETS).optional(),
   limit: z.number().int().optional(),
   page: z.number().int().optional(),
-  filters: z.array(filterSchema).optional(),
+  filters: cappedArray(filterSchema, REQUEST_LIMITS.filters, 'filters are accepted in one query').optional(),
   granularity: z.enum(GRANULARITIES).optional(),
   /** Orders each parameter's rows by this field, together with `sortOrder` (both or neither apply). */
   sortBy: z.string().optional(),
@@ -81,7 +82,7 @@ export const queryRequestSchema = z.object({
 export type QueryRequest = z.infer<typeof queryRequestSchema>;
 
 /** The body of `POST /v1/query`: one query, or a batch (an array of queries). */
-export const queryBodySchema = z.union([queryRequestSchema, z.array(queryRequestSchema)]);
+export const queryBodySchema = z.union([queryRequestSchema, cappedArray(queryRequestSchema, REQUEST_LIMITS.batchQueries, 'queries are accepted in one batch')]);
 
 export type QueryBody = z.infer<typeof queryBodySchema>;
 
@@ -104,8 +105,8 @@ export const compileRequestSchema = z.object({
   from: z.string(),
   to: z.string(),
   timeUnit: z.enum(COMPILE_TIME_UNITS).optional(),
-  filters: z.array(filterSchema).optional(),
-  groupBy: z.array(z.string()).optional(),
+  filters: cappedArray(filterSchema, REQUEST_LIMITS.filters, 'filters are accepted in one request').optional(),
+  groupBy: cappedArray(z.string(), REQUEST_LIMITS.groupBy, 'groupBy fields are accepted').optional(),
   orderBy: z.string().optional(),
   limit: z.number().int().min(1).max(1000).optional(),
   offset: z.number().int().min(0).optional(),

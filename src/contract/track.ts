@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS } from './request-limits.js';
 
 /** Most events in one `/track` request (the service's `BATCH_MAX_SIZE`). */
-export const TRACK_BATCH_MAX = 100;
+export const TRACK_BATCH_MAX = REQUEST_LIMITS.trackEvents;
 
 /** The earliest accepted event time: 2000-01-01T00:00:00Z. */
 export const MIN_EVENT_TIMESTAMP = Date.UTC(2000, 0, 1);

@@ -10,6 +10,7 @@ export interface SimError {
   /** One of {@link ErrorCode}, or a code a scenario's `error` effect chose. */
   readonly code: string;
   readonly message: string;
+  /** Every problem found; the body lists the first `MAX_ERROR_DETAILS` and says how many there were. */
   readonly details?: readonly ErrorDetail[];
   readonly hint?: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -111,9 +112,7 @@ export function validationError(details: readonly ErrorDetail[]): SimError {
 
 /** 422: the body does not have the schema's shape (wrong types, unknown enum values). */
 export function schemaValidation(details: readonly ErrorDetail[]): SimError {
-  return simError('VALIDATION', 'Some of the details are invalid. Check them and try again.', {
-    details: details.slice(0, 20),
-  });
+  return simError('VALIDATION', 'Some of the details are invalid. Check them and try again.', { details });
 }
 
 /** 400: the body is not valid JSON. */
@@ -313,7 +312,7 @@ export function injectedError(status: number, code: string, message: string, ret
 /** 400 INVALID_EVENT_SCHEMA (ingestion): events that do not have the accepted shape; `details` name each field. */
 export function invalidEventSchema(details: readonly ErrorDetail[]): SimError {
   return simError('INVALID_EVENT_SCHEMA', 'Invalid event schema', {
-    details: details.slice(0, 20),
+    details,
     hint: 'Each event needs a name (1 to 256 characters); see the details for the fields to fix.',
   });
 }

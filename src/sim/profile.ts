@@ -66,7 +66,7 @@ export const PROFILE_SWITCHES = [
   {
     name: 'validation',
     spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries',
-    live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap',
+    live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap of 50 (only the simulator’s own 1000)',
   },
 ] as const satisfies readonly { name: string; spec: string; live: string }[];
 

@@ -1,3 +1,4 @@
+import { MAX_ERROR_DETAILS } from '../contract/request-limits.js';
 import type { SimError } from './errors.js';
 import type { SimResponse } from './messages.js';
 import type { Reply } from './routing/route.js';
@@ -7,12 +8,17 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * The SPEC 7.1 error body of a refusal, serialized. `requestId` is left out only where the
  * simulator never saw the request (an adapter's own refusal: an unreadable request line).
+ * `details` lists at most `MAX_ERROR_DETAILS` problems; when there were more, `detailsTotal`
+ * says how many.
  */
 export function errorBodyText(error: SimError, requestId?: string): string {
   if (error.basket) return basketBodyText(error);
   const body: Record<string, unknown> = { success: false, error: error.message, code: error.code };
   if (requestId !== undefined) body.requestId = requestId;
-  if (error.details) body.details = error.details;
+  if (error.details) {
+    body.details = error.details.length > MAX_ERROR_DETAILS ? error.details.slice(0, MAX_ERROR_DETAILS) : error.details;
+    if (error.details.length > MAX_ERROR_DETAILS) body.detailsTotal = error.details.length;
+  }
   if (error.hint) body.hint = error.hint;
   if (error.extra) Object.assign(body, error.extra);
   return JSON.stringify(body);
@@ -36,7 +42,7 @@ function basketBodyText(error: SimError): string {
   };
   if (facts.why) body.why = facts.why;
   if (facts.fix) body.fix = facts.fix;
-  if (facts.errors) body.errors = facts.errors;
+  if (facts.errors) body.errors = facts.errors.slice(0, MAX_ERROR_DETAILS);
   return JSON.stringify(body);
 }
 

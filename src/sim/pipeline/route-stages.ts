@@ -16,6 +16,9 @@ import {
 import { MAX_BODY_BYTES } from '../messages.js';
 import { suggest, truncate } from '../text.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { findOversizedArray } from './array-caps.js';
+import { measureJson } from './measure-json.js';
+import { REQUEST_LIMITS } from '../../contract/request-limits.js';
 import { changesState, isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
 import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
 
@@ -79,7 +82,9 @@ const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 
 /**
  * Decodes the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
- * for malformed JSON, then the route's schema (422 VALIDATION, or the route's own `bodyError`).
+ * for malformed JSON, 400 VALIDATION_ERROR for JSON nested too deep or an array over its cap
+ * (`REQUEST_LIMITS`, both checked before the work they would cost), then
+ * the route's schema (422 VALIDATION, or the route's own `bodyError` for either refusal).
  */
 export const decodeBody: Stage = (x) => {
   const route = routeOf(x);
@@ -92,12 +97,25 @@ export const decodeBody: Stage = (x) => {
   if (raw.trim().length === 0) {
     value = route.bodyOptional ? {} : undefined;
   } else {
+    const shape = measureJson(raw, REQUEST_LIMITS.jsonDepth);
+    const message =
+      shape.depth > REQUEST_LIMITS.jsonDepth
+        ? `At most ${REQUEST_LIMITS.jsonDepth} levels of nested arrays and objects are accepted; got ${shape.depth}`
+        : shape.widest > REQUEST_LIMITS.objectFields
+          ? `At most ${REQUEST_LIMITS.objectFields} fields are accepted in one object; got ${shape.widest}`
+          : shape.nodes > REQUEST_LIMITS.jsonNodes
+            ? `At most ${REQUEST_LIMITS.jsonNodes} arrays, objects and object fields are accepted in one body; got ${shape.nodes}`
+            : undefined;
+    if (message) return respond((route.bodyError ?? validationError)([{ field: 'body', message }]));
     try {
       value = JSON.parse(raw);
     } catch {
       return respond(parseError());
     }
   }
+  // Array caps first: a count is cheap, the schema's work grows with every item.
+  const oversized = findOversizedArray(route.body, value);
+  if (oversized) return respond((route.bodyError ?? validationError)([oversized]));
   const parsed = route.body.safeParse(value);
   if (!parsed.success) {
     const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);

@@ -1,5 +1,6 @@
 import type { ErrorDetail } from '../../contract/errors.js';
 import type { Filter, Granularity, QueryRequest } from '../../contract/query-request.js';
+import { MAX_ERROR_DETAILS } from '../../contract/request-limits.js';
 import { DAY_MS } from '../model/world.js';
 import type { Website } from '../model/entities.js';
 import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
@@ -12,8 +13,6 @@ import { followsLive, type Profile } from '../profile.js';
 export const MAX_LIMIT = 10_000;
 /** Largest number of queries in one batch. */
 export const MAX_BATCH_QUERIES = 50;
-/** Largest number of parameters in one query. */
-export const MAX_PARAMETERS = 50;
 /** Longest date range, in days (about ten years). */
 export const MAX_RANGE_DAYS = 3660;
 /** Longest range hourly granularity accepts, in days. */
@@ -190,8 +189,6 @@ export function planQuery(
   const before = details.length;
   if (query.parameters.length === 0) {
     details.push({ field: `${prefix}parameters`, message: 'At least one parameter is required' });
-  } else if (query.parameters.length > MAX_PARAMETERS) {
-    details.push({ field: `${prefix}parameters`, message: `At most ${MAX_PARAMETERS} parameters are allowed in one query` });
   }
   if (query.limit !== undefined && query.limit < 1) details.push({ field: `${prefix}limit`, message: 'Limit must be at least 1' });
   if (query.limit !== undefined && query.limit > MAX_LIMIT) details.push({ field: `${prefix}limit`, message: `Limit cannot exceed ${MAX_LIMIT}` });
@@ -216,7 +213,8 @@ export function planQuery(
     const spec = typeof parameter === 'string' ? { name: parameter } : parameter;
     const type = findQueryType(spec.name);
     if (!type) {
-      const near = suggest(spec.name, QUERY_TYPE_NAMES);
+      // A did-you-mean costs a comparison with every type name: only the details a body lists get one.
+      const near = details.length < MAX_ERROR_DETAILS ? suggest(spec.name, QUERY_TYPE_NAMES) : undefined;
       details.push({
         field,
         message: `Unknown query type: ${spec.name.slice(0, 64)}`,

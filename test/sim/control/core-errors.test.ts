@@ -116,12 +116,13 @@ describe('body errors', () => {
     expect(answer.json.details.map((d: { field: string }) => d.field)).toContain('body.limit');
   });
 
-  it('caps the details at 20', async () => {
-    const parameters = Array.from({ length: 60 }, (_, i) => i);
+  it('caps the details at 20 and says how many there were', async () => {
+    const parameters = Array.from({ length: 50 }, (_, i) => i);
     const filters = Array.from({ length: 60 }, () => ({ field: 1, op: 'nope' }));
     const answer = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters, filters } });
     expectClean4xx(answer, 422);
     expect(answer.json.details.length).toBeLessThanOrEqual(20);
+    expect(answer.json.detailsTotal).toBeGreaterThan(20);
   });
 });
 

@@ -69,6 +69,8 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       clock: options.clock,
       startMs: options.startMs,
       realNow: Date.now,
+      // Between the queries of a batch, other connections get their turn.
+      yieldToEventLoop: () => new Promise<void>((resolve) => setImmediate(resolve)),
       scenarios: loadScenarios(options.scenarios),
       guardControlHost: /^(localhost|127\.[\d.]+|::1)$/.test(options.host),
       limits: options.limits,

@@ -99,7 +99,7 @@ export interface SimulatorOptions {
    */
   readonly profile?: Profile;
   /**
-   * Estimated bytes of generated traffic kept between requests (default 96 MiB): a bound on
+   * Estimated bytes of generated traffic kept between requests (default 128 MiB): a bound on
    * resident memory whatever ranges are asked. A smaller cache costs time, never changes an answer.
    */
   readonly trafficCacheBytes?: number;

@@ -51,7 +51,7 @@ export interface TrafficCacheStats {
 export const DEFAULT_TRAFFIC_CACHE_ENTRIES = 4000;
 
 /** Bytes kept by default (estimated from the entries' typed arrays): a bound on resident memory. */
-export const DEFAULT_TRAFFIC_CACHE_BYTES = 96 * 1024 * 1024;
+export const DEFAULT_TRAFFIC_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Bytes counted for an entry besides its arrays (object headers, the key). */
 const ENTRY_OVERHEAD = 256;

@@ -97,6 +97,8 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       clock: options.clock,
       startMs: options.startMs,
       realNow: Date.now,
+      // Between the queries of a batch, other connections get their turn.
+      yieldToEventLoop: () => new Promise<void>((resolve) => setImmediate(resolve)),
       scenarios: loadScenarios(options.scenarios),
       guardControlHost: isLoopbackHost(options.host),
       ...(controlToken !== undefined ? { controlToken } : {}),

@@ -40,6 +40,13 @@ export const healthReportSchema = z.object({
   clock: clockSnapshotSchema,
   /** API key requests in flight. */
   inFlight: z.number().int(),
+  /** What the query caches of this process hold: both are bounded. */
+  caches: z.object({
+    /** Computed query results: entries kept, lookups answered from one (hits) and computed (misses). */
+    results: z.object({ entries: z.number().int(), hits: z.number().int(), misses: z.number().int() }),
+    /** Generated traffic by entity and day: entries kept and their estimated bytes. */
+    traffic: z.object({ entries: z.number().int(), bytes: z.number().int() }),
+  }),
 });
 
 /** `POST /__sim/reset`. */

@@ -104,6 +104,17 @@ export interface SimulatorOptions {
    * `PUT /__sim/profile`; a reset keeps it.
    */
   readonly profile?: Profile;
+  /**
+   * Estimated bytes of generated traffic kept between requests (default 128 MiB): a bound on
+   * resident memory whatever ranges are asked. A smaller cache costs time, never changes an answer.
+   */
+  readonly trafficCacheBytes?: number;
+  /**
+   * Lets other work run; awaited between the queries of a batch so a long batch does not hold
+   * the process. The core never schedules anything itself: an adapter passes one (the Node
+   * adapters pass `setImmediate`). Default: resolves at once (nothing else runs in between).
+   */
+  readonly yieldToEventLoop?: () => Promise<void>;
 }
 
 /** The metrics of a simulator, as `GET /__sim/metrics` exposes them. */
@@ -171,6 +182,9 @@ const matchPublic = createRouter(PUBLIC_ROUTES);
 const matchControl = createRouter(CONTROL_ROUTES);
 const ALL_ROUTES: readonly Route[] = [...PUBLIC_ROUTES, ...CONTROL_ROUTES];
 
+/** The default {@link SimulatorOptions.yieldToEventLoop}: nothing runs in between. */
+const resolvedAtOnce = (): Promise<void> => Promise.resolve();
+
 /**
  * Creates a simulator: wires the clock, the admission machinery, the seeded run (state, request
  * ids, scenarios: rebuilt on reset), the control backend and the request handler together.
@@ -187,7 +201,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const run = createSeededRun({
     seed: String(options.seed ?? 42),
     createWorld: options.createWorld,
-    stateOptions: { eventStorage: options.eventStorage ?? {} },
+    stateOptions: { eventStorage: options.eventStorage ?? {}, ...(options.trafficCacheBytes !== undefined ? { trafficCacheBytes: options.trafficCacheBytes } : {}) },
     startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
     clock,
     ...(sharedStore ? { ordinals: (name: string) => sharedStore.ordinal(name) } : {}),
@@ -239,6 +253,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       return profile;
     },
     enforceLimits: options.limits !== 'off',
+    yieldToEventLoop: options.yieldToEventLoop ?? resolvedAtOnce,
     routes: ALL_ROUTES,
     origins: createOriginPolicy(options.allowedOrigins),
     control,

@@ -2,7 +2,7 @@ import type { ApiKeyRecord, Organization, ShortLink, UptimeMonitor, User, Websit
 import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
 import { createResultCache, type ResultCache } from './query/result-cache.js';
-import { createTrafficCache, type TrafficReader } from './traffic-cache.js';
+import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_ENTRIES, type TrafficReader } from './traffic-cache.js';
 import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
 import { createManageState, type ManageState } from './manage/store.js';
@@ -40,6 +40,8 @@ export interface SimState {
 export interface StateOptions {
   /** Bounds of the tracked-event store (default a million events). */
   readonly eventStorage?: Partial<EventStoreLimits>;
+  /** Estimated bytes of generated traffic kept (default {@link DEFAULT_TRAFFIC_CACHE_BYTES}). */
+  readonly trafficCacheBytes?: number;
 }
 
 const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
@@ -49,7 +51,7 @@ export function createState(world: World, options: StateOptions = {}): SimState 
   const websites = [...world.websites].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return {
     world,
-    traffic: createTrafficCache(world),
+    traffic: createTrafficCache(world, DEFAULT_TRAFFIC_CACHE_ENTRIES, options.trafficCacheBytes ?? DEFAULT_TRAFFIC_CACHE_BYTES),
     results: createResultCache(),
     organizations: byId(world.organizations),
     websites: byId(websites),

@@ -35,30 +35,72 @@ export interface TrafficReader {
   readonly seedHash: number;
   /** Forgets every batch (after a change to what drives an entity's traffic). */
   clear(): void;
+  /** Entries kept and their estimated bytes, for `GET /__sim/health`. */
+  stats(): TrafficCacheStats;
+}
+
+/** What a traffic cache holds now. */
+export interface TrafficCacheStats {
+  /** Batches and derived values kept (at most the entry cap). */
+  readonly entries: number;
+  /** Their estimated size in bytes (at most the byte cap, but for one entry larger than it). */
+  readonly bytes: number;
 }
 
 /** Entries kept by default: about 90 days of every fixture website, link and monitor. */
 export const DEFAULT_TRAFFIC_CACHE_ENTRIES = 4000;
 
+/** Bytes kept by default (estimated from the entries' typed arrays): a bound on resident memory. */
+export const DEFAULT_TRAFFIC_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** Bytes counted for an entry besides its arrays (object headers, the key). */
+const ENTRY_OVERHEAD = 256;
+
 /**
- * Memoizes the world's pure traffic functions in a bounded LRU, so repeated and overlapping
- * date ranges are generated once. Eviction never changes an answer, only its cost.
+ * An estimate of what a batch or derived value holds: its typed arrays and arrays, two levels
+ * deep (a batch's `dims` record is one level down). Bounded work per entry.
  */
-export function createTrafficCache(world: World, capacity = DEFAULT_TRAFFIC_CACHE_ENTRIES): TrafficReader {
-  const entries = new Map<string, unknown>();
+function estimateBytes(value: unknown, depth = 0): number {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof value === 'string') return value.length * 2;
+  if (value === null || typeof value !== 'object' || depth > 2) return 8;
+  if (Array.isArray(value)) {
+    const sampled = value.length > 0 ? estimateBytes(value[0], depth + 1) : 0;
+    return 16 + value.length * Math.max(8, sampled);
+  }
+  let bytes = 32;
+  for (const field of Object.values(value)) bytes += estimateBytes(field, depth + 1);
+  return bytes;
+}
+
+/**
+ * Memoizes the world's pure traffic functions in an LRU bounded both in entries and in
+ * estimated bytes, so repeated and overlapping date ranges are generated once while a long
+ * range cannot hold more than the byte cap. Eviction never changes an answer, only its cost.
+ */
+export function createTrafficCache(
+  world: World,
+  capacity = DEFAULT_TRAFFIC_CACHE_ENTRIES,
+  maxBytes = DEFAULT_TRAFFIC_CACHE_BYTES,
+): TrafficReader {
+  const entries = new Map<string, { readonly value: unknown; readonly bytes: number }>();
+  let bytes = 0;
   const seedHash = hashString(world.seed);
   function remember<T>(key: string, make: () => T): T {
     const hit = entries.get(key);
     if (hit !== undefined) {
       entries.delete(key);
       entries.set(key, hit);
-      return hit as T;
+      return hit.value as T;
     }
     const value = make();
-    entries.set(key, value);
-    if (entries.size > capacity) {
-      const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
+    const size = ENTRY_OVERHEAD + estimateBytes(value);
+    entries.set(key, { value, bytes: size });
+    bytes += size;
+    while (entries.size > 1 && (entries.size > capacity || bytes > maxBytes)) {
+      const [oldest, entry] = entries.entries().next().value as [string, { bytes: number }];
+      entries.delete(oldest);
+      bytes -= entry.bytes;
     }
     return value;
   }
@@ -73,6 +115,10 @@ export function createTrafficCache(world: World, capacity = DEFAULT_TRAFFIC_CACH
       });
     },
     seedHash,
-    clear: () => entries.clear(),
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+    stats: () => ({ entries: entries.size, bytes }),
   };
 }

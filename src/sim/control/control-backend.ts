@@ -117,7 +117,14 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
   return {
     async health() {
       const shared = parts.shared();
-      return { ok: true, seed: parts.seed(), clock: clock.snapshot(), inFlight: shared ? await shared.leases.total() : admission.gate.total() };
+      const state = parts.state();
+      return {
+        ok: true,
+        seed: parts.seed(),
+        clock: clock.snapshot(),
+        inFlight: shared ? await shared.leases.total() : admission.gate.total(),
+        caches: { results: state.results.stats(), traffic: state.traffic.stats() },
+      };
     },
     fixtures: () => listFixtures(parts.state()),
     limits() {

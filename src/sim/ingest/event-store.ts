@@ -38,8 +38,13 @@ export type AppendResult = { readonly ok: true } | { readonly ok: false; readonl
 
 /** Read access to tracked events, for the queries. */
 export interface EventReader {
-  /** Increases with every accepted batch: cached query results of older versions are stale. */
-  readonly version: number;
+  /**
+   * How many events the owners hold on the UTC days that [fromMs, toMs] touches. Events are only
+   * ever added, so the number grows exactly when what those owners and days hold changes: a
+   * cached result keyed by it is stale only when an event landed on one of its owners and days.
+   * Costs one step per day that holds events of each owner, never one per event.
+   */
+  countTouching(owners: readonly string[], fromMs: number, toMs: number): number;
   /**
    * Visits the events of an owner (a website id, or {@link organizationOwner} of an
    * organization) whose time is within [fromMs, toMs], day by day, in arrival order per day.
@@ -94,7 +99,6 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
   const byOwner = new Map<string, Map<number, TrackedEvent[]>>();
   let size = 0;
   let chars = 0;
-  let version = 0;
   return {
     limits: bounds,
     get size() {
@@ -102,9 +106,6 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
     },
     get chars() {
       return chars;
-    },
-    get version() {
-      return version;
     },
     append(events) {
       if (size + events.length > bounds.maxEvents) return { ok: false, reason: 'events' };
@@ -124,8 +125,18 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
       }
       size += events.length;
       chars += added;
-      if (events.length > 0) version++;
       return { ok: true };
+    },
+    countTouching(owners, fromMs, toMs) {
+      const first = Math.floor(fromMs / DAY_MS);
+      const last = Math.floor(toMs / DAY_MS);
+      let count = 0;
+      for (const owner of owners) {
+        const days = byOwner.get(owner);
+        if (!days) continue;
+        for (const [day, list] of days) if (day >= first && day <= last) count += list.length;
+      }
+      return count;
     },
     scan(owner, fromMs, toMs, visit) {
       const days = byOwner.get(owner);

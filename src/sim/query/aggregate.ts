@@ -31,6 +31,41 @@ export function createDistinct(): (groupIndex: number, key: number) => boolean {
   return (groupIndex, key) => pairs.add(groupIndex, key);
 }
 
+/** A distinct counter for groups that arrive in runs, and whether that held. */
+export interface RunDistinct {
+  /** True the first time `key` is seen in the current run of `groupIndex`. */
+  isNew(groupIndex: number, key: number): boolean;
+  /** True when a group came back after another one: the counts are then wrong, count again with {@link createDistinct}. */
+  readonly revisited: boolean;
+}
+
+/**
+ * Tracks distinct (group, key) pairs for groups whose pairs arrive contiguously (the time
+ * buckets of one website's sessions, visited in time order): only the current group's keys are
+ * kept, so memory follows one group, not the whole range. A group seen again after another
+ * one sets `revisited`.
+ */
+export function createRunDistinct(): RunDistinct {
+  let current = Number.NaN;
+  let pairs = createPairSet(1024);
+  const finished = new Set<number>();
+  let revisited = false;
+  return {
+    isNew(groupIndex, key) {
+      if (groupIndex !== current) {
+        if (!Number.isNaN(current)) finished.add(current);
+        if (finished.has(groupIndex)) revisited = true;
+        current = groupIndex;
+        pairs = createPairSet(1024);
+      }
+      return pairs.add(0, key);
+    },
+    get revisited() {
+      return revisited;
+    },
+  };
+}
+
 /**
  * Groups the filtered sessions by `keyOf` (a session-level value: a dimension code, a time
  * bucket). A session counts in exactly one group, so group pageviews and sessions add up to

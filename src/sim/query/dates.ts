@@ -229,20 +229,33 @@ const QUARTER_MS = 900_000;
  */
 export function createBucketer(unit: TimeUnit, tz: string): (ms: number) => string {
   const labels = new Map<number, string>();
+  const span = unit === 'day' ? DAY_MS : HOUR_MS;
   let lastQuarter = Number.NaN;
   let lastLabel = '';
+  // The instants [validFrom, validTo) share lastLabel: the local day (or hour) of the last
+  // label, when the zone's offset stays the same over all of it. One label per bucket, not per quarter.
+  let validFrom = Number.NaN;
+  let validTo = Number.NaN;
   return (ms) => {
+    if (ms >= validFrom && ms < validTo) return lastLabel;
     const quarter = Math.floor(ms / QUARTER_MS);
     if (quarter === lastQuarter) return lastLabel;
+    const start = quarter * QUARTER_MS;
+    const offset = zoneOffset(tz, start);
     let label = labels.get(quarter);
     if (label === undefined) {
-      const start = quarter * QUARTER_MS;
-      const local = start + zoneOffset(tz, start);
+      const local = start + offset;
       label = unit === 'day' ? formatDate(local) : `${formatDate(local)} ${String(new Date(local).getUTCHours()).padStart(2, '0')}:00:00`;
       labels.set(quarter, label);
     }
     lastQuarter = quarter;
     lastLabel = label;
+    const from = Math.floor((start + offset) / span) * span - offset;
+    const to = from + span;
+    let steady = true;
+    for (let hour = Math.floor(from / HOUR_MS) * HOUR_MS; hour < to && steady; hour += HOUR_MS) steady = zoneOffset(tz, hour) === offset;
+    validFrom = steady ? from : start;
+    validTo = steady ? to : start + QUARTER_MS;
     return label;
   };
 }

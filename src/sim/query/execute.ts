@@ -1,6 +1,6 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
-import type { EventReader } from '../ingest/event-store.js';
+import { organizationOwner, type EventReader } from '../ingest/event-store.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
@@ -139,7 +139,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
       (type.paging === 'self' ? `|p${plan.limit ?? ''}:${offset}` : '') +
       (sort ? `|${sort.field}:${sort.order}` : '') +
-      (type.readsTrackedEvents ? `|e${env.events.version}` : '');
+      (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '');
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {
@@ -147,6 +147,21 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     }
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
+}
+
+/**
+ * What the tracked events a parameter reads amount to, for its cache key: the events of the
+ * scope's owners on the days of the range (a retention type follows its cohorts past the range,
+ * so it counts every day). An event on another website or another day leaves it unchanged, so
+ * `/track` invalidates only the cached results it touches.
+ */
+function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, events: EventReader): number {
+  if (scope.kind !== 'websites') return 0;
+  const owners = scope.websites.map((w) => w.id);
+  if (scope.organizationId !== undefined) owners.push(organizationOwner(scope.organizationId));
+  return type.family === 'retention'
+    ? events.countTouching(owners, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
+    : events.countTouching(owners, fromMs, toMs);
 }
 
 /** Thrown inside `compute` when rows lack the `sortBy` field (ClickHouse's unknown-column error). */

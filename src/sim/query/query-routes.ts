@@ -245,9 +245,17 @@ export const queryRoutes = [
         profile: ctx.sim.profile,
         warn: (field: string, message: string) => ctx.warn({ field, message }),
       };
-      const results = plans.map((plan) => serializeResult(executeQuery(plan, scope, env)));
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;
-      return jsonText(Array.isArray(body) ? `${head}"batch":true,"results":[${results.map((r) => `{${r}}`).join(',')}]}` : `${head}${results[0]}}`);
+      if (!Array.isArray(body)) return jsonText(`${head}${serializeResult(executeQuery(plans[0] as QueryPlan, scope, env))}}`);
+      // A batch is answered query by query, letting other requests run in between.
+      return (async () => {
+        const results: string[] = [];
+        for (const plan of plans) {
+          if (results.length > 0) await ctx.sim.yieldToEventLoop();
+          results.push(`{${serializeResult(executeQuery(plan, scope, env))}}`);
+        }
+        return jsonText(`${head}"batch":true,"results":[${results.join(',')}]}`);
+      })();
     },
   }),
   defineRoute({

@@ -10,6 +10,18 @@ export interface ResultCache {
   page(key: string, compute: () => Row[], offset: number, limit: number): string;
   /** Forgets everything (after data changes). */
   clear(): void;
+  /** Entries kept and lookups answered so far, for `GET /__sim/health`. */
+  stats(): ResultCacheStats;
+}
+
+/** Counters of a {@link ResultCache}: plain numbers, never reset except with the simulator. */
+export interface ResultCacheStats {
+  /** Entries kept now (at most the capacity). */
+  readonly entries: number;
+  /** Lookups answered from a kept entry. */
+  readonly hits: number;
+  /** Lookups that computed their rows. */
+  readonly misses: number;
 }
 
 /** Entries kept by default. */
@@ -32,13 +44,17 @@ interface Entry {
  */
 export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): ResultCache {
   const entries = new Map<string, Entry>();
+  let hits = 0;
+  let misses = 0;
   return {
     page(key, compute, offset, limit) {
       let entry = entries.get(key);
       if (entry) {
+        hits++;
         entries.delete(key);
         entries.set(key, entry);
       } else {
+        misses++;
         entry = { rows: compute(), pages: new Map() };
         if (entry.rows.length > MAX_CACHED_ROWS) return JSON.stringify(entry.rows.slice(offset, offset + limit));
         entries.set(key, entry);
@@ -57,6 +73,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
       return text;
     },
     clear: () => entries.clear(),
+    stats: () => ({ entries: entries.size, hits, misses }),
   };
 }
 

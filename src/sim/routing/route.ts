@@ -263,6 +263,8 @@ export interface SimulatorCore {
   readonly profile: Profile;
   /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
   readonly enforceLimits: boolean;
+  /** Lets other work run between the pieces of a long request (an adapter's `setImmediate`, or a no-op). */
+  yieldToEventLoop(): Promise<void>;
   /** Every route, public and control, for the generated OpenAPI document. */
   readonly routes: readonly Route[];
   /** Which page origins may call the API from a browser (CORS, and the session cookie of SPEC 5.5). */

@@ -1,4 +1,4 @@
-import { bounceRate, createDistinct, median, round2 } from '../aggregate.js';
+import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../session-visits.js';
@@ -26,9 +26,25 @@ interface SessionTotals {
  * bucket, or one group). A session counts in one group, so groups add up to the totals.
  */
 function sessionTotals<K>(ctx: RunContext, keyOf: (startMs: number) => K, fromMs = ctx.fromMs, toMs = ctx.toMs): Map<K, SessionTotals> {
+  // One website's sessions come in time order, so its time buckets come in runs: distinct
+  // visitors are then counted a bucket at a time (memory of one bucket, not of the range).
+  if (ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1) {
+    const runs = createRunDistinct();
+    const groups = countSessionTotals(ctx, keyOf, fromMs, toMs, (group, key) => runs.isNew(group, key));
+    if (!runs.revisited) return groups;
+  }
+  return countSessionTotals(ctx, keyOf, fromMs, toMs, createDistinct());
+}
+
+function countSessionTotals<K>(
+  ctx: RunContext,
+  keyOf: (startMs: number) => K,
+  fromMs: number,
+  toMs: number,
+  isNew: (groupIndex: number, key: number) => boolean,
+): Map<K, SessionTotals> {
   const groups = new Map<K, SessionTotals>();
   const indexes = new Map<K, number>();
-  const isNew = createDistinct();
   visitSessions(
     ctx,
     ({ batch, index, matched, visitorKey }) => {

@@ -90,6 +90,11 @@ function operation(route: Route): Record<string, unknown> {
     responses['429'] ??= errorResponse('A rate limit, the per-key quota or the concurrency cap refused the request (RATE_LIMITED)', RATE_LIMITED);
     responses['503'] ??= errorResponse('Admission is unavailable (SERVICE_UNAVAILABLE); retry after Retry-After seconds');
   }
+  if (route.access.kind === 'control') {
+    responses['401'] ??= errorResponse('The simulator serves a non-loopback host and the request lacks its control token, `Authorization: Bearer <token>` (AUTH_REQUIRED)');
+    responses['403'] ??= errorResponse('A cross-site Origin, or a Host name that is not a loopback one (FORBIDDEN)');
+    if (route.body) responses['415'] ??= errorResponse('A body not declared as JSON (UNSUPPORTED_MEDIA_TYPE)');
+  }
   const security = securityOf(route);
   const note = accessNote(route);
   return {

@@ -58,6 +58,16 @@ describe('the bounds /openapi.json states are the bounds the routes enforce', ()
     }
   });
 
+  it("documents the control plane's 401 without its token and 403 for a foreign Origin, in the error shape the guard answers", async () => {
+    const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
+    const fixtures = doc.paths['/__sim/fixtures'].get.responses;
+    expect(Object.keys(fixtures)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    const guarded = freshSimulator({ controlToken: 'token-for-the-test' });
+    const refused = await call(guarded, 'GET', '/__sim/fixtures', { headers: HOST });
+    expect(refused.status).toBe(401);
+    expect(refused.json).toMatchObject({ success: false, code: 'AUTH_REQUIRED' });
+  });
+
   it('says a PATCH body needs at least one field and a status page lists each monitor once', async () => {
     const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
     expect(doc.paths['/v1/flags/{id}'].patch.requestBody.content['application/json'].schema.minProperties).toBe(1);

@@ -35,6 +35,12 @@ export interface TrafficReader {
   readonly seedHash: number;
   /** Forgets every batch (after a change to what drives an entity's traffic). */
   clear(): void;
+  /**
+   * This cache as of now, for work that yields to the event loop between pieces (a batch): once
+   * a {@link clear} happens after the pin, the pinned reader neither reads nor stores entries, so
+   * what it generates from entities read before the change never fills the cache.
+   */
+  pin(): TrafficReader;
   /** Entries kept and their estimated bytes, for `GET /__sim/health`. */
   stats(): TrafficCacheStats;
 }
@@ -85,8 +91,11 @@ export function createTrafficCache(
 ): TrafficReader {
   const entries = new Map<string, { readonly value: unknown; readonly bytes: number }>();
   let bytes = 0;
+  /** Counts clears: a reader pinned under an older generation bypasses the entries. */
+  let generation = 0;
   const seedHash = hashString(world.seed);
-  function remember<T>(key: string, make: () => T): T {
+  function remember<T>(key: string, make: () => T, pinned = generation): T {
+    if (pinned !== generation) return make();
     const hit = entries.get(key);
     if (hit !== undefined) {
       entries.delete(key);
@@ -104,21 +113,32 @@ export function createTrafficCache(
     }
     return value;
   }
-  return {
-    sessions: (website, day) => remember(`s:${website.id}:${day}`, () => world.sessions(website, day)),
-    clicks: (link, day) => remember(`c:${link.id}:${day}`, () => world.clicks(link, day)),
-    checks: (monitor, day) => remember(`u:${monitor.id}:${day}`, () => world.checks(monitor, day)),
-    derived(derivation, website, day) {
-      return remember(`d:${derivation.name}:${website.id}:${day}`, () => {
-        const sessions = remember(`s:${website.id}:${day}`, () => world.sessions(website, day));
-        return derivation.derive({ seedHash, website, day, sessions, dictionaries: world.dictionaries });
-      });
-    },
-    seedHash,
-    clear() {
-      entries.clear();
-      bytes = 0;
-    },
-    stats: () => ({ entries: entries.size, bytes }),
-  };
+  /** The reader for generation `pinned`, or for whatever generation is current when undefined. */
+  function readerOf(pinned: number | undefined): TrafficReader {
+    const at = (): number => pinned ?? generation;
+    return {
+      sessions: (website, day) => remember(`s:${website.id}:${day}`, () => world.sessions(website, day), at()),
+      clicks: (link, day) => remember(`c:${link.id}:${day}`, () => world.clicks(link, day), at()),
+      checks: (monitor, day) => remember(`u:${monitor.id}:${day}`, () => world.checks(monitor, day), at()),
+      derived(derivation, website, day) {
+        return remember(
+          `d:${derivation.name}:${website.id}:${day}`,
+          () => {
+            const sessions = remember(`s:${website.id}:${day}`, () => world.sessions(website, day), at());
+            return derivation.derive({ seedHash, website, day, sessions, dictionaries: world.dictionaries });
+          },
+          at(),
+        );
+      },
+      seedHash,
+      clear() {
+        entries.clear();
+        bytes = 0;
+        generation++;
+      },
+      pin: () => readerOf(generation),
+      stats: () => ({ entries: entries.size, bytes }),
+    };
+  }
+  return readerOf(undefined);
 }

@@ -247,12 +247,15 @@ export const queryRoutes = [
       };
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;
       if (!Array.isArray(body)) return jsonText(`${head}${serializeResult(executeQuery(plans[0] as QueryPlan, scope, env))}}`);
-      // A batch is answered query by query, letting other requests run in between.
+      // A batch is answered query by query, letting other requests run in between. It keeps the
+      // websites it planned with; a change that clears the caches meanwhile (a website's traffic
+      // size, a monitor) must not have them refilled from those, so the batch works on pinned caches.
+      const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
       return (async () => {
         const results: string[] = [];
         for (const plan of plans) {
           if (results.length > 0) await ctx.sim.yieldToEventLoop();
-          results.push(`{${serializeResult(executeQuery(plan, scope, env))}}`);
+          results.push(`{${serializeResult(executeQuery(plan, scope, pinned))}}`);
         }
         return jsonText(`${head}"batch":true,"results":[${results.join(',')}]}`);
       })();

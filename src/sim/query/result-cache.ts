@@ -10,6 +10,11 @@ export interface ResultCache {
   page(key: string, compute: () => Row[], offset: number, limit: number): string;
   /** Forgets everything (after data changes). */
   clear(): void;
+  /**
+   * This cache as of now, for work that yields between pieces (a batch): after a later
+   * {@link clear}, the pinned cache computes and serializes without reading or storing entries.
+   */
+  pin(): ResultCache;
   /** Entries kept and lookups answered so far, for `GET /__sim/health`. */
   stats(): ResultCacheStats;
 }
@@ -46,35 +51,47 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
   const entries = new Map<string, Entry>();
   let hits = 0;
   let misses = 0;
-  return {
-    page(key, compute, offset, limit) {
-      let entry = entries.get(key);
-      if (entry) {
-        hits++;
-        entries.delete(key);
-        entries.set(key, entry);
-      } else {
-        misses++;
-        entry = { rows: compute(), pages: new Map() };
-        if (entry.rows.length > MAX_CACHED_ROWS) return JSON.stringify(entry.rows.slice(offset, offset + limit));
-        entries.set(key, entry);
-        if (entries.size > capacity) {
-          const oldest = entries.keys().next().value;
-          if (oldest !== undefined) entries.delete(oldest);
-        }
+  /** Counts clears: a cache pinned under an older generation bypasses the entries. */
+  let generation = 0;
+  function page(key: string, compute: () => Row[], offset: number, limit: number, pinned: number): string {
+    if (pinned !== generation) return JSON.stringify(compute().slice(offset, offset + limit));
+    let entry = entries.get(key);
+    if (entry) {
+      hits++;
+      entries.delete(key);
+      entries.set(key, entry);
+    } else {
+      misses++;
+      entry = { rows: compute(), pages: new Map() };
+      if (entry.rows.length > MAX_CACHED_ROWS) return JSON.stringify(entry.rows.slice(offset, offset + limit));
+      entries.set(key, entry);
+      if (entries.size > capacity) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
       }
-      const pageKey = `${offset}:${limit}`;
-      let text = entry.pages.get(pageKey);
-      if (text === undefined) {
-        text = JSON.stringify(entry.rows.slice(offset, offset + limit));
-        if (entry.pages.size >= PAGES_PER_ENTRY) entry.pages.clear();
-        entry.pages.set(pageKey, text);
-      }
-      return text;
-    },
-    clear: () => entries.clear(),
-    stats: () => ({ entries: entries.size, hits, misses }),
-  };
+    }
+    const pageKey = `${offset}:${limit}`;
+    let text = entry.pages.get(pageKey);
+    if (text === undefined) {
+      text = JSON.stringify(entry.rows.slice(offset, offset + limit));
+      if (entry.pages.size >= PAGES_PER_ENTRY) entry.pages.clear();
+      entry.pages.set(pageKey, text);
+    }
+    return text;
+  }
+  /** The cache for generation `pinned`, or for whatever generation is current when undefined. */
+  function cacheOf(pinned: number | undefined): ResultCache {
+    return {
+      page: (key, compute, offset, limit) => page(key, compute, offset, limit, pinned ?? generation),
+      clear() {
+        entries.clear();
+        generation++;
+      },
+      pin: () => cacheOf(generation),
+      stats: () => ({ entries: entries.size, hits, misses }),
+    };
+  }
+  return cacheOf(undefined);
 }
 
 function scopeKey(scope: QueryScope): string {

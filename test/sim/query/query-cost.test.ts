@@ -105,4 +105,29 @@ describe('a long batch', () => {
     expect(answer.json.results).toHaveLength(5);
     expect(yields).toBe(4);
   });
+
+  it('does not refill the caches from a website changed while it yielded: the next query sees the change', async () => {
+    const SITE = { website_id: 'web_acme_labs' };
+    const BATCH = [{ parameters: ['top_pages'], preset: 'last_7d' }, { parameters: ['summary_metrics'], preset: 'last_7d' }];
+    const SUMMARY = { parameters: ['summary_metrics'], preset: 'last_7d' };
+    const RESIZE = { trafficSize: 'large' };
+    let changeDuringYield: (() => Promise<unknown>) | undefined;
+    const sim = freshSimulator({
+      yieldToEventLoop: async () => {
+        const change = changeDuringYield;
+        changeDuringYield = undefined;
+        await change?.();
+      },
+    });
+    const key = secretOf(sim, 'key_acme_all');
+    changeDuringYield = () => call(sim, 'PATCH', '/v1/websites/web_acme_labs', { key, body: RESIZE });
+    expect((await call(sim, 'POST', '/v1/query', { key, query: SITE, body: BATCH })).status).toBe(200);
+    const after = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY });
+
+    const reference = freshSimulator();
+    const referenceKey = secretOf(reference, 'key_acme_all');
+    expect((await call(reference, 'PATCH', '/v1/websites/web_acme_labs', { key: referenceKey, body: RESIZE })).status).toBe(200);
+    const expected = await call(reference, 'POST', '/v1/query', { key: referenceKey, query: SITE, body: SUMMARY });
+    expect(after.json.data).toEqual(expected.json.data);
+  });
 });

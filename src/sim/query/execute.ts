@@ -139,7 +139,9 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
       (type.paging === 'self' ? `|p${plan.limit ?? ''}:${offset}` : '') +
       (sort ? `|${sort.field}:${sort.order}` : '') +
-      (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '');
+      (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '') +
+      // A retention row is observed up to the instant of the request (`observed_before`), whatever its range.
+      (type.family === 'retention' ? `|n${env.now}` : '');
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {

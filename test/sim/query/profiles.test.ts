@@ -121,6 +121,19 @@ describe('profile and retention inputs', () => {
     expect(bad[0]?.success).toBe(false);
   });
 
+  it('observes retention up to the instant of each request, even when the same query was answered before the clock moved', async () => {
+    const clocked = freshSimulator({ profile: 'live' });
+    const query = { parameters: ['identified_profile_retention'], ...WEEK, filters: retentionFilters('7') };
+    const overall = async (s: typeof clocked) => rowsOf(await runQuery(s, query, STORE), 'identified_profile_retention')[0];
+    const before = await overall(clocked);
+    clocked.clock.advance(3 * 86_400_000);
+    const after = await overall(clocked);
+    expect(Date.parse(after?.observed_before as string) - Date.parse(before?.observed_before as string)).toBe(3 * 86_400_000);
+    const reference = freshSimulator({ profile: 'live' });
+    reference.clock.advance(3 * 86_400_000);
+    expect(after).toEqual(await overall(reference));
+  });
+
   it('makes more profiles eligible with the shorter horizon', async () => {
     const overall = async (horizon: string) =>
       rowsOf(await runQuery(sim, { parameters: ['identified_profile_retention'], startDate: '2025-05-01', endDate: '2025-05-20', filters: retentionFilters(horizon, '2025-05-31') }, STORE), 'identified_profile_retention')[0];

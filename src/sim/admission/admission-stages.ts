@@ -35,6 +35,8 @@ function checkWindow(
   }
   const order = x.sim.admission.journal.nextCheck();
   const decide = (decision: WindowDecision): StageResult => {
+    // The store could not take one more identity: no window judged the request.
+    if (decision.unavailable === true) return degrade();
     x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
     if (decision.allowed) return admitted(decision);
     return respond(refuse(decision), rule.rule);

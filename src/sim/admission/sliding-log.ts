@@ -17,6 +17,11 @@ export interface WindowDecision {
   readonly remaining: number;
   /** Epoch ms when the next slot frees (now + window when none is held). */
   readonly reset: number;
+  /**
+   * Set when the store could not judge the request at all (its identity table is full of windows
+   * in use): not a refusal by the window, so it is answered 503 and recorded as no check.
+   */
+  readonly unavailable?: true;
 }
 
 /** Creates an empty log. */

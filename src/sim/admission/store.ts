@@ -31,9 +31,10 @@ export const MAX_IDENTITIES = 100_000;
  * are swept periodically. The number of identities is capped (`maxIdentities`, default
  * {@link MAX_IDENTITIES}): a new identity arriving at a full table first sweeps the idle ones
  * (only windows with no entry left inside them, so forgetting one never admits more than the
- * limit); when every window is still in use, the new identity is refused (its window would
- * be the one to over-admit) until the earliest window empties, and the refusal's reset says
- * when that is. The sweep of a full table runs at most once per instant of that wait.
+ * limit); when every window is still in use, the new identity cannot be judged until the
+ * earliest window empties: the decision says so (`unavailable`, answered 503 and journaled
+ * with no check, since no window refused it) and its reset says when that is. The sweep of a
+ * full table runs at most once per instant of that wait.
  */
 export function createMemoryStore(options: { maxIdentities?: number } = {}): AdmissionStore {
   const maxIdentities = options.maxIdentities ?? MAX_IDENTITIES;
@@ -59,11 +60,11 @@ export function createMemoryStore(options: { maxIdentities?: number } = {}): Adm
       let entry = logs.get(id);
       if (!entry) {
         if (logs.size >= maxIdentities) {
-          if (now < fullUntil) return { allowed: false, limit, remaining: 0, reset: fullUntil };
+          if (now < fullUntil) return { allowed: false, limit, remaining: 0, reset: fullUntil, unavailable: true };
           const nextEmpty = sweep(now);
           if (logs.size >= maxIdentities) {
             fullUntil = nextEmpty;
-            return { allowed: false, limit, remaining: 0, reset: nextEmpty };
+            return { allowed: false, limit, remaining: 0, reset: nextEmpty, unavailable: true };
           }
         }
         entry = { log: createSlidingLog(), windowMs };

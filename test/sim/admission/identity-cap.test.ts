@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WindowDecision } from '../../../src/sim/admission/sliding-log.js';
 import { createMemoryStore, type AdmissionStore } from '../../../src/sim/admission/store.js';
+import { createSimulator } from '../../../src/index.js';
 
 /** The in-memory store answers at once. */
 const consume = (store: AdmissionStore, ...args: Parameters<AdmissionStore['consume']>): WindowDecision => store.consume(...args) as WindowDecision;
@@ -13,12 +14,12 @@ describe('the in-memory admission store with a capped identity table', () => {
     expect(store.size()).toBe(50);
   });
 
-  it('refuses a new identity while every window in the table is in use, and says when one empties', () => {
+  it('cannot judge a new identity while every window in the table is in use, and says when one empties', () => {
     const store = createMemoryStore({ maxIdentities: 2 });
     expect(consume(store, 'a', 0, 10, 1_000).allowed).toBe(true);
     expect(consume(store, 'b', 500, 10, 1_000).allowed).toBe(true);
     const refused = consume(store, 'c', 600, 10, 1_000);
-    expect(refused).toEqual({ allowed: false, limit: 10, remaining: 0, reset: 1_000 });
+    expect(refused).toEqual({ allowed: false, limit: 10, remaining: 0, reset: 1_000, unavailable: true });
     // Identities already in the table go on as before.
     expect(consume(store, 'a', 700, 10, 1_000).allowed).toBe(true);
   });
@@ -31,6 +32,20 @@ describe('the in-memory admission store with a capped identity table', () => {
     // At 1000 the window of a is empty: c takes its place; b keeps its two entries.
     expect(consume(store, 'c', 1_000, 2, 1_000).allowed).toBe(true);
     expect(consume(store, 'b', 1_001, 2, 1_000).allowed).toBe(false);
+  });
+
+  it('answers a new client 503 with Retry-After 5 while the table is full, and the oracle finds no wrong refusal in the journal', async () => {
+    const sim = createSimulator({ seed: 42, store: createMemoryStore({ maxIdentities: 2 }) });
+    const track = (ip: string) =>
+      sim.handle({ method: 'POST', path: '/track', query: { website_id: 'web_acme_www' }, headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, host: 'analytics.test' }, body: JSON.stringify({ name: 'signup' }) });
+    const statuses = [];
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) statuses.push((await track(ip)).status);
+    const fourth = await track('10.0.0.4');
+    expect(statuses).toEqual([200, 200, 503]);
+    expect(fourth.headers['Retry-After']).toBe('5');
+    expect(JSON.parse(fourth.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const oracle = await sim.control.journal.oracle();
+    expect(oracle).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
   });
 
   it('never admits more than the limit in any window of one identity, however many others come and go', () => {

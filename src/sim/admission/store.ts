@@ -19,6 +19,9 @@ export interface AdmissionStore {
   size(): number;
 }
 
+/** The least time between two sweeps of a full identity table. */
+const FULL_SWEEP_GAP_MS = 1_000;
+
 /** Operations between two sweeps of idle identities. */
 const SWEEP_EVERY = 4096;
 
@@ -34,14 +37,15 @@ export const MAX_IDENTITIES = 100_000;
  * limit); when every window is still in use, the new identity cannot be judged until the
  * earliest window empties: the decision says so (`unavailable`, answered 503 and journaled
  * with no check, since no window refused it) and its reset says when that is. The sweep of a
- * full table runs at most once per instant of that wait.
+ * full table runs at most once a second (FULL_SWEEP_GAP_MS), so a table kept full by windows
+ * that empty one by one cannot make every new identity pay for a sweep of all of them.
  */
 export function createMemoryStore(options: { maxIdentities?: number } = {}): AdmissionStore {
   const maxIdentities = options.maxIdentities ?? MAX_IDENTITIES;
   const logs = new Map<string, { log: SlidingLog; windowMs: number }>();
   let operations = 0;
-  /** While the table is full of windows in use: the instant the first of them empties. */
-  let fullUntil = -Infinity;
+  /** No sweep of a full table before this instant: the first window to empty, and at least a second after the last sweep. */
+  let noSweepBefore = -Infinity;
 
   /** Forgets every identity with no entry inside its window; returns when the next one empties. */
   function sweep(now: number): number {
@@ -60,11 +64,12 @@ export function createMemoryStore(options: { maxIdentities?: number } = {}): Adm
       let entry = logs.get(id);
       if (!entry) {
         if (logs.size >= maxIdentities) {
-          if (now < fullUntil) return { allowed: false, limit, remaining: 0, reset: fullUntil, unavailable: true };
+          if (now < noSweepBefore) return { allowed: false, limit, remaining: 0, reset: noSweepBefore, unavailable: true };
           const nextEmpty = sweep(now);
+          noSweepBefore = now + FULL_SWEEP_GAP_MS;
           if (logs.size >= maxIdentities) {
-            fullUntil = nextEmpty;
-            return { allowed: false, limit, remaining: 0, reset: nextEmpty, unavailable: true };
+            noSweepBefore = Math.max(nextEmpty, noSweepBefore);
+            return { allowed: false, limit, remaining: 0, reset: noSweepBefore, unavailable: true };
           }
         }
         entry = { log: createSlidingLog(), windowMs };
@@ -79,7 +84,7 @@ export function createMemoryStore(options: { maxIdentities?: number } = {}): Adm
     },
     clear() {
       logs.clear();
-      fullUntil = -Infinity;
+      noSweepBefore = -Infinity;
     },
     size: () => logs.size,
   };

@@ -19,9 +19,22 @@ describe('the in-memory admission store with a capped identity table', () => {
     expect(consume(store, 'a', 0, 10, 1_000).allowed).toBe(true);
     expect(consume(store, 'b', 500, 10, 1_000).allowed).toBe(true);
     const refused = consume(store, 'c', 600, 10, 1_000);
-    expect(refused).toEqual({ allowed: false, limit: 10, remaining: 0, reset: 1_000, unavailable: true });
+    // Not before a's window empties (1000), nor within a second of this sweep (1600).
+    expect(refused).toEqual({ allowed: false, limit: 10, remaining: 0, reset: 1_600, unavailable: true });
     // Identities already in the table go on as before.
     expect(consume(store, 'a', 700, 10, 1_000).allowed).toBe(true);
+  });
+
+  it('sweeps a full table at most once a second, however many new identities arrive', () => {
+    const store = createMemoryStore({ maxIdentities: 2 });
+    consume(store, 'a', 0, 10, 100);
+    consume(store, 'b', 10, 10, 100);
+    // At 200 both windows are empty: the sweep frees both, c and d enter.
+    expect(consume(store, 'c', 200, 10, 100).allowed).toBe(true);
+    expect(consume(store, 'd', 300, 10, 100).allowed).toBe(true);
+    // At 400 c's window is empty, but the last sweep of a full table was at 200: e waits until 1200.
+    expect(consume(store, 'e', 400, 10, 100)).toMatchObject({ allowed: false, unavailable: true, reset: 1_200 });
+    expect(consume(store, 'e', 1_200, 10, 100).allowed).toBe(true);
   });
 
   it('forgets only windows with no entry left inside them, so a returning identity finds its entries', () => {

@@ -111,8 +111,9 @@ export interface SimulatorOptions {
   readonly trafficCacheBytes?: number;
   /**
    * Lets other work run; awaited between the queries of a batch so a long batch does not hold
-   * the process. The core never schedules anything itself: an adapter passes one (the Node
-   * adapters pass `setImmediate`). Default: resolves at once (nothing else runs in between).
+   * the process. The core never schedules anything itself: whoever serves the simulator passes
+   * one (the CLI server passes `setImmediate`; a program serving it itself, with `createServer` or
+   * `analytics-sim/express`, passes its own). Default: resolves at once (nothing else runs in between).
    */
   readonly yieldToEventLoop?: () => Promise<void>;
 }

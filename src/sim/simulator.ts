@@ -112,8 +112,8 @@ export interface SimulatorOptions {
   /**
    * Lets other work run; awaited between the queries of a batch so a long batch does not hold
    * the process. The core never schedules anything itself: whoever serves the simulator passes
-   * one (the CLI server passes `setImmediate`; a program serving it itself, with `createServer` or
-   * `analytics-sim/express`, passes its own). Default: resolves at once (nothing else runs in between).
+   * one (the CLI server passes `setImmediate`; a program serving it itself, with
+   * `analytics-sim/express` for instance, passes its own). Default: resolves at once (nothing else runs in between).
    */
   readonly yieldToEventLoop?: () => Promise<void>;
 }

@@ -178,7 +178,31 @@ class MissingSortField extends Error {
  * parameters come after successful ones, each group in request order, as the service sends them.
  */
 export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment): QueryResult {
-  const results = plan.parameters.map((p) => runParameter(plan, p, scope, env));
+  return assembleResult(plan, env, plan.parameters.map((p) => runParameter(plan, p, scope, env)));
+}
+
+/**
+ * {@link executeQuery} in pieces: before each parameter, awaits `pause` (between parameters)
+ * and `prepare` (which may generate its days, yielding as it goes), so no piece holds the event
+ * loop for more than one parameter's pass. Same result as {@link executeQuery}.
+ */
+export async function executeQueryInPieces(
+  plan: QueryPlan,
+  scope: QueryScope,
+  env: ExecutionEnvironment,
+  pause: () => Promise<void>,
+  prepare: (parameter: ParameterPlan) => Promise<void>,
+): Promise<QueryResult> {
+  const results: ParameterResult[] = [];
+  for (const parameter of plan.parameters) {
+    if (results.length > 0) await pause();
+    await prepare(parameter);
+    results.push(runParameter(plan, parameter, scope, env));
+  }
+  return assembleResult(plan, env, results);
+}
+
+function assembleResult(plan: QueryPlan, env: ExecutionEnvironment, results: readonly ParameterResult[]): QueryResult {
   return {
     queryId: plan.queryId,
     data: [...results.filter((r) => r.success), ...results.filter((r) => !r.success)],

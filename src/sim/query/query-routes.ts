@@ -13,8 +13,9 @@ import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { followsLive, type Profile } from '../profile.js';
-import { executeQuery, serializeResult } from './execute.js';
-import { costOf, MAX_BATCH_QUERIES, MAX_SITE_DAYS, namedTypes, planQuery, weighWebsites, type QueryPlan } from './plan.js';
+import { executeQuery, executeQueryInPieces, serializeResult } from './execute.js';
+import { needsPieces, prefetchTraffic } from './prefetch-traffic.js';
+import { checkWorkBudget, MAX_BATCH_QUERIES, namedTypes, planQuery, weighWebsites, type ParameterPlan, type QueryPlan } from './plan.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
 /**
@@ -222,16 +223,8 @@ export const queryRoutes = [
       const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
       if (details.length > 0) return validationError(details);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
-      const sites = scope.kind === 'websites' ? weighWebsites(scope.websites) : 1;
-      const cost = (plans as QueryPlan[]).reduce((sum, plan) => sum + plan.parameters.reduce((s, p) => s + costOf(p, sites), 0), 0);
-      if (cost > MAX_SITE_DAYS) {
-        return validationError([
-          {
-            field: Array.isArray(body) ? 'batch' : 'parameters',
-            message: `This request asks for ${cost} website-days of data; at most ${MAX_SITE_DAYS} per request. Split it, shorten the ranges, or name one website`,
-          },
-        ]);
-      }
+      const overBudget = checkWorkBudget(plans as QueryPlan[], scope.kind === 'websites' ? weighWebsites(scope.websites) : 10, Array.isArray(body));
+      if (overBudget) return validationError([overBudget]);
       return plans as QueryPlan[];
     },
     handle(ctx, body, scope, plans) {
@@ -246,18 +239,23 @@ export const queryRoutes = [
         warn: (field: string, message: string) => ctx.warn({ field, message }),
       };
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;
-      if (!Array.isArray(body)) return jsonText(`${head}${serializeResult(executeQuery(plans[0] as QueryPlan, scope, env))}}`);
-      // A batch is answered query by query, letting other requests run in between. It keeps the
-      // websites it planned with; a change that clears the caches meanwhile (a website's traffic
-      // size, a monitor) must not have them refilled from those, so the batch works on pinned caches.
+      const single = !Array.isArray(body);
+      if (single && !needsPieces(plans, scope, ctx.now)) return jsonText(`${head}${serializeResult(executeQuery(plans[0] as QueryPlan, scope, env))}}`);
+      // A batch is answered query by query, and a long parameter's days are generated in pieces
+      // before its pass, letting other requests run in between. The work keeps the websites it
+      // planned with; a change that clears the caches meanwhile (a website's traffic size, a
+      // monitor) must not have them refilled from those, so it works on pinned caches.
       const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
+      const pause = (): Promise<void> => ctx.sim.yieldToEventLoop();
+      const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, ctx.now, pause);
       return (async () => {
         const results: string[] = [];
         for (const plan of plans) {
-          if (results.length > 0) await ctx.sim.yieldToEventLoop();
-          results.push(`{${serializeResult(executeQuery(plan, scope, pinned))}}`);
+          if (results.length > 0) await pause();
+          results.push(serializeResult(await executeQueryInPieces(plan, scope, pinned, pause, prepare)));
         }
-        return jsonText(`${head}"batch":true,"results":[${results.join(',')}]}`);
+        if (single) return jsonText(`${head}${results[0] as string}}`);
+        return jsonText(`${head}"batch":true,"results":[${results.map((result) => `{${result}}`).join(',')}]}`);
       })();
     },
   }),

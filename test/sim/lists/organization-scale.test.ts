@@ -27,12 +27,15 @@ describe('an organization of 10,000 websites', () => {
     expect(pages?.data).toHaveLength(5);
   });
 
-  it('counts ten tiny websites as one in the work budget: a week over 10,005 websites asks for 7035 website-days, refused with 400 naming the cap', async () => {
+  it('counts ten tiny websites as one in the work budget: a week over 10,005 websites asks for 7026 website-days, refused with 400 naming the cap', async () => {
     const answer = await orgQuery({ parameters: ['summary_metrics'], preset: 'last_7d' });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe('VALIDATION_ERROR');
     expect(answer.json.details).toEqual([
-      { field: 'parameters', message: 'This request asks for 7035 website-days of data; at most 4000 per request. Split it, shorten the ranges, or name one website' },
+      {
+        field: 'parameters[0]',
+        message: "summary_metrics asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
+      },
     ]);
   });
 
@@ -50,7 +53,7 @@ describe('an organization of 10,000 websites', () => {
 });
 
 describe('an organization of 10,000 websites of ordinary traffic', () => {
-  it('refuses an organization-wide day with 400 naming the cap instead of generating 10,000 website-days', async () => {
+  it('refuses an organization-wide day with 400 naming the cap instead of generating the days of 10,000 small websites', async () => {
     const sim = freshSimulator({
       createWorld: (seed) => {
         const world = worldWithBulkWebsites(BULK)(seed);
@@ -59,6 +62,6 @@ describe('an organization of 10,000 websites of ordinary traffic', () => {
     });
     const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { organization_id: 'org_acme' }, body: { parameters: ['summary_metrics'], preset: 'yesterday' } });
     expect(answer.status).toBe(400);
-    expect(answer.json.details[0].message).toMatch(/^This request asks for 10005 website-days of data; at most 4000 per request/);
+    expect(answer.json.details[0].message).toMatch(/^summary_metrics asks for 5004 website-days of data; one parameter may ask for at most 1500/);
   });
 });

@@ -5,23 +5,23 @@ describe('the work one request may ask for', () => {
   it('refuses a batch that asks for more than 4000 website-days with 400 and says how much it asked', async () => {
     const sim = freshSimulator();
     const batch = Array.from({ length: 50 }, () => ({ parameters: ['summary_metrics'], preset: 'last_90d' }));
-    const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_www' }, body: batch });
+    const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_store' }, body: batch });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe('VALIDATION_ERROR');
     expect(answer.json.details).toEqual([
-      { field: 'batch', message: 'This request asks for 4500 website-days of data; at most 4000 per request. Split it, shorten the ranges, or name one website' },
+      { field: 'batch', message: 'This request asks for 4500 website-days of data; at most 4000 per request (a small website\'s day counts half, a tiny one\'s a tenth). Split it, shorten the ranges, or name one website' },
     ]);
   });
 
-  it('counts every website of an organization scope', async () => {
+  it("counts every website of an organization scope, a small website's day as half and a tiny one's as a tenth", async () => {
     const sim = freshSimulator();
     const answer = await call(sim, 'POST', '/v1/query', {
       key: secretOf(sim, 'key_acme_read'),
       query: { organization_id: 'org_acme' },
-      body: { parameters: ['summary_metrics', 'top_pages', 'country'], startDate: '2024-06-01', endDate: '2025-05-31' },
+      body: { parameters: ['summary_metrics', 'top_pages', 'country'], startDate: '2024-04-27', endDate: '2025-05-31' },
     });
     expect(answer.status).toBe(400);
-    expect(answer.json.details[0].message).toMatch(/^This request asks for 5475 website-days/);
+    expect(answer.json.details[0].message).toMatch(/^This request asks for 4320 website-days/);
   });
 
   it('limits uptime_recent_checks to 31 days', async () => {
@@ -33,5 +33,37 @@ describe('the work one request may ask for', () => {
     const ok = await call(sim, 'POST', '/v1/query', { key, query: { schedule_id: 'mon_acme_store' }, body: { parameters: ['uptime_recent_checks'], startDate: '2025-05-01', endDate: '2025-05-31', limit: 3 } });
     expect(ok.status).toBe(200);
     expect(ok.json.data[0].data).toHaveLength(3);
+  });
+
+  it('refuses a 10-year summary_metrics on the public largest website, even without a key, with 400 naming the per-parameter cap', async () => {
+    const sim = freshSimulator();
+    const answer = await call(sim, 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body: { parameters: ['summary_metrics'], startDate: '2015-06-03', endDate: '2025-06-01' } });
+    expect(answer.status).toBe(400);
+    expect(answer.json.code).toBe('VALIDATION_ERROR');
+    expect(answer.json.details).toEqual([
+      {
+        field: 'parameters[0]',
+        message: "summary_metrics asks for 3652 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
+      },
+    ]);
+  });
+
+  it('answers 10 years on a small website, whose day counts half', async () => {
+    const sim = freshSimulator();
+    const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_www' }, body: { parameters: ['summary_metrics'], startDate: '2017-06-03', endDate: '2025-06-01' } });
+    expect(answer.status).toBe(200);
+    expect(answer.json.data[0].data).toHaveLength(2921);
+  });
+
+  it('answers a long parameter in pieces, yielding between them, with the same bytes whether or not other work ran in between', async () => {
+    let yields = 0;
+    const pieces = freshSimulator({ yieldToEventLoop: () => { yields++; return Promise.resolve(); } });
+    const body = { parameters: ['summary_metrics', 'top_pages'], startDate: '2024-06-03', endDate: '2025-06-01' };
+    const answer = await call(pieces, 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
+    expect(answer.status).toBe(200);
+    // 364 days per parameter, 16 generated between two yields, and one yield between the parameters.
+    expect(yields).toBe(Math.floor(364 / 16) * 2 + 1);
+    const whole = await call(freshSimulator(), 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
+    expect(answer.text).toBe(whole.text);
   });
 });

@@ -148,7 +148,10 @@ try {
   warm.sort((a, b) => a - b);
 
   const rows: Measured[] = [];
-  rows.push(await measure('bare node:http, fixed JSON', { url: bare.url }));
+  // The baseline is the same request the cheap rows send (POST, its headers and body), which the
+  // bare server reads and answers with fixed bytes: the ceiling for that request on this machine.
+  rows.push(await measure('bare node:http, POST, fixed JSON', { url: bare.url, method: 'POST', headers, body: cheap }));
+  rows.push(await measure('bare node:http, GET, fixed JSON', { url: bare.url }));
   rows.push(await measure('GET /v1/query/types', { url: `${sim.url}/v1/query/types` }));
   rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }));
   rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));

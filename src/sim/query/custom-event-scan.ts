@@ -1,4 +1,4 @@
-import { organizationOwner, type TrackedEvent } from '../ingest/event-store.js';
+import type { EventCursor, TrackedEvent } from '../ingest/event-store.js';
 import type { Website } from '../model/entities.js';
 import { customEventDetails, propertiesJson, type CustomEventDetails, type EventProperty } from '../model/derived/custom-event-details.js';
 import { anonymousIdOf, profileIdOf, sessionIdOf } from '../model/identity.js';
@@ -8,7 +8,7 @@ import type { RunContext } from './definition.js';
 import { passesFilters, type FilterPlan } from './filters.js';
 import { passesRecord, splitFilters } from './record-filters.js';
 import { scanSessions } from './scan.js';
-import { trackedValue } from './tracked-events.js';
+import { trackedOwners, trackedValue } from './tracked-events.js';
 
 export type { EventProperty } from '../model/derived/custom-event-details.js';
 
@@ -56,6 +56,12 @@ const NO_PROPERTIES: readonly EventProperty[] = [];
  * properties are expanded, as the service's SQL does).
  */
 export function scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): void {
+  scanGeneratedEvents(ctx, visit);
+  scanTrackedOccurrences(ctx, visit);
+}
+
+/** The generated half of {@link scanCustomEvents}: the events of the filtered session samples. */
+export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): void {
   if (ctx.scope.kind !== 'websites') return;
   const split = splitFilters(ctx, RECORD_FIELDS);
   const recordTests = split.record.tests.filter((t) => t.field !== 'property_key');
@@ -117,6 +123,14 @@ export function scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence
       });
     }
   });
+}
+
+/**
+ * The tracked half of {@link scanCustomEvents}: the events accepted by `POST /track`. With
+ * `cursors` (one per owner, kept by the caller), only the events appended since the cursors
+ * last moved, which it moves to the end.
+ */
+export function scanTrackedOccurrences(ctx: RunContext, visit: (event: EventOccurrence) => void, cursors?: Map<string, EventCursor>): void {
   scanTrackedEvents(ctx, (event, parsed) => {
     const pathCode = event.path === null ? -1 : pathCodeOf(ctx, event.path);
     visit({
@@ -131,7 +145,7 @@ export function scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence
       hasProperties: parsed.valid,
       origin: { kind: 'tracked', event },
     });
-  });
+  }, cursors);
 }
 
 const pathCodes = new WeakMap<readonly string[], Map<string, number>>();
@@ -171,15 +185,22 @@ function parseProperties(json: string | null): ParsedProperties {
 }
 
 /** Visits the tracked events of the scope in range that pass every filter but `property_key`. */
-function scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed: ParsedProperties) => void): void {
-  if (ctx.scope.kind !== 'websites') return;
+function scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed: ParsedProperties) => void, cursors?: Map<string, EventCursor>): void {
   const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field !== 'property_key') };
-  const owners = ctx.scope.websites.map((w) => w.id);
-  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
-  for (const owner of owners) {
-    ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
-      if (event.name !== '' && passesFilters(plan, (field) => trackedValue(event, field))) visit(event, parseProperties(event.propertiesJson));
-    });
+  const each = (event: TrackedEvent): void => {
+    if (event.name !== '' && passesFilters(plan, (field) => trackedValue(event, field))) visit(event, parseProperties(event.propertiesJson));
+  };
+  for (const owner of trackedOwners(ctx)) {
+    if (!cursors) {
+      ctx.events.scan(owner, ctx.fromMs, ctx.toMs, each);
+      continue;
+    }
+    let cursor = cursors.get(owner);
+    if (!cursor) {
+      cursor = new Map();
+      cursors.set(owner, cursor);
+    }
+    ctx.events.scanAppended(owner, ctx.fromMs, ctx.toMs, cursor, each);
   }
 }
 

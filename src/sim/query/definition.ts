@@ -89,6 +89,15 @@ export interface RunContext {
    */
   readonly limit: number | undefined;
   readonly offset: number;
+  /**
+   * A value kept across runs of this parameter with the same range, scope, zone, filters and
+   * profile (whatever tracked events, page or order), made by `make` the first time: `part`
+   * names it within the type. For work the next run extends instead of redoing, such as a fold
+   * over tracked events that only the events appended since need to bring up to date. The value
+   * may be dropped at any time (a small LRU, emptied with the caches), so it must never be the
+   * only record of anything.
+   */
+  memo<T>(part: string, make: () => T): T;
 }
 
 /** How `/v1/query/compile` renders a type as SQL. */

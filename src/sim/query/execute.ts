@@ -108,6 +108,10 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   // Data ends at the last whole minute before now: no future rows, and one answer per minute to cache.
   const cutMs = Math.floor(env.now / 60_000) * 60_000 - 1;
   const toMs = Math.min(parameter.toMs, cutMs);
+  // Everything that decides the rows but tracked events, the page and the order.
+  const baseKey = type.skipDateRange
+    ? null
+    : resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) + (env.profile === 'spec' ? '' : `|${env.profile}`);
   const compute = (): Row[] => {
     const rows = runType(type, env.profile, {
       scope,
@@ -123,6 +127,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       events: env.events,
       limit: plan.limit,
       offset: type.paging === 'self' ? offset : 0,
+      memo: (part, make) => (baseKey === null ? make() : env.cache.memo(`${baseKey}|${part}`, make)),
     });
     if (!sort || rows.length === 0) return rows;
     if (!(sort.field in (rows[0] as Row))) throw new MissingSortField(sort.field);
@@ -135,8 +140,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(from, from + count)) };
     }
     const key =
-      resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
-      (env.profile === 'spec' ? '' : `|${env.profile}`) +
+      (baseKey as string) +
       (type.paging === 'self' ? `|p${plan.limit ?? ''}:${offset}` : '') +
       (sort ? `|${sort.field}:${sort.order}` : '') +
       (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '') +

@@ -8,6 +8,13 @@ export interface ResultCache {
    * Serialized pages are kept too: on a hit the answer costs a lookup, not a stringify.
    */
   page(key: string, compute: () => Row[], offset: number, limit: number): string;
+  /**
+   * A value kept for `key` (made by `make` on a miss) in a small LRU of its own: partial work of
+   * a computation that later computations of the same key extend, such as a fold over tracked
+   * events brought up to date by the events appended since. Under a pin taken before a
+   * {@link clear}, `make` runs every time and nothing is kept.
+   */
+  memo<T>(key: string, make: () => T): T;
   /** Forgets everything (after data changes). */
   clear(): void;
   /**
@@ -32,6 +39,9 @@ export interface ResultCacheStats {
 /** Entries kept by default. */
 export const DEFAULT_RESULT_CACHE_ENTRIES = 512;
 
+/** Values {@link ResultCache.memo} keeps. */
+export const DEFAULT_MEMO_ENTRIES = 64;
+
 /** Serialized pages kept per entry. */
 const PAGES_PER_ENTRY = 16;
 
@@ -49,6 +59,7 @@ interface Entry {
  */
 export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): ResultCache {
   const entries = new Map<string, Entry>();
+  const memos = new Map<string, unknown>();
   let hits = 0;
   let misses = 0;
   /** Counts clears: a cache pinned under an older generation bypasses the entries. */
@@ -79,12 +90,27 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
     }
     return text;
   }
+  function memo<T>(key: string, make: () => T, pinned: number): T {
+    if (pinned !== generation) return make();
+    if (memos.has(key)) {
+      const value = memos.get(key) as T;
+      memos.delete(key);
+      memos.set(key, value);
+      return value;
+    }
+    const value = make();
+    memos.set(key, value);
+    if (memos.size > DEFAULT_MEMO_ENTRIES) memos.delete(memos.keys().next().value as string);
+    return value;
+  }
   /** The cache for generation `pinned`, or for whatever generation is current when undefined. */
   function cacheOf(pinned: number | undefined): ResultCache {
     return {
       page: (key, compute, offset, limit) => page(key, compute, offset, limit, pinned ?? generation),
+      memo: (key, make) => memo(key, make, pinned ?? generation),
       clear() {
         entries.clear();
+        memos.clear();
         generation++;
       },
       pin: () => cacheOf(generation),

@@ -26,16 +26,21 @@ export function trackedValue(event: TrackedEvent, field: string): string {
   }
 }
 
+/** Who owns the tracked events of the scope: its websites and, for an organization scope, the organization. */
+export function trackedOwners(ctx: Pick<RunContext, 'scope'>): string[] {
+  if (ctx.scope.kind !== 'websites') return [];
+  const owners = ctx.scope.websites.map((w) => w.id);
+  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
+  return owners;
+}
+
 /**
  * Visits each event accepted by `POST /track` for the scope's websites (and, for an
  * organization scope, the organization's own events) within the range that passes the
  * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
  */
 export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
-  if (ctx.scope.kind !== 'websites') return;
-  const owners = ctx.scope.websites.map((w) => w.id);
-  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
-  for (const owner of owners) {
+  for (const owner of trackedOwners(ctx)) {
     ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
       if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
     });

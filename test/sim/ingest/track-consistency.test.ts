@@ -31,6 +31,91 @@ describe('tracked events across query types', () => {
   });
 });
 
+describe('tracked events in time buckets', () => {
+  it('adds each tracked event to the hour it falls in, in a zone 45 minutes off UTC, whatever order the events arrived in', async () => {
+    const sim = freshSimulator();
+    const read = secretOf(sim, 'key_acme_read');
+    const hourly = async () => {
+      const answer = await call(sim, 'POST', '/v1/query', {
+        key: read,
+        query: { website_id: 'web_acme_www', timezone: 'Asia/Kathmandu' },
+        body: { parameters: ['summary_metrics'], startDate: '2025-06-02', endDate: '2025-06-02', granularity: 'hourly', limit: 1000 },
+      });
+      expect(answer.status).toBe(200);
+      return new Map((answer.json.data[0].data as { date: string; total_events: number }[]).map((row) => [row.date, row.total_events]));
+    };
+    const before = await hourly();
+    // Out of order, on quarter-hour edges and at the last millisecond before the clock's minute.
+    const times = [
+      Date.UTC(2025, 5, 2, 11, 59, 59, 999),
+      Date.UTC(2025, 5, 2, 0, 15),
+      Date.UTC(2025, 5, 2, 0, 14, 59, 999),
+      Date.UTC(2025, 5, 2, 6, 30),
+      Date.UTC(2025, 5, 2, 0, 15),
+      Date.UTC(2025, 5, 2, 3, 44, 59, 999),
+      Date.UTC(2025, 5, 2, 3, 45),
+      Date.UTC(2025, 5, 2, 0, 0),
+    ];
+    const tracked = await call(sim, 'POST', '/track', {
+      key: secretOf(sim, 'key_acme_track'),
+      query: { website_id: 'web_acme_www' },
+      body: times.map((timestamp) => ({ name: 'bucketed', timestamp })),
+    });
+    expect(tracked.status).toBe(200);
+    const expected = new Map<string, number>();
+    for (const t of times) {
+      const label = `${new Date(t + 345 * 60_000).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      expected.set(label, (expected.get(label) ?? 0) + 1);
+    }
+    const after = await hourly();
+    const added: Record<string, number> = {};
+    for (const [date, total] of after) if (total !== (before.get(date) ?? 0)) added[date] = total - (before.get(date) ?? 0);
+    expect(added).toEqual(Object.fromEntries(expected));
+    expect(expected.get('2025-06-02 05:00:00')).toBe(2);
+    expect(expected.get('2025-06-02 06:00:00')).toBe(2);
+  });
+});
+
+describe('custom events tracked between two queries of the same range', () => {
+  const TYPES = ['custom_events', 'custom_events_by_path', 'custom_events_trends', 'custom_events_summary'];
+  const RANGE = { startDate: '2025-05-30', endDate: '2025-06-02', limit: 1000 };
+  /** Events with and without users, sessions, pages (one a generated page) and properties, some backdated. */
+  const events = (from: number) =>
+    Array.from({ length: 30 }, (_, i) => ({
+      name: ['signup', 'checkout', 'cart_add'][i % 3],
+      timestamp: Date.UTC(2025, 5, 2, 11, 0) - (i % 4) * 86_400_000 - (from + i) * 60_000,
+      ...(i % 2 === 0 ? { anonymousId: `anon_${(from + i) % 7}` } : {}),
+      ...(i % 3 === 0 ? { sessionId: `sess_${(from + i) % 5}` } : {}),
+      ...(i % 5 === 0 ? { path: i % 2 === 0 ? '/' : `/tracked/${i}` } : {}),
+      ...(i % 4 === 0 ? { properties: { plan: `p${i % 3}` } } : {}),
+    }));
+  const answer = async (sim: ReturnType<typeof freshSimulator>, filters: unknown[] = []) => {
+    const res = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_www' }, body: { parameters: TYPES, ...RANGE, filters } });
+    expect(res.status).toBe(200);
+    return res.json.data;
+  };
+  const track = async (sim: ReturnType<typeof freshSimulator>, body: unknown[]) => {
+    const res = await call(sim, 'POST', '/track', { key: secretOf(sim, 'key_acme_track'), query: { website_id: 'web_acme_www' }, body });
+    expect(res.status).toBe(200);
+  };
+
+  it.each([
+    ['no filter', []],
+    ['a filter on the event name', [{ field: 'event_name', op: 'in', value: ['signup', 'checkout'] }]],
+  ])('answers, with %s, what a simulator that had every event before its first query answers', async (_name, filters) => {
+    const stepwise = freshSimulator();
+    await answer(stepwise, filters);
+    await track(stepwise, events(0));
+    await answer(stepwise, filters);
+    await track(stepwise, events(100));
+    const folded = await answer(stepwise, filters);
+
+    const whole = freshSimulator();
+    await track(whole, [...events(0), ...events(100)]);
+    expect(folded).toEqual(await answer(whole, filters));
+  });
+});
+
 describe('hostile and extreme input on ingestion and sign-in', () => {
   it('answers deeply nested properties with 400 INVALID_EVENT_SCHEMA, not a crash', async () => {
     const sim = freshSimulator();

@@ -1,5 +1,6 @@
 import { round2 } from '../aggregate.js';
-import { createKeyDistinct, identityOf, scanCustomEvents, type EventOccurrence } from '../custom-event-scan.js';
+import type { EventCursor } from '../../ingest/event-store.js';
+import { createKeyDistinct, identityOf, scanCustomEvents, scanGeneratedEvents, scanTrackedOccurrences, type DistinctKey, type EventOccurrence } from '../custom-event-scan.js';
 import { createBucketer } from '../dates.js';
 import { formatDateTime64 } from '../date-time64.js';
 import { clientVersionsAt } from '../client-versions.js';
@@ -26,41 +27,125 @@ interface EventGroup {
 }
 
 /**
- * Groups the filtered custom events by `keyOf` (null skips the event), counting events, distinct
- * users, sessions, event names and pages per group: a new user or session adds the weight of the
- * occurrence that first shows it, so generated samples count the real visitors they stand for;
- * a name or page counts once.
+ * Counts of one group of custom events from one half (generated or tracked), with the names
+ * and pages behind its distinct counts so that two halves merge exactly.
  */
-function groupEvents(ctx: RunContext, keyOf: (event: EventOccurrence) => string | null): Map<string, EventGroup> {
-  const groups = new Map<string, EventGroup>();
-  const isNewUser = createKeyDistinct();
-  const isNewSession = createKeyDistinct();
-  const isNewName = createKeyDistinct();
-  const isNewPage = createKeyDistinct();
-  scanCustomEvents(ctx, (event) => {
-    const key = keyOf(event);
+interface HalfGroup {
+  readonly index: number;
+  total: number;
+  users: number;
+  sessions: number;
+  withProperties: number;
+  first: number;
+  last: number;
+  readonly names: Set<string>;
+  readonly pages: Set<DistinctKey>;
+}
+
+/**
+ * Groups occurrences by `keyOf`: a new user or session adds the weight of the occurrence that
+ * first shows it, so generated samples count the real visitors they stand for.
+ */
+class GroupTally {
+  readonly groups = new Map<string, HalfGroup>();
+  private readonly isNewUser = createKeyDistinct();
+  private readonly isNewSession = createKeyDistinct();
+  /** Distinct users and sessions seen, a measure of the memory the tally holds. */
+  distinct = 0;
+
+  constructor(private readonly keyOf: (event: EventOccurrence) => string | null) {}
+
+  add(event: EventOccurrence): void {
+    const key = this.keyOf(event);
     if (key === null) return;
-    let group = groups.get(key);
+    let group = this.groups.get(key);
     if (!group) {
-      group = { index: groups.size, total: 0, users: 0, sessions: 0, names: 0, pages: 0, withProperties: 0, first: event.timeMs, last: event.timeMs };
-      groups.set(key, group);
+      group = { index: this.groups.size, total: 0, users: 0, sessions: 0, withProperties: 0, first: event.timeMs, last: event.timeMs, names: new Set(), pages: new Set() };
+      this.groups.set(key, group);
     }
     const w = event.weight;
     group.total += w;
     if (event.hasProperties) group.withProperties += w;
     if (event.timeMs < group.first) group.first = event.timeMs;
     if (event.timeMs > group.last) group.last = event.timeMs;
-    if (event.userKey !== null && isNewUser(group.index, event.userKey)) group.users += w;
-    if (event.sessionKey !== null && isNewSession(group.index, event.sessionKey)) group.sessions += w;
-    if (isNewName(group.index, event.name)) group.names += 1;
-    if (event.pathKey !== null && isNewPage(group.index, event.pathKey)) group.pages += 1;
+    if (event.userKey !== null && this.isNewUser(group.index, event.userKey)) {
+      group.users += w;
+      this.distinct++;
+    }
+    if (event.sessionKey !== null && this.isNewSession(group.index, event.sessionKey)) {
+      group.sessions += w;
+      this.distinct++;
+    }
+    group.names.add(event.name);
+    if (event.pathKey !== null) group.pages.add(event.pathKey);
+  }
+}
+
+/** A tally of tracked events kept between runs, with where it stopped reading each owner. */
+interface TrackedFold {
+  tally: GroupTally | null;
+  readonly cursors: Map<string, EventCursor>;
+}
+
+/** Distinct tracked users and sessions a kept fold may hold; past it, each run tallies afresh. */
+const MAX_FOLD_DISTINCT = 100_000;
+
+/** `union.size` of two sets without building it. */
+function unionSize<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
+  let extra = 0;
+  for (const value of b) if (!a.has(value)) extra++;
+  return a.size + extra;
+}
+
+/**
+ * Groups the filtered custom events by `keyOf` (null skips the event), counting events, distinct
+ * users, sessions, event names and pages per group; a name or page counts once.
+ *
+ * The two halves are counted apart and merged: the generated events once per range (kept in
+ * `ctx.memo` under `part`), the tracked ones by a fold the next run brings up to date with the
+ * events appended since, so steady `POST /track` costs each run the new events, not all of
+ * them. Merging is exact: generated users and sessions are numbers and tracked ones strings, so
+ * their distinct counts add; names and pages are unions.
+ */
+function groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurrence) => string | null): Map<string, EventGroup> {
+  const generated = ctx.memo(`groups:${part}:generated`, () => {
+    const tally = new GroupTally(keyOf);
+    scanGeneratedEvents(ctx, (event) => tally.add(event));
+    return tally.groups;
   });
+  const fold = ctx.memo<TrackedFold>(`groups:${part}:tracked`, () => ({ tally: new GroupTally(keyOf), cursors: new Map() }));
+  let tracked: GroupTally;
+  if (fold.tally) {
+    scanTrackedOccurrences(ctx, (event) => fold.tally?.add(event), fold.cursors);
+    tracked = fold.tally;
+    if (tracked.distinct > MAX_FOLD_DISTINCT) fold.tally = null;
+  } else {
+    tracked = new GroupTally(keyOf);
+    scanTrackedOccurrences(ctx, (event) => tracked.add(event));
+  }
+  const groups = new Map<string, EventGroup>();
+  for (const key of new Set([...generated.keys(), ...tracked.groups.keys()])) {
+    const a = generated.get(key);
+    const b = tracked.groups.get(key);
+    const group: EventGroup = {
+      index: groups.size,
+      total: (a?.total ?? 0) + (b?.total ?? 0),
+      users: (a?.users ?? 0) + (b?.users ?? 0),
+      sessions: (a?.sessions ?? 0) + (b?.sessions ?? 0),
+      names: a && b ? unionSize(a.names, b.names) : (a ?? b)?.names.size ?? 0,
+      pages: a && b ? unionSize(a.pages, b.pages) : (a ?? b)?.pages.size ?? 0,
+      withProperties: (a?.withProperties ?? 0) + (b?.withProperties ?? 0),
+      first: Math.min(a?.first ?? Infinity, b?.first ?? Infinity),
+      last: Math.max(a?.last ?? -Infinity, b?.last ?? -Infinity),
+    };
+    groups.set(key, group);
+  }
   return groups;
 }
 
 /** The custom events per name, ordered by users then events, as the service lists them. */
 function customEventRows(ctx: RunContext): Row[] {
-  const groups = [...groupEvents(ctx, (e) => e.name)];
+  const groups = [...groupEvents(ctx, 'name', (e) => e.name)];
   groups.sort(([a, x], [b, y]) => y.users - x.users || y.total - x.total || compareText(a, b));
   const users = groups.reduce((sum, [, g]) => sum + g.users, 0);
   return groups.slice(0, ctx.limit ?? 10_000).map(([name, g]) => ({
@@ -89,7 +174,7 @@ function propertyValueRows(ctx: RunContext): Row[] {
 
 /** Events fired from a page, per path. */
 function byPathRows(ctx: RunContext): Row[] {
-  const groups = [...groupEvents(ctx, (e) => (e.path === null || e.path === '' ? null : e.path))];
+  const groups = [...groupEvents(ctx, 'path', (e) => (e.path === null || e.path === '' ? null : e.path))];
   groups.sort(([a, x], [b, y]) => y.total - x.total || compareText(a, b));
   return groups.slice(0, ctx.limit ?? 50).map(([name, g]) => ({
     name,
@@ -102,7 +187,7 @@ function byPathRows(ctx: RunContext): Row[] {
 /** Daily totals in the request time zone (the service ignores the granularity here); no gap filling. */
 function trendRows(ctx: RunContext): Row[] {
   const bucket = createBucketer('day', ctx.timezone);
-  const groups = [...groupEvents(ctx, (e) => bucket(e.timeMs))];
+  const groups = [...groupEvents(ctx, 'day', (e) => bucket(e.timeMs))];
   groups.sort(([a], [b]) => compareText(a, b));
   return groups.slice(0, ctx.limit ?? 1000).map(([date, g]) => ({
     date,
@@ -132,7 +217,7 @@ function trendByEventRows(ctx: RunContext): Row[] {
 
 /** One row of totals over every filtered event (zeros when none). */
 function summaryRows(ctx: RunContext): Row[] {
-  const g = groupEvents(ctx, () => '').get('');
+  const g = groupEvents(ctx, 'all', () => '').get('');
   return [
     {
       total_events: g?.total ?? 0,
@@ -290,7 +375,7 @@ function distributionRows(ctx: RunContext): Row[] {
 
 /** One row per (event, key) with the event's totals and the key's top 5 values; one empty-key row for an event without properties. */
 function discoveryRows(ctx: RunContext): Row[] {
-  const events = groupEvents(ctx, (e) => e.name);
+  const events = groupEvents(ctx, 'name', (e) => e.name);
   const byEvent = new Map<string, PropertyStats[]>();
   for (const stats of collectPropertyStats(ctx)) {
     const list = byEvent.get(stats.event) ?? [];

@@ -47,3 +47,26 @@ export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => voi
   }
 }
 
+/**
+ * Tracked events (`POST /track`) in the range that pass the filters, per `keyOf` of their time.
+ * `keyOf` must give every instant of a quarter hour the key of its start, as time buckets do
+ * (`createBucketer`): unfiltered, the events are then counted a quarter at a time from the
+ * store's sorted times, so the cost follows the quarters, not the events tracked.
+ */
+export function countTracked<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<K, number> {
+  const counts = new Map<K, number>();
+  if (ctx.filters.tests.length === 0) {
+    for (const owner of trackedOwners(ctx)) {
+      ctx.events.tallyQuarters(owner, ctx.fromMs, ctx.toMs, (quarter, count) => {
+        const key = keyOf(quarter);
+        counts.set(key, (counts.get(key) ?? 0) + count);
+      });
+    }
+    return counts;
+  }
+  scanTracked(ctx, (event) => {
+    const key = keyOf(event.timestamp);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return counts;
+}

@@ -76,8 +76,8 @@ describe('tracked events in time buckets', () => {
   });
 });
 
-describe('custom events tracked between two queries of the same range', () => {
-  const TYPES = ['custom_events', 'custom_events_by_path', 'custom_events_trends', 'custom_events_summary'];
+describe('custom events and their properties tracked between two queries of the same range', () => {
+  const TYPES = ['custom_events', 'custom_events_by_path', 'custom_events_trends', 'custom_events_summary', 'custom_event_properties', 'custom_events_property_cardinality', 'custom_events_property_top_values', 'session_metrics'];
   const RANGE = { startDate: '2025-05-30', endDate: '2025-06-02', limit: 1000 };
   /** Events with and without users, sessions, pages (one a generated page) and properties, some backdated. */
   const events = (from: number) =>
@@ -113,6 +113,23 @@ describe('custom events tracked between two queries of the same range', () => {
     const whole = freshSimulator();
     await track(whole, [...events(0), ...events(100)]);
     expect(folded).toEqual(await answer(whole, filters));
+  });
+
+  it('adds tracked property values to the generated ones of the same event and key', async () => {
+    const all = [...events(0), ...events(100)];
+    const signupPlans = all.filter((e) => e.name === 'signup' && e.properties !== undefined).length;
+    const byType = (data: { parameter: string; data: Record<string, unknown>[] }[], type: string) => data.find((d) => d.parameter === type)?.data ?? [];
+    const occurrences = (data: { parameter: string; data: Record<string, unknown>[] }[]) =>
+      byType(data, 'custom_events_property_cardinality').find((row) => row.event_name === 'signup' && row.property_key === 'plan')?.occurrences as number;
+    const untouched = await answer(freshSimulator());
+    const sim = freshSimulator();
+    await answer(sim);
+    await track(sim, all);
+    const after = await answer(sim);
+    expect(signupPlans).toBeGreaterThan(0);
+    expect(occurrences(after)).toBe(occurrences(untouched) + signupPlans);
+    const tracked = byType(after, 'custom_event_properties').filter((row) => /^p\d$/.test(row.property_value as string));
+    expect(tracked.reduce((sum, row) => sum + (row.count as number), 0)).toBe(signupPlans + all.filter((e) => e.name !== 'signup' && e.properties !== undefined).length);
   });
 });
 

@@ -10,7 +10,7 @@ import { bySessions, createDistinctGroups } from '../distinct-groups.js';
 import { deviceLabel } from '../labels.js';
 import { sessionEventsOf } from '../session-events.js';
 import { formatDateTime64, scanIdentifiedSessions, sessionEndOf, visitorIdOf } from '../session-identity.js';
-import { scanTracked } from '../tracked-events.js';
+import { countTracked } from '../tracked-events.js';
 
 /** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
 const DURATION_RANGES: readonly [string, number][] = [
@@ -277,9 +277,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
         if (matched === 1 && seconds < 10 && custom === 0) bounces += weight;
         events += (2 * matched + custom) * weight;
       });
-      scanTracked(ctx, () => {
-        events++;
-      });
+      events += countTracked(ctx, () => 0).get(0) ?? 0;
       return [
         {
           total_sessions: sessions,

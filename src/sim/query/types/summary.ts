@@ -2,7 +2,7 @@ import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '.
 import { bucketLabels, createBucketer, localDayStart } from '../dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../session-visits.js';
-import { scanTracked, trackedOwners } from '../tracked-events.js';
+import { countTracked } from '../tracked-events.js';
 
 /** Weighted totals of a group of sessions, under both bounce and duration definitions. */
 interface SessionTotals {
@@ -72,30 +72,6 @@ function countSessionTotals<K>(
   return groups;
 }
 
-/**
- * Tracked events (`POST /track`) in the range that pass the filters, per `keyOf` of their time.
- * `keyOf` must give every instant of a quarter hour the key of its start, as time buckets do
- * (`createBucketer`): unfiltered, the events are then counted a quarter at a time from the
- * store's sorted times, so the cost follows the quarters, not the events tracked.
- */
-function trackedCounts<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<K, number> {
-  const counts = new Map<K, number>();
-  if (ctx.filters.tests.length === 0) {
-    for (const owner of trackedOwners(ctx)) {
-      ctx.events.tallyQuarters(owner, ctx.fromMs, ctx.toMs, (quarter, count) => {
-        const key = keyOf(quarter);
-        counts.set(key, (counts.get(key) ?? 0) + count);
-      });
-    }
-    return counts;
-  }
-  scanTracked(ctx, (event) => {
-    const key = keyOf(event.timestamp);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  });
-  return counts;
-}
-
 /** The live session duration: median seconds on pages over the sessions, two decimals. */
 function medianDuration(totals: SessionTotals): number {
   return round2(median(totals.activeSeconds));
@@ -107,7 +83,7 @@ function medianDuration(totals: SessionTotals): number {
  */
 function summaryRow(ctx: RunContext): Row {
   const totals = sessionTotals(ctx, () => 0).get(0);
-  const tracked = trackedCounts(ctx, () => 0).get(0) ?? 0;
+  const tracked = countTracked(ctx, () => 0).get(0) ?? 0;
   return {
     pageviews: totals?.pageviews ?? 0,
     unique_visitors: totals?.visitors ?? 0,
@@ -126,7 +102,7 @@ function summaryRow(ctx: RunContext): Row {
 function specSummaryRows(ctx: RunContext): Row[] {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const groups = sessionTotals(ctx, bucket);
-  const tracked = trackedCounts(ctx, bucket);
+  const tracked = countTracked(ctx, bucket);
   return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
     const s = groups.get(date);
     return {

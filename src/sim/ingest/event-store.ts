@@ -154,6 +154,14 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
   };
   /** owner → UTC day → events in arrival order, and their sorted times. */
   const byOwner = new Map<string, Map<number, DayEvents>>();
+  /** The owner's days that [fromMs, toMs] touches and that hold events, in day order. */
+  const daysWithin = (owner: string, fromMs: number, toMs: number): [number, DayEvents][] => {
+    const days = byOwner.get(owner);
+    if (!days || toMs < fromMs) return [];
+    const first = Math.floor(fromMs / DAY_MS);
+    const last = Math.floor(toMs / DAY_MS);
+    return [...days].filter(([day]) => day >= first && day <= last).sort(([a], [b]) => a - b);
+  };
   let size = 0;
   let chars = 0;
   return {
@@ -200,25 +208,14 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
       return count;
     },
     scan(owner, fromMs, toMs, visit) {
-      const days = byOwner.get(owner);
-      if (!days || toMs < fromMs) return;
-      const first = Math.floor(fromMs / DAY_MS);
-      const last = Math.floor(toMs / DAY_MS);
-      const wanted = [...days.keys()].filter((day) => day >= first && day <= last).sort((a, b) => a - b);
-      for (const day of wanted) {
-        for (const event of (days.get(day) as DayEvents).list) {
+      for (const [, { list }] of daysWithin(owner, fromMs, toMs)) {
+        for (const event of list) {
           if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
         }
       }
     },
     scanAppended(owner, fromMs, toMs, cursor, visit) {
-      const days = byOwner.get(owner);
-      if (!days || toMs < fromMs) return;
-      const first = Math.floor(fromMs / DAY_MS);
-      const last = Math.floor(toMs / DAY_MS);
-      const wanted = [...days.keys()].filter((day) => day >= first && day <= last).sort((a, b) => a - b);
-      for (const day of wanted) {
-        const { list } = days.get(day) as DayEvents;
+      for (const [day, { list }] of daysWithin(owner, fromMs, toMs)) {
         for (let i = cursor.get(day) ?? 0; i < list.length; i++) {
           const event = list[i] as TrackedEvent;
           if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
@@ -227,13 +224,7 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
       }
     },
     tallyQuarters(owner, fromMs, toMs, visit) {
-      const days = byOwner.get(owner);
-      if (!days || toMs < fromMs) return;
-      const first = Math.floor(fromMs / DAY_MS);
-      const last = Math.floor(toMs / DAY_MS);
-      const wanted = [...days.keys()].filter((day) => day >= first && day <= last).sort((a, b) => a - b);
-      for (const day of wanted) {
-        const { list, times } = days.get(day) as DayEvents;
+      for (const [day, { list, times }] of daysWithin(owner, fromMs, toMs)) {
         const start = Math.max(day * DAY_MS, Math.floor(fromMs / QUARTER_MS) * QUARTER_MS);
         const end = Math.min((day + 1) * DAY_MS - 1, toMs);
         for (let quarter = start; quarter <= end; quarter += QUARTER_MS) {

@@ -1,41 +1,10 @@
 import type { z } from 'zod';
 import type { ErrorDetail } from '../../contract/errors.js';
+import { type CheckDef, defOf, isPlainObject, pathText, unwrap } from './schema-def.js';
 import { REQUEST_LIMITS } from '../../contract/request-limits.js';
 
 /** How many schema levels the walk follows: the depth is the schema's, never the input's. */
 const MAX_DEPTH = 12;
-
-interface CheckDef {
-  readonly check: string;
-  readonly maximum?: number;
-  readonly error?: (issue: unknown) => unknown;
-}
-
-interface Def {
-  readonly type: string;
-  readonly shape?: Record<string, z.ZodType>;
-  readonly element?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly innerType?: z.ZodType;
-  readonly in?: z.ZodType;
-  readonly checks?: readonly { readonly _zod: { readonly def: CheckDef } }[];
-}
-
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-/** The schema under wrappers (optional, nullable, default, catch, readonly, pipe). */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let i = 0; i < 8; i++) {
-    const def = defOf(current);
-    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
-    if (!inner) return current;
-    current = inner;
-  }
-  return current;
-}
 
 /** What the walk needs of a schema node, worked out once per node (schemas are module constants). */
 type NodeInfo =
@@ -77,16 +46,6 @@ function infoOf(node: z.ZodType, depth = 0): NodeInfo {
 /** Whether a value of this node can hold a list or a record (the walk skips everything else). */
 function holdsItems(info: NodeInfo): boolean {
   return info.kind !== 'leaf';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function pathText(base: string, segments: readonly (string | number)[]): string {
-  let text = base;
-  for (const segment of segments) text += typeof segment === 'number' ? `[${segment}]` : `.${segment}`;
-  return text;
 }
 
 /** The cap's own message (the schema's words naming cap and count), or a plain one. */

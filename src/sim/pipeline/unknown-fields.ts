@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorDetail } from '../../contract/errors.js';
+import { defOf, isPlainObject, pathText, unwrap } from './schema-def.js';
 import { suggest, truncate } from '../text.js';
 
 /** How deep into a body unknown names are looked for (body → batch item → parameter). */
@@ -7,36 +8,6 @@ const MAX_DEPTH = 4;
 /** Array items looked at per array, and names reported per request: the work stays bounded. */
 const MAX_ITEMS = 100;
 const MAX_FINDINGS = 10;
-
-interface Def {
-  readonly type: string;
-  readonly shape?: Record<string, z.ZodType>;
-  readonly element?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly innerType?: z.ZodType;
-  readonly in?: z.ZodType;
-  readonly catchall?: z.ZodType;
-}
-
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-/** The schema under wrappers (optional, nullable, default, catch, readonly, pipe). */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let i = 0; i < 8; i++) {
-    const def = defOf(current);
-    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
-    if (!inner) return current;
-    current = inner;
-  }
-  return current;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What the walk needs of a schema node, worked out once per node (schemas are module constants). */
 type NodeInfo =
@@ -77,12 +48,6 @@ const NO_FINDINGS: ErrorDetail[] = Object.freeze([]) as unknown as ErrorDetail[]
 
 /** A path segment: a field name, or an array index. */
 type Segment = string | number;
-
-function pathText(base: string, segments: readonly Segment[]): string {
-  let text = base;
-  for (const segment of segments) text += typeof segment === 'number' ? `[${segment}]` : `.${truncate(segment, 64)}`;
-  return text;
-}
 
 /**
  * Names in a body that its schema does not declare, so the simulator ignored them (as the

@@ -57,19 +57,22 @@ function describe(request: SimRequest, extra = ''): string {
   return `${request.method} ${request.path.slice(0, 120)}${query ? `?${query}` : ''}${body}${extra ? ` → ${extra}` : ''}`;
 }
 
+/** What the fuzzer reads of `/__sim/fixtures`: secrets and ids to build requests from. */
+type FixtureIds = {
+  apiKeys: { secret: string | null; id: string }[];
+  users: { sessionToken: string | null; id: string }[];
+  organizations: { id: string }[];
+  websites: { id: string }[];
+  links: { id: string }[];
+  monitors: { id: string }[];
+};
+
 /** A fresh simulator per run (seed 42), called as an adapter calls it. */
 export function inProcessTarget(seed = 42): FuzzTarget {
   let sim = createSimulator({ seed });
   return {
     async credentials() {
-      const fixtures = sim.fixtures() as {
-        apiKeys: { secret: string | null; id: string }[];
-        users: { sessionToken: string | null; id: string }[];
-        organizations: { id: string }[];
-        websites: { id: string }[];
-        links: { id: string }[];
-        monitors: { id: string }[];
-      };
+      const fixtures = sim.fixtures() as FixtureIds;
       return credentialsOf(fixtures);
     },
     async reset() {
@@ -79,14 +82,7 @@ export function inProcessTarget(seed = 42): FuzzTarget {
   };
 }
 
-function credentialsOf(fixtures: {
-  apiKeys: { secret: string | null; id: string }[];
-  users: { sessionToken: string | null; id: string }[];
-  organizations: { id: string }[];
-  websites: { id: string }[];
-  links: { id: string }[];
-  monitors: { id: string }[];
-}): Credentials {
+function credentialsOf(fixtures: FixtureIds): Credentials {
   return {
     apiKeys: fixtures.apiKeys.map((k) => k.secret).filter((s): s is string => s !== null),
     sessionTokens: fixtures.users.map((u) => u.sessionToken).filter((t): t is string => t !== null),

@@ -6,6 +6,7 @@ import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 import { COMPILE_BODY, REQUEST_ID, SUMMARY_QUERY } from '../helpers/credentials.js';
 import { call, freshSimulator, secretOf, type Answer } from '../helpers/sim.js';
 import { coreHeaders, fetchAnswer, rawRequest } from '../helpers/wire.js';
+import { serveDuringSuite } from '../helpers/suite-server.js';
 
 interface WireCase {
   readonly method: string;
@@ -34,15 +35,7 @@ function viaFetch(base: string, c: WireCase): Promise<Answer> {
 describe('the node:http server', () => {
   const sim = freshSimulator();
   const read = secretOf(sim, 'key_acme_read');
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(sim, { port: 0 });
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serveDuringSuite(sim);
 
   it('listens on a free port and reports its URL', () => {
     expect(server.port).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../../src/http/node-server.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { freshSimulator, secretOf } from '../helpers/sim.js';
 import { fetchAnswer } from '../helpers/wire.js';
+import { serveDuringSuite } from '../helpers/suite-server.js';
 
 /** Bytes of the padded answer: far more than the socket buffers of both ends hold. */
 const LARGE_BYTES = 32 * 1024 * 1024;
@@ -131,15 +132,7 @@ describe('large answers with characters outside the BMP', () => {
 
 describe("the node:http server's own refusals", () => {
   const sim = freshSimulator();
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(sim, { port: 0 });
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serveDuringSuite(sim);
 
   it('answers an HTTP/1.1 request without Host with 400 in the JSON error shape, and closes', async () => {
     const raw = await exchangeRaw(server.port, 'GET /v1/query/types HTTP/1.1\r\n\r\n');

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/node-server.js';
+import { describe, expect, it } from 'vitest';
 import { SUMMARY_QUERY } from '../helpers/credentials.js';
 import { journalCounts, parsePrometheusText, requestCounts, samplesOf, secretsOf, valueOf, type Exposition } from '../helpers/prometheus-text.js';
 import { freshSimulator, secretOf } from '../helpers/sim.js';
+import { serveDuringSuite } from '../helpers/suite-server.js';
 
 const HOLD_MS = 150;
 
 describe('scraping GET /__sim/metrics over HTTP during a burst', () => {
   const sim = freshSimulator();
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(sim, { port: 0 });
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serveDuringSuite(sim);
 
   async function scrape(): Promise<{ text: string; exposition: Exposition }> {
     const res = await fetch(`${server.url}/__sim/metrics`);

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/http/node-server.js';
+import { describe, expect, it } from 'vitest';
 import { freshSimulator, secretOf } from '../../helpers/sim.js';
 import { fetchAnswer } from '../../helpers/wire.js';
 import { event } from './support.js';
+import { serveDuringSuite } from '../../helpers/suite-server.js';
 
 describe('POST /track over HTTP', () => {
   const sim = freshSimulator();
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(sim, { port: 0 });
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serveDuringSuite(sim);
 
   it('accepts a JSON batch with a bearer key', async () => {
     const answer = await fetchAnswer(`${server.url}/track`, {

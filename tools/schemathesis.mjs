@@ -17,6 +17,8 @@
  *   resets the world (new keys), moves the clock and starts scenarios, which would change what a
  *   public run sees under it.
  *
+ * Its last line is `schemathesis: N passed, N failed`, the test cases of every part added up.
+ *
  * Exit status: 0 when both runs pass, 1 when a check fails, 2 with a one-line message when the
  * tool cannot run (no Python, the install failed, the simulator did not start).
  *
@@ -27,6 +29,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 /** The pinned Schemathesis release. */
@@ -95,7 +98,7 @@ async function secretOf(url, keyId) {
   return key.secret;
 }
 
-/** Runs one part and resolves with schemathesis's exit status. */
+/** Runs one part and resolves with schemathesis's exit status and its test cases passed and failed. */
 async function runPart(part, options) {
   const { url, stop } = await startSimulator(part !== 'lenient').catch((error) => fail(error.message));
   try {
@@ -108,8 +111,23 @@ async function runPart(part, options) {
       if (part === 'lenient') args.push('--exclude-checks', 'negative_data_rejection');
     }
     console.log(`\n=== schemathesis ${SCHEMATHESIS_VERSION}, ${part}, against ${url} (seed ${options.seed}, ${options.maxExamples} examples per operation)`);
-    const child = spawn(BIN, args, { stdio: 'inherit', cwd: ROOT });
-    return await new Promise((resolveRun) => child.on('exit', (code) => resolveRun(code ?? 1)));
+    const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+    const counts = { passed: 0, failed: 0 };
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      // "  1862 generated, 1862 passed, 3 skipped": this part's test cases.
+      if (/^\s*\d+ generated\b/.test(line)) {
+        counts.passed = Number(/(\d+) passed/.exec(line)?.[1] ?? 0);
+        counts.failed = Number(/(\d+) failed/.exec(line)?.[1] ?? 0);
+      }
+      // Schemathesis closes like pytest ("==== 2 warnings in 10.05s ===="), which a reader of
+      // pytest's closing line takes for a run of no test: the same words, without the rules.
+      const closing = /^=+ (.* in [\d.]+s) =+$/.exec(line);
+      console.log(closing === null ? line : `schemathesis ${part} closing: ${closing[1]}`);
+    });
+    const code = await new Promise((resolveRun) => child.on('close', (exitCode) => resolveRun(exitCode ?? 1)));
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return { code, ...counts };
   } finally {
     stop();
   }
@@ -135,6 +153,14 @@ if (!Number.isInteger(options.seed) || !Number.isInteger(options.maxExamples) ||
 install();
 const parts = values.part === 'all' ? ['strict', 'lenient', 'control'] : [values.part];
 let status = 0;
-for (const part of parts) status = Math.max(status, await runPart(part, options));
+let passed = 0;
+let failed = 0;
+for (const part of parts) {
+  const run = await runPart(part, options);
+  status = Math.max(status, run.code);
+  passed += run.passed;
+  failed += run.failed;
+}
 console.log(status === 0 ? '\nschemathesis: every check passed' : '\nschemathesis: checks failed (see above)');
+console.log(`schemathesis: ${passed} passed, ${failed} failed`);
 process.exit(status === 0 ? 0 : 1);

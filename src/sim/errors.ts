@@ -214,9 +214,9 @@ export const LIVE_QUOTA_MESSAGE = 'Too many requests for this API key. Try again
 export const LIVE_CONCURRENCY_MESSAGE = 'Too many concurrent requests for this API key. Try again shortly.';
 
 /**
- * The live ingestion service's error catalogue, as far as `/track` uses it
- * (`apps/basket/src/lib/structured-errors.ts`): status, message, why and fix of each key. The
- * wire code is `basket.<KEY>`.
+ * The live ingestion service's error catalogue, whole (`apps/basket/src/lib/structured-errors.ts`,
+ * plus DELIVERY_UNAVAILABLE, raised outside it): status, message, why and fix of each key. The
+ * wire code is `basket.<KEY>`; `retryable` follows the status (408, 425, 429, ≥ 500).
  */
 export const BASKET_ERRORS = {
   TRACK_PAYLOAD_TOO_LARGE: {
@@ -237,17 +237,35 @@ export const BASKET_ERRORS = {
     why: 'The API key is not allowed to send track events.',
     fix: 'Use an API key that includes the track:events scope.',
   },
+  TRACK_MISSING_OWNER: {
+    status: 400,
+    message: 'API key missing owner',
+    why: 'The key is not linked to a user or organization.',
+    fix: 'Use an organization-scoped API key or contact support.',
+  },
   TRACK_MISSING_CREDENTIALS: {
     status: 401,
     message: 'API key or website_id required',
     why: 'Neither an API key nor a website_id query parameter was provided.',
     fix: 'Send an API key header or include website_id on the query string.',
   },
+  MCP_INVALID_API_KEY: {
+    status: 401,
+    message: 'Valid API key required',
+    why: 'The request had no API key, or the key is unknown, malformed, disabled, revoked, or expired.',
+    fix: 'Set DATABUDDY_API_KEY or the apiKey option to an active Databuddy API key.',
+  },
   TRACK_WEBSITE_NOT_FOUND: {
     status: 404,
     message: 'Website not found',
     why: 'No active website matches the given website_id.',
     fix: 'Check the website_id and that the site exists in your organization.',
+  },
+  TRACK_WEBSITE_NO_ORGANIZATION: {
+    status: 400,
+    message: 'Website missing organization',
+    why: 'The website is not linked to an organization.',
+    fix: 'Assign the website to an organization in the dashboard.',
   },
   TRACK_WEBSITE_SCOPE_MISMATCH: {
     status: 403,
@@ -260,6 +278,126 @@ export const BASKET_ERRORS = {
     message: 'Rate limit exceeded',
     why: 'Too many requests from this API key or website.',
     fix: 'Reduce request frequency or batch events.',
+  },
+  IDENTIFY_RATE_LIMITED: {
+    status: 429,
+    message: 'Rate limit exceeded',
+    why: 'Too many /identify requests from this principal.',
+    fix: 'Call identify only on login, signup, or trait changes.',
+  },
+  IDENTIFY_MISSING_WEBSITE_ID: {
+    status: 400,
+    message: 'Missing websiteId',
+    why: 'API-key identify requests must state which website the profile belongs to.',
+    fix: 'Include websiteId in the request body.',
+  },
+  INGEST_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: 'Payload too large',
+    why: 'Request body exceeds the maximum allowed size.',
+    fix: 'Send a smaller payload or split events across requests.',
+  },
+  INGEST_MISSING_CLIENT_ID: {
+    status: 400,
+    message: 'Missing client ID',
+    why: 'No client_id query parameter or databuddy-client-id header was sent.',
+    fix: 'Pass client_id in the query string or set the databuddy-client-id header.',
+  },
+  INGEST_INVALID_CLIENT_ID: {
+    status: 400,
+    message: 'Invalid or inactive client ID',
+    why: 'The Client ID is unknown, inactive, or not found.',
+    fix: 'Use the client ID from your site snippet and ensure the site is active.',
+  },
+  WEBSITE_LOOKUP_UNAVAILABLE: {
+    status: 503,
+    message: 'Website lookup temporarily unavailable',
+    why: 'The website configuration store could not be reached.',
+    fix: 'Retry the same request after a short delay. Do not change a known-good client ID.',
+  },
+  INGEST_ORIGIN_NOT_AUTHORIZED: {
+    status: 403,
+    message: 'Origin not authorized',
+    why: 'The request Origin does not match allowed origins for this website.',
+    fix: 'Add this origin in website security settings or send requests from an allowed domain.',
+  },
+  INGEST_IP_NOT_AUTHORIZED: {
+    status: 403,
+    message: 'IP address not authorized',
+    why: 'The client IP is not in the allowed list for this website.',
+    fix: 'Allow this IP in website security settings or connect from an allowed network.',
+  },
+  INGEST_WEBSITE_MISSING_ORGANIZATION: {
+    status: 400,
+    message: 'Website missing organization',
+    why: 'Custom events require the website to belong to an organization.',
+    fix: 'Assign the website to an organization in the dashboard.',
+  },
+  INGEST_UNKNOWN_EVENT_TYPE: {
+    status: 400,
+    message: 'Unknown event type',
+    why: 'The type field does not match a supported ingestion event.',
+    fix: 'Use track, outgoing_link, or another supported type per the SDK.',
+  },
+  INGEST_BATCH_NOT_ARRAY: {
+    status: 400,
+    message: 'Batch endpoint expects array of events',
+    why: 'The request body must be a JSON array of events.',
+    fix: 'Send an array of event objects as the request body.',
+  },
+  INGEST_BATCH_TOO_LARGE: {
+    status: 400,
+    message: 'Batch too large',
+    why: 'The batch exceeds the maximum number of events per request.',
+    fix: 'Split the batch into smaller requests.',
+  },
+  INGEST_ERRORS_BODY_TOO_LARGE: {
+    status: 413,
+    message: 'Error batch too large',
+    why: 'The /errors request body exceeds the maximum allowed size.',
+    fix: 'Send fewer error spans per request or trim stack traces and messages.',
+  },
+  BILLING_LIMIT_EXCEEDED: {
+    status: 402,
+    message: 'Event quota exceeded',
+    why: 'The billing provider denied this usage check.',
+    fix: 'Upgrade the plan, reduce event volume, or contact support.',
+  },
+  BILLING_CHECK_UNAVAILABLE: {
+    status: 503,
+    message: 'Billing check unavailable',
+    why: 'The event quota could not be verified before ingestion.',
+    fix: 'Retry after the billing provider is reachable.',
+  },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    status: 404,
+    message: 'Webhook endpoint not found',
+    why: 'The webhook URL does not match an active revenue configuration.',
+    fix: 'Use the webhook URL configured in Databuddy.',
+  },
+  WEBHOOK_MISSING_SIGNATURE: {
+    status: 400,
+    message: 'Webhook signature header is required',
+    why: 'The provider did not send its signature header.',
+    fix: 'Send the event through the configured payment provider.',
+  },
+  WEBHOOK_INVALID_SIGNATURE: {
+    status: 401,
+    message: 'Invalid webhook signature',
+    why: 'The payload could not be verified with the configured webhook secret.',
+    fix: 'Confirm that the webhook secret matches the provider configuration.',
+  },
+  WEBHOOK_INVALID_PAYLOAD: {
+    status: 400,
+    message: 'Invalid webhook payload',
+    why: 'The verified webhook body was not valid JSON.',
+    fix: 'Send the unmodified JSON payload from the payment provider.',
+  },
+  WEBHOOK_PROCESSING_FAILED: {
+    status: 500,
+    message: 'Failed to process webhook event',
+    why: 'Databuddy could not persist the provider event.',
+    fix: 'Retry delivery after the service is available.',
   },
   INVALID_EVENT_SCHEMA: {
     status: 400,

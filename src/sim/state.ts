@@ -5,6 +5,7 @@ import { createResultCache, type ResultCache } from './query/result-cache.js';
 import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_ENTRIES, type TrafficReader } from './traffic-cache.js';
 import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
+import { createIngestLedger, type IngestLedger } from './ingest/ingest-ledger.js';
 import { createManageState, type ManageState } from './manage/store.js';
 
 /**
@@ -32,6 +33,8 @@ export interface SimState {
   readonly admin: AdminState;
   /** Custom events accepted by `POST /track`, bounded; empty in the seeded state. */
   readonly trackedEvents: EventStore;
+  /** What the other ingestion routes accepted (page views, vitals, errors, webhooks …), bounded; empty in the seeded state. */
+  readonly ingested: IngestLedger;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
   readonly manage: ManageState;
 }
@@ -64,6 +67,10 @@ export function createState(world: World, options: StateOptions = {}): SimState 
     hashMemo: new Map(),
     admin: createAdminState(world.seed),
     trackedEvents: createEventStore(options.eventStorage),
+    ingested: createIngestLedger({
+      ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
+      ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
+    }),
     manage: createManageState(world),
   };
 }

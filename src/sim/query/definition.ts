@@ -4,6 +4,7 @@ import type { ShortLink, UptimeMonitor, Website } from '../model/entities.js';
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import type { EventReader } from '../ingest/event-store.js';
+import type { IngestLedger } from '../ingest/ingest-ledger.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
@@ -83,6 +84,11 @@ export interface RunContext {
   readonly dictionaries: Dictionaries;
   /** Custom events accepted by `POST /track`. */
   readonly events: EventReader;
+  /**
+   * What the other ingestion routes accepted, per kind, website and day. A family adds a
+   * website-day's records of its kinds to the generated traffic of that day.
+   */
+  readonly ingested: IngestLedger;
   /**
    * For types that page themselves (`paging: 'self'`): the request's `limit` (undefined when it
    * sent none, so the type's own default applies) and the offset of the requested page.

@@ -1,6 +1,7 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import { organizationOwner, type EventReader } from '../ingest/event-store.js';
+import type { IngestLedger } from '../ingest/ingest-ledger.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
@@ -38,6 +39,8 @@ export interface ExecutionEnvironment {
   readonly cache: ResultCache;
   /** Custom events accepted by `POST /track`. */
   readonly events: EventReader;
+  /** What the other ingestion routes accepted (page views, vitals, errors, webhook revenue …). */
+  readonly ingested: IngestLedger;
   readonly profile: Profile;
   /** Called with the exact reason when a parameter fails for a reason live hides behind "Query execution failed". */
   readonly warn?: (field: string, message: string) => void;
@@ -108,10 +111,13 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   // Data ends at the last whole minute before now: no future rows, and one answer per minute to cache.
   const cutMs = Math.floor(env.now / 60_000) * 60_000 - 1;
   const toMs = Math.min(parameter.toMs, cutMs);
-  // Everything that decides the rows but tracked events, the page and the order.
+  // Everything that decides the rows but tracked events, the page and the order. Ingested
+  // records are part of it: a new one on the scope's websites and days makes every part new.
   const baseKey = type.skipDateRange
     ? null
-    : resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) + (env.profile === 'spec' ? '' : `|${env.profile}`);
+    : resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
+      (env.profile === 'spec' ? '' : `|${env.profile}`) +
+      ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested);
   const compute = (): Row[] => {
     const rows = runType(type, env.profile, {
       scope,
@@ -125,6 +131,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       traffic: env.traffic,
       dictionaries: env.dictionaries,
       events: env.events,
+      ingested: env.ingested,
       limit: plan.limit,
       offset: type.paging === 'self' ? offset : 0,
       memo: (part, make) => (baseKey === null ? make() : env.cache.memo(`${baseKey}|${part}`, make)),
@@ -168,6 +175,17 @@ function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: numb
   return type.family === 'retention'
     ? events.countTouching(owners, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
     : events.countTouching(owners, fromMs, toMs);
+}
+
+/**
+ * What the ingested records a parameter may read amount to, for its cache key ('' while the
+ * scope's websites hold none on those days, so the seeded world's keys are unchanged).
+ */
+function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, ledger: IngestLedger): string {
+  if (scope.kind !== 'websites' || ledger.size === 0) return '';
+  const ids = scope.websites.map((w) => w.id);
+  const count = type.family === 'retention' ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
+  return count === 0 ? '' : `|i${count}`;
 }
 
 /** Thrown inside `compute` when rows lack the `sortBy` field (ClickHouse's unknown-column error). */

@@ -235,6 +235,7 @@ export const queryRoutes = [
         dictionaries: ctx.state.world.dictionaries,
         cache: ctx.state.results,
         events: ctx.state.trackedEvents,
+        ingested: ctx.state.ingested,
         profile: ctx.sim.profile,
         warn: (field: string, message: string) => ctx.warn({ field, message }),
       };

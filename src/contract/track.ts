@@ -34,7 +34,8 @@ export function eventTimeInWindow(ms: number, now: number): boolean {
   return ms >= MIN_EVENT_TIMESTAMP && ms <= now + MAX_EVENT_FUTURE_MS;
 }
 
-const timestampSchema = z
+/** An event time: epoch milliseconds or an ISO 8601 string with a zone (the window is checked against the clock by the route). */
+export const timestampSchema = z
   .union([z.number(), z.string()])
   .superRefine((value, ctx) => {
     if (eventTimeOf(value) !== null) return;
@@ -63,7 +64,8 @@ function isShallow(value: unknown, max: number): boolean {
   return true;
 }
 
-const propertiesSchema = z
+/** `properties` of an event: at most 50 names of at most 128 characters, 32 levels deep, 32,768 characters of JSON. */
+export const propertiesSchema = z
   .record(z.string().max(PROPERTY_LIMITS.keyLength, `Property names are at most ${PROPERTY_LIMITS.keyLength} characters`), z.unknown())
   .superRefine((value, ctx) => {
     if (Object.keys(value).length > PROPERTY_LIMITS.keys) {

@@ -31,6 +31,15 @@ export interface Website {
   readonly baseDailySessions: number;
   /** Epoch ms of the last management change; absent means `createdAt`. */
   readonly updatedAt?: number;
+  /** The service's website status: ingestion refuses any but `ACTIVE` (absent means active). */
+  readonly status?: 'ACTIVE' | 'INACTIVE';
+  /**
+   * Ingestion security settings: Origins allowed besides the domain and its subdomains (a
+   * request without an Origin is then refused), and client IPs or IPv4 CIDR ranges allowed
+   * (others are refused). Absent or empty: no such restriction.
+   */
+  readonly allowedOrigins?: readonly string[];
+  readonly allowedIps?: readonly string[];
 }
 
 /** A dashboard user; signs in with a session cookie. */

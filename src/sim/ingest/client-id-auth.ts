@@ -38,7 +38,6 @@ export interface ClientIdQuery {
 /** Characters of a client id kept (the service's SHORT_STRING limit). */
 const CLIENT_ID_MAX = 255;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** A text field as the service sanitizes it: control characters removed, trimmed, cut to `max`. */

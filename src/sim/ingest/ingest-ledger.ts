@@ -47,6 +47,19 @@ export const DEFAULT_INGEST_LEDGER_LIMITS: IngestLedgerLimits = { maxRecords: 1_
 /** What an append decided: all records kept, or none (nothing is half-written). */
 export type IngestAppendResult = { readonly ok: true } | { readonly ok: false; readonly reason: 'records' | 'chars' };
 
+/** Records of one kind for one website, to append with others at once. */
+export interface IngestPart<T extends IngestRecord = IngestRecord> {
+  readonly kind: IngestKind<T>;
+  readonly websiteId: string;
+  readonly records: readonly T[];
+}
+
+/** A part of one kind for {@link IngestLedger.appendAll}. */
+export function ingestPart<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, records: readonly T[]): IngestPart {
+  // charsOf only ever receives this kind's own records.
+  return { kind: kind as unknown as IngestKind<IngestRecord>, websiteId, records };
+}
+
 /** The ledger of one simulator run. */
 export interface IngestLedger {
   readonly limits: IngestLedgerLimits;
@@ -57,10 +70,12 @@ export interface IngestLedger {
    * or none when they would pass a bound.
    */
   append<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, records: readonly T[]): IngestAppendResult;
+  /** Appends several parts at once: all of them, or none when together they would pass a bound. */
+  appendAll(parts: readonly IngestPart[]): IngestAppendResult;
   /** The records of a kind a website holds on a UTC day (days since the epoch), in arrival order. */
   onDay<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, day: number): readonly T[];
   /** Whether a website holds any record of a kind on any day: lets a scan skip the ledger. */
-  holds(kind: IngestKind<IngestRecord>, websiteId: string): boolean;
+  holds<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string): boolean;
   /**
    * How many records (all kinds) the websites hold on the UTC days that [fromMs, toMs] touches.
    * Costs one step per day that holds records, never one per record.
@@ -72,6 +87,13 @@ export interface IngestLedger {
    * forgets the oldest past that.
    */
   claimEventId(key: string): boolean;
+  /** Whether an event id was claimed (and is still remembered). */
+  hasEventId(key: string): boolean;
+  /**
+   * A website's number for an ingested visitor (0, 1, 2 … in order of first appearance), the
+   * same on every day: what the query families count distinct visitors by.
+   */
+  visitorNumber(websiteId: string, visitorId: string): number;
 }
 
 /** Creates an empty ledger. */
@@ -82,18 +104,21 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
   /** website id → day → records of every kind. */
   const counts = new Map<string, Map<number, number>>();
   const eventIds = new Set<string>();
+  const visitors = new Map<string, Map<string, number>>();
   let size = 0;
   let chars = 0;
-  return {
-    limits: bounds,
-    get size() {
-      return size;
-    },
-    append(kind, websiteId, records) {
-      let added = 0;
-      for (const record of records) added += kind.charsOf(record);
-      if (size + records.length > bounds.maxRecords) return { ok: false, reason: 'records' };
-      if (chars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
+  /** Checks every bound for all parts, then writes them all. */
+  function appendAll(parts: readonly IngestPart[]): IngestAppendResult {
+    let count = 0;
+    let added = 0;
+    for (const part of parts) {
+      count += part.records.length;
+      for (const record of part.records) added += part.kind.charsOf(record);
+    }
+    if (size + count > bounds.maxRecords) return { ok: false, reason: 'records' };
+    if (chars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
+    for (const { kind, websiteId, records } of parts) {
+      if (records.length === 0) continue;
       let sites = kinds.get(kind.name);
       if (!sites) kinds.set(kind.name, (sites = new Map()));
       let days = sites.get(websiteId);
@@ -107,10 +132,20 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
         list.push(record);
         tally.set(day, (tally.get(day) ?? 0) + 1);
       }
-      size += records.length;
-      chars += added;
-      return { ok: true };
+    }
+    size += count;
+    chars += added;
+    return { ok: true };
+  }
+  return {
+    limits: bounds,
+    get size() {
+      return size;
     },
+    append(kind, websiteId, records) {
+      return appendAll([ingestPart(kind, websiteId, records)]);
+    },
+    appendAll,
     onDay<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, day: number): readonly T[] {
       return (kinds.get(kind.name)?.get(websiteId)?.get(day) as T[] | undefined) ?? [];
     },
@@ -133,6 +168,16 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
       eventIds.add(key);
       if (eventIds.size > bounds.maxRecords) eventIds.delete(eventIds.values().next().value as string);
       return true;
+    },
+    hasEventId(key) {
+      return eventIds.has(key);
+    },
+    visitorNumber(websiteId, visitorId) {
+      let numbers = visitors.get(websiteId);
+      if (!numbers) visitors.set(websiteId, (numbers = new Map()));
+      let number = numbers.get(visitorId);
+      if (number === undefined) numbers.set(visitorId, (number = numbers.size));
+      return number;
     },
   };
 }

@@ -96,6 +96,40 @@ export interface SessionBatch {
   readonly eventNames: Uint16Array;
   /** Event time, epoch ms. */
   readonly eventTimeMs: Float64Array;
+  /**
+   * Set on the sessions built from ingested page views (weight 1): what they were sent with,
+   * per sample. No generated activity (errors, revenue …) belongs to them, so a derivation of
+   * their day must not be read by their index.
+   */
+  readonly ingested?: IngestedSessionFacts;
+}
+
+/**
+ * The dimensions the session samples lack, derived per visitor: browser and OS versions, the
+ * viewport, and the utm_term and utm_content of a UTM-tagged session. Each value is a pure
+ * function of (seed, website, visitor, the visitor's sampled attributes), so one visitor keeps
+ * the same browser version and viewport on every day, and every type sees the same values.
+ */
+export interface DeviceDetails {
+  /** Per sample of the day's batch: the browser version (never empty). */
+  readonly browserVersion: readonly string[];
+  /** Per sample: the OS version ('' where the user agent names none, as Linux). */
+  readonly osVersion: readonly string[];
+  /** Per sample: the viewport as `WxH` (never empty). */
+  readonly viewportSize: readonly string[];
+  /** Per sample: utm_term, '' when the session has no UTM tags or its medium carries no term. */
+  readonly utmTerm: readonly string[];
+  /** Per sample: utm_content, '' when the session has no UTM tags. */
+  readonly utmContent: readonly string[];
+}
+
+/** Per sample of an ingested session batch: what the tracker sent, where generated samples derive it. */
+export interface IngestedSessionFacts {
+  readonly anonymousIds: readonly string[];
+  readonly profileIds: readonly string[];
+  readonly sessionIds: readonly string[];
+  /** As {@link DeviceDetails} of a generated day: versions from the User-Agent, viewport and UTM tags as sent. */
+  readonly details: DeviceDetails;
 }
 
 /** Clicks on one short link on one UTC day. */

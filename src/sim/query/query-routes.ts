@@ -232,7 +232,7 @@ export const queryRoutes = [
         now: ctx.now,
         timezone: ctx.query.timezone ?? 'UTC',
         traffic: ctx.state.traffic,
-        dictionaries: ctx.state.world.dictionaries,
+        dictionaries: ctx.state.dictionaries.current(),
         cache: ctx.state.results,
         events: ctx.state.trackedEvents,
         ingested: ctx.state.ingested,

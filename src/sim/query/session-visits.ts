@@ -28,9 +28,9 @@ export interface SessionVisit {
 function stringFieldValue(ctx: RunContext, batch: SessionBatch, index: number, details: () => DeviceDetails, field: string): string {
   switch (field) {
     case 'anonymous_id':
-      return anonymousIdOf(batch.websiteId, batch.visitor[index] as number);
+      return batch.ingested ? (batch.ingested.anonymousIds[index] as string) : anonymousIdOf(batch.websiteId, batch.visitor[index] as number);
     case 'profile_id':
-      return profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[index] as number);
+      return batch.ingested ? (batch.ingested.profileIds[index] as string) : profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[index] as number);
     case 'utm_term':
       return details().utmTerm[index] as string;
     case 'utm_content':
@@ -54,6 +54,8 @@ function excludesAll(ctx: RunContext): boolean {
  * Visits every session of the scope in [fromMs, toMs] that passes the request's filters,
  * including filters on the visitor's ids (`anonymous_id`, `profile_id`) and on the derived UTM
  * tags (`utm_term`, `utm_content`), where the type allows them. Same order as `scanSessions`.
+ * Sessions built from ingested page views are visited too (their `batch.ingested` says so, and
+ * `details()` answers from what they were sent with).
  */
 export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) => void, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
   if (ctx.scope.kind !== 'websites') return;
@@ -69,6 +71,7 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
     matched: 0,
     visitorKey: 0,
     details() {
+      if (current.batch.ingested) return current.batch.ingested.details;
       if (detailsBatch !== current.batch || !detailsValue) {
         detailsBatch = current.batch;
         detailsValue = ctx.traffic.derived(derivation, websites.get(current.batch.websiteId) as Website, current.batch.day);
@@ -88,6 +91,7 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
     },
     fromMs,
     toMs,
+    { ingested: true },
   );
 }
 

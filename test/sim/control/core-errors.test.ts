@@ -23,7 +23,7 @@ function expectClean4xx(answer: Answer, status?: number): void {
 }
 
 describe('routing errors', () => {
-  it.each(['/nope', '/', '/v1', '/v1/query/types/extra', '/v2/query', '/V1/QUERY/TYPES'])(
+  it.each(['/nope', '/v1', '/v1/query/types/extra', '/v2/query', '/V1/QUERY/TYPES'])(
     'answers the unknown route %s with a JSON 404 NOT_FOUND and a requestId',
     async (path) => {
       const answer = await call(sim, 'GET', path);
@@ -33,6 +33,7 @@ describe('routing errors', () => {
   );
 
   it.each([
+    ['GET', '/', 'POST'],
     ['DELETE', '/v1/query', 'POST'],
     ['GET', '/v1/query', 'POST'],
     ['PUT', '/v1/query/compile', 'POST'],

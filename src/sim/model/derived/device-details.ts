@@ -1,26 +1,14 @@
 import type { Derivation } from '../../traffic-cache.js';
-import type { Dictionaries } from '../traffic.js';
+import type { DeviceDetails, Dictionaries } from '../traffic.js';
 import { mix, pickWeighted, unit } from '../hash.js';
 import { websiteHash } from '../identity.js';
 
 /**
- * The dimensions the session samples lack, derived per visitor: browser and OS versions, the
- * viewport, and the utm_term and utm_content of a UTM-tagged session. Each value is a pure
- * function of (seed, website, visitor, the visitor's sampled attributes), so one visitor keeps
- * the same browser version and viewport on every day, and every type sees the same values.
+ * Derives a generated day's {@link DeviceDetails}: per visitor, a pure function of (seed,
+ * website, visitor, the visitor's sampled attributes), so one visitor keeps the same browser
+ * version and viewport on every day, and every type sees the same values.
  */
-export interface DeviceDetails {
-  /** Per sample of the day's batch: the browser version (never empty). */
-  readonly browserVersion: readonly string[];
-  /** Per sample: the OS version ('' where the user agent names none, as Linux). */
-  readonly osVersion: readonly string[];
-  /** Per sample: the viewport as `WxH` (never empty). */
-  readonly viewportSize: readonly string[];
-  /** Per sample: utm_term, '' when the session has no UTM tags or its medium carries no term. */
-  readonly utmTerm: readonly string[];
-  /** Per sample: utm_content, '' when the session has no UTM tags. */
-  readonly utmContent: readonly string[];
-}
+export type { DeviceDetails };
 
 type Weighted = readonly (readonly [value: string, weight: number])[];
 

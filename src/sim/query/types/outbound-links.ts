@@ -5,8 +5,10 @@ import { anonymousIdOf, sessionIdOf } from '../../model/identity.js';
 import { createDistinct, percentage } from '../aggregate.js';
 import { formatDateTime } from '../dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
-import { passesRecord, splitFilters } from '../record-filters.js';
-import { scanSessions } from '../scan.js';
+import { passesRecord, splitFilters, type SplitFilters } from '../record-filters.js';
+import { OUTGOING_LINKS } from '../../ingest/page-events.js';
+import { DAY_MS } from '../../model/world.js';
+import { scanSessions, visitorKeyOf } from '../scan.js';
 
 /** Filter fields of an outbound click that no session dictionary holds. */
 const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);
@@ -21,7 +23,8 @@ const EMPTY_CLICKS: OutboundClicks = {
 
 /** One outbound click: its link, time, and the visitor and session (scan serial) that made it. */
 interface OutboundClick {
-  readonly link: number;
+  readonly href: string;
+  readonly text: string;
   readonly timeMs: number;
   readonly visitorKey: number;
   readonly sessionKey: number;
@@ -74,7 +77,49 @@ function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => vo
             return '';
         }
       });
-      if (passes) visit({ link: clicks.link[c] as number, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
+      if (passes) visit({ href: link.href, text: link.text, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
+    }
+  });
+  scanIngestedClicks(ctx, split, serial, visit);
+}
+
+/**
+ * Visits the clicks `/batch` and `/` stored (weight 1), website by website and day by day in
+ * arrival order, after the generated ones. A click is joined to no session here, so a request
+ * with a session-level filter (a dimension or a path) leaves them out; the click filters apply.
+ */
+function scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: number, visit: (click: OutboundClick) => void): void {
+  if (ctx.scope.kind !== 'websites' || split.sessions.filters.excludesAll || ctx.filters.masks.size > 0) return;
+  const firstDay = Math.floor(ctx.fromMs / DAY_MS);
+  const lastDay = Math.floor(ctx.toMs / DAY_MS);
+  const sessions = new Map<string, number>();
+  ctx.scope.websites.forEach((website, siteIndex) => {
+    if (!ctx.ingested.holds(OUTGOING_LINKS, website.id)) return;
+    for (let day = firstDay; day <= lastDay; day++) {
+      for (const click of ctx.ingested.onDay(OUTGOING_LINKS, website.id, day)) {
+        if (click.timestamp < ctx.fromMs || click.timestamp > ctx.toMs) continue;
+        const passes = passesRecord(split, (field) => {
+          switch (field) {
+            case 'client_id':
+              return website.id;
+            case 'anonymous_id':
+              return click.anonymousId;
+            case 'session_id':
+              return click.sessionId;
+            case 'href':
+              return click.href;
+            case 'text':
+              return click.text;
+            default:
+              return '';
+          }
+        });
+        if (!passes) continue;
+        const sessionName = `${website.id}\u0000${click.sessionId !== '' ? click.sessionId : click.eventId}`;
+        let sessionKey = sessions.get(sessionName);
+        if (sessionKey === undefined) sessions.set(sessionName, (sessionKey = serialBase + 1 + sessions.size));
+        visit({ href: click.href, text: click.text, timeMs: click.timestamp, visitorKey: visitorKeyOf(siteIndex, click.visitor), sessionKey, weight: 1 });
+      }
     }
   });
 }
@@ -83,27 +128,27 @@ const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 
 /** Clicks per (href, text), most first, with distinct visitors and sessions and the latest click. */
 function outboundLinkRows(ctx: RunContext): Row[] {
-  const groups = new Map<number, { clicks: number; users: number; sessions: number; last: number }>();
+  const groups = new Map<string, { href: string; text: string; index: number; clicks: number; users: number; sessions: number; last: number }>();
   const isNewUser = createDistinct();
   const isNewSession = createDistinct();
   scanOutboundClicks(ctx, (click) => {
-    let g = groups.get(click.link);
+    const key = `${click.href}\u0000${click.text}`;
+    let g = groups.get(key);
     if (!g) {
-      g = { clicks: 0, users: 0, sessions: 0, last: click.timeMs };
-      groups.set(click.link, g);
+      g = { href: click.href, text: click.text, index: groups.size, clicks: 0, users: 0, sessions: 0, last: click.timeMs };
+      groups.set(key, g);
     }
     g.clicks += click.weight;
     if (click.timeMs > g.last) g.last = click.timeMs;
-    if (isNewUser(click.link, click.visitorKey)) g.users += click.weight;
-    if (isNewSession(click.link, click.sessionKey)) g.sessions += click.weight;
+    if (isNewUser(g.index, click.visitorKey)) g.users += click.weight;
+    if (isNewSession(g.index, click.sessionKey)) g.sessions += click.weight;
   });
   const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
-  return [...groups]
-    .map(([link, g]) => ({ link: OUTBOUND_LINKS[link] as (typeof OUTBOUND_LINKS)[number], g }))
-    .sort((a, b) => b.g.clicks - a.g.clicks || compareText(a.link.href, b.link.href) || compareText(a.link.text, b.link.text))
-    .map(({ link, g }) => ({
-      href: link.href,
-      text: link.text,
+  return [...groups.values()]
+    .sort((a, b) => b.clicks - a.clicks || compareText(a.href, b.href) || compareText(a.text, b.text))
+    .map((g) => ({
+      href: g.href,
+      text: g.text,
       total_clicks: g.clicks,
       unique_users: g.users,
       unique_sessions: g.sessions,
@@ -119,25 +164,18 @@ function domainOf(href: string): string {
 
 /** Clicks per destination domain, most first, with distinct visitors and hrefs. */
 function outboundDomainRows(ctx: RunContext): Row[] {
-  const domains = [...new Set(OUTBOUND_LINKS.map((l) => domainOf(l.href)))];
-  const domainIndex = new Map(domains.map((d, k) => [d, k]));
-  const hrefs = new Map<string, number>();
-  for (const link of OUTBOUND_LINKS) if (!hrefs.has(link.href)) hrefs.set(link.href, hrefs.size);
-  const groups = new Map<string, { clicks: number; users: number; links: number }>();
+  const groups = new Map<string, { index: number; clicks: number; users: number; links: Set<string> }>();
   const isNewUser = createDistinct();
-  const isNewLink = createDistinct();
   scanOutboundClicks(ctx, (click) => {
-    const link = OUTBOUND_LINKS[click.link] as (typeof OUTBOUND_LINKS)[number];
-    const domain = domainOf(link.href);
-    const index = domainIndex.get(domain) as number;
+    const domain = domainOf(click.href);
     let g = groups.get(domain);
     if (!g) {
-      g = { clicks: 0, users: 0, links: 0 };
+      g = { index: groups.size, clicks: 0, users: 0, links: new Set() };
       groups.set(domain, g);
     }
     g.clicks += click.weight;
-    if (isNewUser(index, click.visitorKey)) g.users += click.weight;
-    if (isNewLink(index, hrefs.get(link.href) as number)) g.links += 1;
+    if (isNewUser(g.index, click.visitorKey)) g.users += click.weight;
+    g.links.add(click.href);
   });
   const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
   return [...groups]
@@ -146,7 +184,7 @@ function outboundDomainRows(ctx: RunContext): Row[] {
       domain,
       total_clicks: g.clicks,
       unique_users: g.users,
-      unique_links: g.links,
+      unique_links: g.links.size,
       percentage: percentage(g.clicks, total),
     }));
 }

@@ -1,0 +1,211 @@
+import type { z } from 'zod';
+import { errorBodySchema } from '../../contract/errors.js';
+import {
+  analyticsEventSchema,
+  batchResponseSchema,
+  clientIdQuerySchema,
+  INGEST_BATCH_MAX,
+  ingestBatchBodySchema,
+  ingestEventBodySchema,
+  outgoingLinkSchema,
+  singleEventResponseSchema,
+} from '../../contract/ingest-events.js';
+import { eventTimeInWindow } from '../../contract/track.js';
+import { basketError, type BasketIssue, type SimError } from '../errors.js';
+import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { isBotUserAgent } from './bots.js';
+import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { asIngestEnvelope, basketIssuesOf } from './ingest-envelope.js';
+import { ingestPart } from './ingest-ledger.js';
+import {
+  countryOf,
+  OUTGOING_LINKS,
+  PAGE_EVENTS,
+  toOutgoingLinkRecord,
+  toPageEventRecord,
+  type OutgoingLinkRecord,
+  type PageEventRecord,
+} from './page-events.js';
+
+/**
+ * The browser tracker's main routes: `POST /batch` (its queue of page views, page exits and
+ * other named events, and the unload beacon) and `POST /` (one event: outgoing-link clicks, or
+ * every event of a tracker with batching off). Client-id authentication; page events go to the
+ * ledger's `page_event` kind (the query families count them as sessions and page views beside
+ * the generated traffic), link clicks to `outgoing_link`.
+ */
+
+/** Who sent the request, and whether a bot did. */
+interface BrowserAccess {
+  readonly client: ClientIdentity;
+  readonly bot: boolean;
+}
+
+/** One item's outcome in a `/batch` answer. */
+type ItemResult = z.infer<typeof batchResponseSchema>['results'][number];
+
+/** What one item turned into: a record to store (not yet stored), or its failure. */
+type ItemOutcome =
+  | { readonly ok: true; readonly type: 'track' | 'outgoing_link'; readonly eventId: string; readonly record: PageEventRecord | OutgoingLinkRecord; readonly dedupKey: string }
+  | { readonly ok: false; readonly result: ItemResult; readonly error: SimError };
+
+/** The event time of an item: its timestamp when it has a number, else the arrival instant. */
+function timeOf(timestamp: number | null | undefined, now: number): number {
+  return typeof timestamp === 'number' ? timestamp : now;
+}
+
+/** A schema failure of one item. */
+function schemaFailure(issues: readonly BasketIssue[], eventType: string, eventId: string | undefined): ItemOutcome {
+  return {
+    ok: false,
+    result: {
+      status: 'error',
+      message: 'Invalid event schema',
+      code: 'INVALID_EVENT_SCHEMA',
+      errors: [...issues],
+      eventType,
+      ...(eventId !== undefined ? { eventId } : {}),
+    },
+    error: basketError('INVALID_EVENT_SCHEMA', issues),
+  };
+}
+
+const stringField = (item: unknown, name: string): string | undefined => {
+  const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Validates one item and makes its record, without storing it. */
+function readItem(ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, item: unknown, country: string): ItemOutcome {
+  const type = item !== null && typeof item === 'object' && !Array.isArray(item) ? ((item as Record<string, unknown>).type ?? 'track') : 'track';
+  const seed = ctx.state.world.seed;
+  const siteId = client.website.id;
+  if (type === 'track') {
+    const parsed = analyticsEventSchema.safeParse(item);
+    if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), 'track', stringField(item, 'eventId'));
+    const event = parsed.data;
+    const time = timeOf(event.timestamp, ctx.now);
+    if (!eventTimeInWindow(time, ctx.now)) {
+      return schemaFailure([{ code: 'too_big', field: 'timestamp', message: 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock' }], 'track', event.eventId);
+    }
+    return { ok: true, type: 'track', eventId: event.eventId, record: toPageEventRecord(seed, ctx.state.ingested, ctx.state.dictionaries, event, time, client, country), dedupKey: `${siteId}\u0000track\u0000${event.eventId}` };
+  }
+  if (type === 'outgoing_link') {
+    const parsed = outgoingLinkSchema.safeParse(item);
+    if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), 'outgoing_link', stringField(item, 'eventId'));
+    const link = parsed.data;
+    const time = timeOf(link.timestamp, ctx.now);
+    if (!eventTimeInWindow(time, ctx.now)) {
+      return schemaFailure([{ code: 'too_big', field: 'timestamp', message: 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock' }], 'outgoing_link', link.eventId);
+    }
+    return { ok: true, type: 'outgoing_link', eventId: link.eventId, record: toOutgoingLinkRecord(seed, ctx.state.ingested, siteId, link, time, country), dedupKey: `${siteId}\u0000outgoing_link\u0000${link.eventId}` };
+  }
+  const eventType = typeof type === 'string' ? type.slice(0, 64) : typeof type;
+  return { ok: false, result: { status: 'error', message: 'Unknown event type', eventType }, error: basketError('INGEST_UNKNOWN_EVENT_TYPE') };
+}
+
+/**
+ * Stores the accepted items of a request, skipping duplicates (an event id the website already
+ * sent for that type: dropped silently, still a success, as the service does). All or nothing:
+ * when the ledger is full, nothing is stored and no event id is claimed.
+ */
+function storeItems(ctx: RouteContext<ClientIdQuery>, websiteId: string, accepted: readonly Extract<ItemOutcome, { ok: true }>[]): SimError | null {
+  const ledger = ctx.state.ingested;
+  const fresh = new Set<string>();
+  const pages: PageEventRecord[] = [];
+  const links: OutgoingLinkRecord[] = [];
+  for (const item of accepted) {
+    if (ledger.hasEventId(item.dedupKey) || fresh.has(item.dedupKey)) continue;
+    fresh.add(item.dedupKey);
+    if (item.type === 'track') pages.push(item.record as PageEventRecord);
+    else links.push(item.record as OutgoingLinkRecord);
+  }
+  if (!ledger.appendAll([ingestPart(PAGE_EVENTS, websiteId, pages), ingestPart(OUTGOING_LINKS, websiteId, links)]).ok) return basketError('DELIVERY_UNAVAILABLE');
+  for (const key of fresh) ledger.claimEventId(key);
+  return null;
+}
+
+/** Client-id authentication and the bot check, shared by both routes. */
+function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | SimError {
+  const client = authenticateClientId(ctx);
+  if ('code' in client) return client;
+  return { client, bot: isBotUserAgent(client.userAgent) };
+}
+
+const AUTH_RESPONSES = {
+  400: { description: 'No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), malformed JSON', schema: errorBodySchema },
+  403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: errorBodySchema },
+  413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: errorBodySchema },
+  503: { description: 'The simulator’s ingestion storage is full (basket.DELIVERY_UNAVAILABLE): nothing was stored', schema: errorBodySchema },
+} as const;
+
+/** The browser tracker's page-view routes (observed: live-ingestion §2.1, §2.2). */
+export const browserRoutes = [
+  defineRoute<unknown[], BrowserAccess, undefined, ClientIdQuery>({
+    method: 'POST',
+    path: '/batch',
+    family: 'ingest',
+    access: { kind: 'public' },
+    summary: `The browser tracker's queue: up to ${INGEST_BATCH_MAX} page views, page exits, named events and outgoing-link clicks, each validated and answered on its own (client id in ?client_id= or databuddy-client-id). Feeds the page, session, traffic, device and geo types and outbound_links.`,
+    query: clientIdQuerySchema,
+    body: ingestBatchBodySchema,
+    bodyError: () => basketError('INGEST_BATCH_NOT_ARRAY'),
+    shapeRefusal: (error) => asIngestEnvelope(error),
+    responses: {
+      200: { description: 'Each item’s outcome in `results` (status success, partial or error: still HTTP 200 when every item failed)', schema: batchResponseSchema },
+      ...AUTH_RESPONSES,
+      400: { description: `${AUTH_RESPONSES[400].description}, a body that is not an array (basket.INGEST_BATCH_NOT_ARRAY), more than ${INGEST_BATCH_MAX} items (basket.INGEST_BATCH_TOO_LARGE)`, schema: errorBodySchema },
+    },
+    authorize: (ctx) => authorizeBrowser(ctx),
+    validate(_ctx, body) {
+      return body.length > INGEST_BATCH_MAX ? basketError('INGEST_BATCH_TOO_LARGE') : undefined;
+    },
+    handle(ctx, body, access) {
+      const country = countryOf(ctx.request.headers);
+      const outcomes: ItemOutcome[] = access.bot ? [] : body.map((item) => readItem(ctx, access.client, item, country));
+      const accepted = outcomes.filter((o): o is Extract<ItemOutcome, { ok: true }> => o.ok);
+      const failed = storeItems(ctx, access.client.website.id, accepted);
+      if (failed) return failed;
+      const results: ItemResult[] = access.bot
+        ? body.map((item) => ({ status: 'error', message: 'Bot detected', eventType: stringField(item, 'type') ?? 'track', error: 'ignored' }))
+        : outcomes.map((o) => (o.ok ? { status: 'success', type: o.type, eventId: o.eventId } : o.result));
+      const successes = accepted.length;
+      return ok({
+        status: successes === body.length && body.length > 0 ? 'success' : successes === 0 ? 'error' : 'partial',
+        batch: true,
+        processed: body.length,
+        batched: {
+          track: accepted.filter((o) => o.type === 'track').length,
+          outgoing_link: accepted.filter((o) => o.type === 'outgoing_link').length,
+        },
+        results,
+      });
+    },
+  }),
+  defineRoute<Record<string, unknown>, BrowserAccess, undefined, ClientIdQuery>({
+    method: 'POST',
+    path: '/',
+    family: 'ingest',
+    access: { kind: 'public' },
+    summary:
+      'One tracker event: an outgoing-link click (type outgoing_link), or a page view or named event of a tracker with batching off (client id in ?client_id= or databuddy-client-id). Feeds outbound_links, or the page and session types.',
+    query: clientIdQuerySchema,
+    body: ingestEventBodySchema,
+    bodyError: (details) => basketError('INVALID_EVENT_SCHEMA', details.map((d) => ({ code: 'invalid_type', field: '', message: d.message }))),
+    shapeRefusal: (error) => asIngestEnvelope(error),
+    responses: {
+      200: { description: 'The event was accepted (a duplicate event id is accepted and not stored twice)', schema: singleEventResponseSchema },
+      204: { description: 'The user agent is a bot: nothing is stored, empty body' },
+      ...AUTH_RESPONSES,
+      400: { description: `${AUTH_RESPONSES[400].description}, a type other than track or outgoing_link (basket.INGEST_UNKNOWN_EVENT_TYPE), an event that fails its schema (basket.INVALID_EVENT_SCHEMA, errors[] names the fields)`, schema: errorBodySchema },
+    },
+    authorize: (ctx) => authorizeBrowser(ctx),
+    handle(ctx, body, access) {
+      if (access.bot) return NO_CONTENT;
+      const outcome = readItem(ctx, access.client, body, countryOf(ctx.request.headers));
+      if (!outcome.ok) return outcome.error;
+      const failed = storeItems(ctx, access.client.website.id, [outcome]);
+      return failed ?? ok({ status: 'success', type: outcome.type });
+    },
+  }),
+];

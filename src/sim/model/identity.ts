@@ -34,8 +34,13 @@ export function anonymousIdOf(websiteId: string, visitor: number): string {
   return `anon_${base36Code(mix(h, visitor, 1), 7)}${base36Code(mix(h, visitor, 2), 7)}`;
 }
 
-/** The session id of sample `index` of a website's day batch (the tracker's `sess_…` id). */
-export function sessionIdOf(batch: Pick<SessionBatch, 'websiteId' | 'day'>, index: number): string {
+/**
+ * The session id of sample `index` of a website's day batch (the tracker's `sess_…` id); for a
+ * session built from ingested page views, the id it was sent with (a derived one when it had none).
+ */
+export function sessionIdOf(batch: Pick<SessionBatch, 'websiteId' | 'day' | 'ingested'>, index: number): string {
+  const sent = batch.ingested?.sessionIds[index];
+  if (sent) return sent;
   const h = websiteHash(batch.websiteId);
   return `sess_${base36Code(batch.day, 4)}${base36Code(index, 4)}${base36Code(mix(h, batch.day, index), 6)}`;
 }

@@ -4,7 +4,7 @@ import { anonymousIdOf, profileIdOf, sessionIdOf } from '../model/identity.js';
 import type { SessionBatch } from '../model/traffic.js';
 import type { RunContext } from './definition.js';
 import { passesFilters, type FieldTest, type FilterPlan } from './filters.js';
-import { scanSessions } from './scan.js';
+import { scanSessions, type ScanOptions } from './scan.js';
 
 /**
  * Session scans that understand the identity filters (`anonymous_id`, `profile_id`,
@@ -26,11 +26,13 @@ export const NO_FILTERS: FilterPlan = { masks: new Map(), excludesAll: false, te
 
 /** The anonymous id of session sample `index` (the row's `visitor_id`). */
 export function visitorIdOf(batch: SessionBatch, index: number): string {
+  if (batch.ingested) return batch.ingested.anonymousIds[index] as string;
   return anonymousIdOf(batch.websiteId, batch.visitor[index] as number);
 }
 
 /** The profile id of session sample `index`'s visitor; '' when anonymous. */
 export function sampleProfileIdOf(ctx: RunContext, batch: SessionBatch, index: number): string {
+  if (batch.ingested) return batch.ingested.profileIds[index] as string;
   return profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[index] as number);
 }
 
@@ -52,6 +54,7 @@ export function scanIdentifiedSessions(
   fromMs = ctx.fromMs,
   toMs = ctx.toMs,
   ownFields: ReadonlySet<string> = NONE,
+  options: ScanOptions = {},
 ): void {
   const identity: FieldTest[] = [];
   const rest: FieldTest[] = [];
@@ -60,7 +63,7 @@ export function scanIdentifiedSessions(
     else if (!ownFields.has(test.field)) rest.push(test);
   }
   if (identity.length === 0 && rest.length === ctx.filters.tests.length) {
-    scanSessions(ctx, (batch, i, matched, visitorKey) => visit(batch, i, matched, visitorKey, batch.weight), fromMs, toMs);
+    scanSessions(ctx, (batch, i, matched, visitorKey) => visit(batch, i, matched, visitorKey, batch.weight), fromMs, toMs, options);
     return;
   }
   const excludesAll = rest.some(
@@ -77,6 +80,7 @@ export function scanIdentifiedSessions(
     },
     fromMs,
     toMs,
+    options,
   );
 }
 
@@ -148,4 +152,12 @@ export function formatDuration(seconds: number): string {
   if (h > 0) return `${h}h ${m}m ${rest}s`;
   if (m > 0) return `${m}m ${rest}s`;
   return `${rest}s`;
+}
+
+/**
+ * {@link scanIdentifiedSessions} with the sessions built from ingested page views too (after
+ * each day's generated ones), for visitors that read only the batch's columns and ids.
+ */
+export function scanIdentifiedAndIngestedSessions(ctx: RunContext, visit: WeightedSessionVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
+  scanIdentifiedSessions(ctx, visit, fromMs, toMs, NONE, { ingested: true });
 }

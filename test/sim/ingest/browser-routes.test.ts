@@ -195,3 +195,14 @@ describe('POST /batch and POST /: refusals in the ingestion envelope', () => {
     expect(bot.text).toBe('');
   });
 });
+
+describe('POST /batch: ingested sessions in the sessions family', () => {
+  it('lists an ingested session in session_list under the session id it was sent with, with its page views', async () => {
+    const sim = freshSimulator();
+    await batch(sim, [pageView('ev_1', '/launch-offer', 0), pageView('ev_2', '/pricing', 2), pageView('ev_3', '/signup', 5)]);
+    const sessions = await rows(sim, 'session_list');
+    const mine = sessions.find((r) => r.session_id === 'sess_visit1');
+    expect(mine).toBeDefined();
+    expect(mine).toMatchObject({ page_views: 3 });
+  });
+});

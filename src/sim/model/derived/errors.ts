@@ -2,6 +2,7 @@ import type { Derivation, DeriveInput } from '../../traffic-cache.js';
 import { hashString, mix, pickWeighted, unit } from '../hash.js';
 import { websiteHash } from '../identity.js';
 import { pageStayMs } from './pageview-times.js';
+import type { SessionBatch } from '../traffic.js';
 
 /**
  * JavaScript errors of a website's day, derived from that day's session samples: some pageviews
@@ -166,6 +167,22 @@ function deriveErrors({ seedHash, website, day, sessions }: DeriveInput): ErrorB
 
 /** The JS errors of a website's day: `ctx.traffic.derived(errorDerivation, website, day)`. */
 export const errorDerivation: Derivation<ErrorBatch> = { name: 'errors', derive: deriveErrors };
+
+/** No generated error for any session of a batch (the sessions built from ingested page views). */
+export function noErrors(sessions: Pick<SessionBatch, 'websiteId' | 'day' | 'count'>): ErrorBatch {
+  return {
+    websiteId: sessions.websiteId,
+    day: sessions.day,
+    count: 0,
+    weight: 1,
+    sample: new Uint32Array(0),
+    pageview: new Uint32Array(0),
+    path: new Uint16Array(0),
+    kind: new Uint8Array(0),
+    timeMs: new Float64Array(0),
+    sessionOffsets: new Uint32Array(sessions.count + 1),
+  };
+}
 
 /** The error samples of session sample `index`: indexes [from, to) of the batch's columns. */
 export function errorsOfSession(batch: ErrorBatch, index: number): { from: number; to: number } {

@@ -1,4 +1,4 @@
-import { errorCountOfSession, errorDerivation, type ErrorBatch } from '../../model/derived/errors.js';
+import { errorCountOfSession, errorDerivation, noErrors, type ErrorBatch } from '../../model/derived/errors.js';
 import { pageStayMs } from '../../model/derived/pageview-times.js';
 import { DAY_MS } from '../../model/world.js';
 import { parseSessionId, sessionIdOf } from '../../model/identity.js';
@@ -9,7 +9,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } 
 import { bySessions, createDistinctGroups } from '../distinct-groups.js';
 import { deviceLabel } from '../labels.js';
 import { sessionEventsOf } from '../session-events.js';
-import { formatDateTime64, scanIdentifiedSessions, sessionEndOf, visitorIdOf } from '../session-identity.js';
+import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../session-identity.js';
 import { countTracked } from '../tracked-events.js';
 
 /** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
@@ -37,7 +37,7 @@ function pathPasses(ctx: RunContext): (path: number) => boolean {
 function sessionsBy(ctx: RunContext, nameOf: (batch: SessionBatch, index: number) => string | null): Row[] {
   const counts = createDistinctGroups<string>();
   let serial = 0;
-  scanIdentifiedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+  scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
     const name = nameOf(batch, i);
     serial++;
     if (name !== null) counts.add(name, serial, visitorKey, weight);
@@ -74,7 +74,7 @@ interface ListedSession {
 /** Every session of the range that passes the filters, as individual sessions. */
 function listSessions(ctx: RunContext): ListedSession[] {
   const out: ListedSession[] = [];
-  scanIdentifiedSessions(ctx, (batch, index, matched) => {
+  scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
     const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
     const end = sessionEndOf(batch, index);
     out.push({
@@ -223,9 +223,9 @@ function sessionEventRows(ctx: RunContext): Row[] {
   };
   if (parsed) {
     const dayStart = parsed.day * 86_400_000;
-    scanIdentifiedSessions(ctx, (batch, i) => collect(batch, i), Math.max(ctx.fromMs, dayStart), Math.min(ctx.toMs, dayStart + 86_399_999));
+    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i), Math.max(ctx.fromMs, dayStart), Math.min(ctx.toMs, dayStart + 86_399_999));
   } else {
-    scanIdentifiedSessions(ctx, (batch, i) => collect(batch, i));
+    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i));
   }
   return rows.sort((a, b) => (a.time as string).localeCompare(b.time as string) || (a.session_id as string).localeCompare(b.session_id as string));
 }
@@ -263,7 +263,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       let timeTotal = 0;
       let bounces = 0;
       let events = 0;
-      scanIdentifiedSessions(ctx, (batch, i, matched, _visitor, weight) => {
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, matched, _visitor, weight) => {
         const from = batch.pageOffsets[i] as number;
         const to = batch.pageOffsets[i + 1] as number;
         let seconds = 0;
@@ -307,7 +307,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const passes = pathPasses(ctx);
       const counts = createDistinctGroups<number>();
       let serial = 0;
-      scanIdentifiedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
         serial++;
         const to = batch.pageOffsets[i + 1] as number;
         for (let p = batch.pageOffsets[i] as number; p < to; p++) {
@@ -381,7 +381,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const passes = pathPasses(ctx);
       const counts = createDistinctGroups<number>();
       let serial = 0;
-      scanIdentifiedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
         serial++;
         let at = batch.startMs[i] as number;
         const to = batch.pageOffsets[i + 1] as number;
@@ -421,7 +421,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const transitions = new Map<number, number>();
       const counts = createDistinctGroups<number>();
       let serial = 0;
-      scanIdentifiedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
         serial++;
         let previous = -1;
         const to = batch.pageOffsets[i + 1] as number;
@@ -467,7 +467,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const paths = ctx.dictionaries.values.path;
       const counts = createDistinctGroups<number>();
       let serial = 0;
-      scanIdentifiedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
         serial++;
         const to = batch.pageOffsets[i + 1] as number;
         for (let p = batch.pageOffsets[i] as number; p < to; p++) {
@@ -520,7 +520,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const errorsOf = (batch: SessionBatch): ErrorBatch => {
         let errors = errorBatches.get(batch);
         if (!errors) {
-          errors = ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
+          errors = batch.ingested ? noErrors(batch) : ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
           errorBatches.set(batch, errors);
         }
         return errors;

@@ -68,7 +68,7 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
  */
 export function toResponse(response: SimResponse, method: string): Response {
   if (response.abort) return Response.error();
-  const empty = method === 'HEAD' || response.status === 204 || response.status === 304 || response.body.length === 0;
+  const empty = method === 'HEAD' || response.status === 204 || response.status === 304 || (response.body.length === 0 && !response.bytes?.length);
   // Bytes, not a string: a string body would make the Response add a text/plain Content-Type.
-  return new Response(empty ? null : encoder.encode(response.body), { status: response.status, headers: response.headers });
+  return new Response(empty ? null : (response.bytes ?? encoder.encode(response.body)), { status: response.status, headers: response.headers });
 }

@@ -43,8 +43,12 @@ export function writeResponse(res: ServerResponse, response: SimResponse, head =
   const headers: string[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
   // A 204 or 304 carries no body and no Content-Length (RFC 9110 8.6).
-  if (response.status !== 204 && response.status !== 304) headers.push('Content-Length', String(Buffer.byteLength(response.body)));
+  if (response.status !== 204 && response.status !== 304) headers.push('Content-Length', String(response.bytes ? response.bytes.length : Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
+  if (response.bytes) {
+    res.end(head ? undefined : response.bytes);
+    return;
+  }
   const { body } = response;
   if (head || body.length <= WRITE_PIECE_CHARS) {
     res.end(head ? undefined : body);

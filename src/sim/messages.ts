@@ -38,6 +38,8 @@ export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** A binary body (the pixel's GIF): adapters send these bytes instead of `body`, which is then ''. */
+  readonly bytes?: Uint8Array;
   /** Milliseconds the adapter waits before sending (injected latency); absent means none. */
   readonly delayMs?: number;
   /**

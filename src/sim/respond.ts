@@ -70,5 +70,6 @@ export function replyResponse(reply: Reply, requestId: string, extra?: Readonly<
       ...reply.headers,
     },
     body: reply.text ?? JSON.stringify(reply.body),
+    ...(reply.bytes ? { bytes: reply.bytes } : {}),
   };
 }

@@ -173,7 +173,12 @@ export const readQuery: Stage = (x) => {
       for (const issue of parsed.error.issues) problems.push({ field: field.name, message: issue.message });
     }
   }
-  warnUnknownParameters(x, fields);
+  if (routeOf(x).openQuery) {
+    // The route reads its whole query string (the pixel's flattened event): keep every other parameter as sent.
+    for (const name in raw) if (!isDeclared(fields, name) && raw[name] !== undefined) query[name] = raw[name];
+  } else {
+    warnUnknownParameters(x, fields);
+  }
   return next(problems ? { query, queryProblems: problems } : { query });
 };
 

@@ -24,6 +24,8 @@ export interface Reply {
   readonly body: unknown;
   /** A non-JSON body (documents), sent with `contentType`. */
   readonly text?: string;
+  /** A binary body (an image), sent with `contentType`; `text` is then ''. */
+  readonly bytes?: Uint8Array;
   readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -120,6 +122,11 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
    * access and authorization, as the service orders them.
    */
   readonly query?: z.ZodType<Query> & Pick<z.ZodObject, 'shape'>;
+  /**
+   * The route reads its whole query string: parameters `query` does not name are kept, as sent
+   * (strings), instead of being dropped with a warning (the pixel's flattened event fields).
+   */
+  readonly openQuery?: boolean;
   /** Documented answers by status. */
   readonly responses?: Readonly<Record<number, DocumentedResponse>>;
   /** The per-endpoint limit (SPEC 8.1) that applies, checked after the body is decoded. */

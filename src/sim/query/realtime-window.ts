@@ -1,5 +1,6 @@
 import type { SessionBatch } from '../model/traffic.js';
 import { DAY_MS } from '../model/world.js';
+import { ingestedSessions } from './ingested-sessions.js';
 import { pageStayMs } from '../model/derived/pageview-times.js';
 import type { TrackedEvent } from '../ingest/event-store.js';
 import type { RunContext } from './definition.js';
@@ -54,7 +55,8 @@ function passesMasks(ctx: RunContext, batch: SessionBatch, index: number): boole
 
 /**
  * Visits every event of the scope's websites with `now - windowMs <= time <= now`, website by
- * website, then by session and time, so results are deterministic.
+ * website, then by session and time, so results are deterministic. The page views of ingested
+ * sessions come after each day's generated ones.
  */
 export function scanRecentEvents(ctx: RunContext, options: RecentScanOptions, visit: (event: RecentEvent) => void): void {
   if (ctx.scope.kind !== 'websites') return;
@@ -67,34 +69,36 @@ export function scanRecentEvents(ctx: RunContext, options: RecentScanOptions, vi
   const lastDay = Math.floor(toMs / DAY_MS);
   ctx.scope.websites.forEach((website, siteIndex) => {
     for (let day = firstDay; day <= lastDay; day++) {
-      const batch = ctx.traffic.sessions(website, day);
-      for (let i = 0; i < batch.count; i++) {
-        const startMs = batch.startMs[i] as number;
-        if (startMs > toMs) break;
-        if (startMs < fromMs - LONGEST_SESSION_MS) continue;
-        if (options.filtered && !passesMasks(ctx, batch, i)) continue;
-        const visitorKey = siteIndex * VISITOR_SPACE + (batch.visitor[i] as number);
-        const firstPage = batch.pageOffsets[i] as number;
-        const endPage = batch.pageOffsets[i + 1] as number;
-        const starts: number[] = [];
-        let at = startMs;
-        for (let p = firstPage; p < endPage; p++) {
-          starts.push(at);
-          const path = batch.pagePaths[p] as number;
-          if (at >= fromMs && at <= toMs && (!pathMask || pathMask[path] === 1)) {
-            visit({ batch, index: i, eventName: 'screen_view', pageview: true, path, timeMs: at, visitorKey });
+      const ingested = ingestedSessions(ctx.ingested, website, day);
+      for (const batch of ingested ? [ctx.traffic.sessions(website, day), ingested] : [ctx.traffic.sessions(website, day)]) {
+        for (let i = 0; i < batch.count; i++) {
+          const startMs = batch.startMs[i] as number;
+          if (startMs > toMs) break;
+          if (startMs < fromMs - LONGEST_SESSION_MS) continue;
+          if (options.filtered && !passesMasks(ctx, batch, i)) continue;
+          const visitorKey = siteIndex * VISITOR_SPACE + (batch.visitor[i] as number);
+          const firstPage = batch.pageOffsets[i] as number;
+          const endPage = batch.pageOffsets[i + 1] as number;
+          const starts: number[] = [];
+          let at = startMs;
+          for (let p = firstPage; p < endPage; p++) {
+            starts.push(at);
+            const path = batch.pagePaths[p] as number;
+            if (at >= fromMs && at <= toMs && (!pathMask || pathMask[path] === 1)) {
+              visit({ batch, index: i, eventName: 'screen_view', pageview: true, path, timeMs: at, visitorKey });
+            }
+            at += pageStayMs(batch, p);
           }
-          at += pageStayMs(batch, p);
-        }
-        if (!options.customEvents) continue;
-        for (let e = batch.eventOffsets[i] as number; e < (batch.eventOffsets[i + 1] as number); e++) {
-          const t = batch.eventTimeMs[e] as number;
-          if (t < fromMs || t > toMs) continue;
-          let page = 0;
-          while (page + 1 < starts.length && (starts[page + 1] as number) <= t) page++;
-          const path = batch.pagePaths[firstPage + page] as number;
-          if (pathMask && pathMask[path] === 0) continue;
-          visit({ batch, index: i, eventName: eventNames[batch.eventNames[e] as number] ?? '', pageview: false, path, timeMs: t, visitorKey });
+          if (!options.customEvents) continue;
+          for (let e = batch.eventOffsets[i] as number; e < (batch.eventOffsets[i + 1] as number); e++) {
+            const t = batch.eventTimeMs[e] as number;
+            if (t < fromMs || t > toMs) continue;
+            let page = 0;
+            while (page + 1 < starts.length && (starts[page + 1] as number) <= t) page++;
+            const path = batch.pagePaths[firstPage + page] as number;
+            if (pathMask && pathMask[path] === 0) continue;
+            visit({ batch, index: i, eventName: eventNames[batch.eventNames[e] as number] ?? '', pageview: false, path, timeMs: t, visitorKey });
+          }
         }
       }
     }

@@ -206,3 +206,15 @@ describe('POST /batch: ingested sessions in the sessions family', () => {
     expect(mine).toMatchObject({ page_views: 3 });
   });
 });
+
+describe('POST /batch: ingested page views in the realtime types', () => {
+  it('shows a page view sent a minute ago in realtime_pages and realtime_feed', async () => {
+    const sim = freshSimulator();
+    const now = sim.clock.now();
+    await batch(sim, [{ eventId: 'rt_1', name: 'screen_view', path: 'https://acme.io/live-now', anonymousId: 'anon_rt', sessionId: 'sess_rt', timestamp: now - 60_000 }]);
+    const pages = await rows(sim, 'realtime_pages');
+    expect(pages.find((r) => (r.path ?? r.name ?? r.page) === '/live-now')).toBeDefined();
+    const feed = await rows(sim, 'realtime_feed');
+    expect(feed.some((r) => JSON.stringify(r).includes('/live-now'))).toBe(true);
+  });
+});

@@ -218,3 +218,13 @@ describe('POST /batch: ingested page views in the realtime types', () => {
     expect(feed.some((r) => JSON.stringify(r).includes('/live-now'))).toBe(true);
   });
 });
+
+describe('POST /batch: oversized bodies', () => {
+  it('refuses a body over 1 MB with 413 basket.INGEST_PAYLOAD_TOO_LARGE, not retryable', async () => {
+    const big = [pageView('ev_1', '/a', 0, { title: 'x'.repeat(512) })];
+    const body = JSON.stringify(Array.from({ length: 2100 }, () => big[0]));
+    const answer = await batch(freshSimulator(), body);
+    expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ code: 'basket.INGEST_PAYLOAD_TOO_LARGE', retryable: false });
+  });
+});

@@ -25,7 +25,8 @@ import { issuesOf, metadataString } from './webhook-delivery.js';
  * - `charge.refunded`: one `refund` row per refund listed, refunded, negative amount.
  *
  * Amounts are minor units: ÷ 100, or as they are for zero-decimal currencies (JPY …); currencies
- * upper case. Attribution comes from the object's metadata (`databuddy_client_id` names the
+ * upper case. A row's `created` is its object's (the refund's for a refund), as the live handler
+ * writes it. Attribution comes from the object's metadata (`databuddy_client_id` names the
  * website; `databuddy_anonymous_id`, `databuddy_session_id`, `databuddy_profile_id`; invoices
  * also read their subscription's metadata). Other events are acknowledged and write nothing.
  */

@@ -55,9 +55,10 @@ export function processingFailed(issues: readonly BasketIssue[]): SimError {
   return basketError('WEBHOOK_PROCESSING_FAILED', issues);
 }
 
-/** A metadata value the service reads: a non-empty string cut to `max` characters, else null. */
+/** A metadata value the service reads: a non-empty string (an own field, never an inherited one) cut to `max` characters, else null. */
 export function metadataString(source: Readonly<Record<string, unknown>> | null | undefined, key: string, max = 255): string | null {
-  const value = source?.[key];
+  if (source === null || source === undefined || !Object.hasOwn(source, key)) return null;
+  const value = source[key];
   return typeof value === 'string' && value.length > 0 ? value.slice(0, max) : null;
 }
 

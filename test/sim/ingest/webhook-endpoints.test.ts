@@ -74,17 +74,23 @@ describe('the webhook endpoints of the seeded world', () => {
     expect(rows.recent_transactions?.find((r) => r.transaction_id === 'pi_sim_utf8')?.product_name).toBe('抹茶セット 🍵');
   });
 
-  it('answers 500 and keeps nothing when the ingest ledger is full, and the same event is recorded once there is room', async () => {
+  it('answers 500 and keeps nothing when the ingest ledger is full, so a redelivery is refused again rather than taken for a duplicate', async () => {
     const sim = freshSimulator({ profile: 'live', eventStorage: { maxEvents: 1 } });
     const { stripeWebhookPath, stripeWebhookSecret } = revenueConfigOf(sim, 'org_acme');
     const secret = stripeWebhookSecret as string;
     const created = unixNow(sim) - 600;
     expect((await postStripe(sim, stripeWebhookPath, secret, stripeEvent('evt_sim_f1', 'payment_intent.succeeded', paymentIntent('pi_sim_f1', 100, 'usd', created), created))).status).toBe(200);
-    const full = await postStripe(sim, stripeWebhookPath, secret, stripeEvent('evt_sim_f2', 'payment_intent.succeeded', paymentIntent('pi_sim_f2', 200, 'usd', created), created));
-    expect(full.status).toBe(500);
-    expect(full.json).toMatchObject({ code: 'basket.WEBHOOK_PROCESSING_FAILED', errors: [{ code: 'storage_full' }] });
+    const second = stripeEvent('evt_sim_f2', 'payment_intent.succeeded', paymentIntent('pi_sim_f2', 200, 'usd', created), created);
+    for (let i = 0; i < 2; i++) {
+      const full = await postStripe(sim, stripeWebhookPath, secret, second);
+      expect(full.status).toBe(500);
+      expect(full.json).toMatchObject({ code: 'basket.WEBHOOK_PROCESSING_FAILED', retryable: true, errors: [{ code: 'storage_full' }] });
+    }
+    const ids = (await revenueRows(sim, ['recent_transactions'])).recent_transactions?.map((r) => r.transaction_id);
+    expect(ids).toContain('pi_sim_f1');
+    expect(ids).not.toContain('pi_sim_f2');
     await sim.reset();
-    expect((await postStripe(sim, stripeWebhookPath, secret, stripeEvent('evt_sim_f2', 'payment_intent.succeeded', paymentIntent('pi_sim_f2', 200, 'usd', created), created))).status).toBe(200);
+    expect((await postStripe(sim, stripeWebhookPath, secret, second)).status).toBe(200);
   });
 
   it('never fails with a server error or throws for hostile unsigned requests, and answers in the envelope', async () => {

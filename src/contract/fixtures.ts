@@ -42,6 +42,25 @@ export type FixtureUser = z.infer<typeof fixtureUserSchema>;
 /** A record of the world as it stands (an organization, website, link, …): its own fields, instants in ISO 8601. */
 export const fixtureRecordSchema = z.looseObject({ id: z.string() });
 
+/** An organization's payment webhooks as `GET /__sim/fixtures` lists them, secrets included. */
+export const fixtureRevenueConfigSchema = z.object({
+  organizationId: z.string(),
+  /** Where revenue goes when a payment names no website of the organization (null: its first website). */
+  websiteId: z.string().nullable(),
+  /** The `:hash` segment of both webhook paths. */
+  webhookHash: z.string(),
+  /** Stripe's endpoint signing secret (`whsec_…`), null when Stripe is not configured (its webhook answers 404). */
+  stripeWebhookSecret: z.string().nullable(),
+  /** Paddle's notification secret key (`pdl_ntfset_…`), null when Paddle is not configured. */
+  paddleWebhookSecret: z.string().nullable(),
+  /** `/webhooks/stripe/<hash>`: where Stripe posts (signed with `stripe-signature`). */
+  stripeWebhookPath: z.string(),
+  /** `/webhooks/paddle/<hash>`: where Paddle posts (signed with `paddle-signature`). */
+  paddleWebhookPath: z.string(),
+});
+
+export type FixtureRevenueConfig = z.infer<typeof fixtureRevenueConfigSchema>;
+
 /** `GET /__sim/fixtures`: the seeded world as it stands now, secrets and session tokens included. */
 export const fixturesListingSchema = z.object({
   seed: z.string(),
@@ -53,6 +72,7 @@ export const fixturesListingSchema = z.object({
   monitors: z.array(fixtureRecordSchema),
   statusPages: z.array(fixtureRecordSchema),
   flags: z.array(fixtureRecordSchema),
+  revenueConfigs: z.array(fixtureRevenueConfigSchema),
 });
 
 export type FixturesListing = z.infer<typeof fixturesListingSchema>;

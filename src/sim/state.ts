@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Organization, ShortLink, UptimeMonitor, User, Website } from './model/entities.js';
+import type { ApiKeyRecord, Organization, RevenueConfig, ShortLink, UptimeMonitor, User, Website } from './model/entities.js';
 import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
 import { createResultCache, type ResultCache } from './query/result-cache.js';
@@ -26,6 +26,8 @@ export interface SimState {
   readonly monitors: Map<string, UptimeMonitor>;
   readonly keysById: Map<string, ApiKeyRecord>;
   readonly keysByHash: Map<string, ApiKeyRecord>;
+  /** Revenue configurations by webhook hash (the `:hash` of the payment webhooks). */
+  readonly revenueConfigs: ReadonlyMap<string, RevenueConfig>;
   /** Session-token hash → user id. */
   readonly sessionsByHash: Map<string, string>;
   /** Presented secret → its hash, bounded (see `hashPresented`). */
@@ -66,6 +68,7 @@ export function createState(world: World, options: StateOptions = {}): SimState 
     monitors: byId(world.monitors),
     keysById: byId(world.apiKeys),
     keysByHash: new Map(world.apiKeys.map((key) => [key.keyHash, key])),
+    revenueConfigs: new Map((world.revenueConfigs ?? []).map((config) => [config.webhookHash, config])),
     sessionsByHash: new Map(world.fixtureSessions.map((s) => [hashSecret(s.token), s.userId])),
     hashMemo: new Map(),
     admin: createAdminState(world.seed),

@@ -65,6 +65,7 @@ type FixtureIds = {
   websites: { id: string }[];
   links: { id: string }[];
   monitors: { id: string }[];
+  revenueConfigs?: { webhookHash: string; stripeWebhookSecret: string | null; paddleWebhookSecret: string | null }[];
 };
 
 /** A fresh simulator per run (seed 42), called as an adapter calls it. */
@@ -86,7 +87,11 @@ function credentialsOf(fixtures: FixtureIds): Credentials {
   return {
     apiKeys: fixtures.apiKeys.map((k) => k.secret).filter((s): s is string => s !== null),
     sessionTokens: fixtures.users.map((u) => u.sessionToken).filter((t): t is string => t !== null),
-    ids: [...fixtures.organizations, ...fixtures.websites, ...fixtures.links, ...fixtures.monitors, ...fixtures.apiKeys, ...fixtures.users].map((r) => r.id),
+    ids: [
+      ...[...fixtures.organizations, ...fixtures.websites, ...fixtures.links, ...fixtures.monitors, ...fixtures.apiKeys, ...fixtures.users].map((r) => r.id),
+      ...(fixtures.revenueConfigs ?? []).map((c) => c.webhookHash),
+    ],
+    webhookSecrets: (fixtures.revenueConfigs ?? []).flatMap((c) => [c.stripeWebhookSecret, c.paddleWebhookSecret]).filter((s): s is string => s !== null),
   };
 }
 
@@ -158,7 +163,7 @@ function polluted(): boolean {
 export async function runFuzz(options: { runs: number; seed: number; target?: FuzzTarget }): Promise<FuzzReport> {
   const target = options.target ?? inProcessTarget();
   const credentials = await target.credentials();
-  const secrets = [...credentials.apiKeys, ...credentials.sessionTokens].filter((s) => s.length >= 8);
+  const secrets = [...credentials.apiKeys, ...credentials.sessionTokens, ...(credentials.webhookSecrets ?? [])].filter((s) => s.length >= 8);
   const statuses: Record<string, number> = {};
   const report = {
     runs: options.runs,

@@ -11,8 +11,10 @@ export interface Credentials {
   readonly apiKeys: readonly string[];
   /** Session tokens of the fixture users. */
   readonly sessionTokens: readonly string[];
-  /** Ids of fixture resources (websites, organizations, links, monitors …), for path parameters. */
+  /** Ids of fixture resources (websites, organizations, links, monitors …, webhook hashes), for path parameters. */
   readonly ids: readonly string[];
+  /** The payment webhooks' signing secrets: never sent, only looked for in answers. */
+  readonly webhookSecrets?: readonly string[];
 }
 
 /** Every route of both tables, as declared. */

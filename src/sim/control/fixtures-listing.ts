@@ -17,7 +17,8 @@ function withIsoTimes<T extends { id: string }>(record: T): { id: string } & Rec
 /**
  * The seeded world as the harness reveals it, secrets included: organizations, websites, users
  * with their session tokens, API keys with their secrets and purposes, links, monitors, status
- * pages and feature flags, as they stand now.
+ * pages and feature flags, as they stand now, and the payment webhooks of each organization
+ * (their paths and signing secrets).
  * Keys created at run time appear without a secret (it is shown only at creation), and so do
  * fixture keys whose secret was rotated; signed-out fixture sessions show no token.
  */
@@ -59,5 +60,14 @@ export function listFixtures(state: SimState): FixturesListing {
     monitors: [...state.monitors.values()].map(withIsoTimes),
     statusPages: [...state.manage.statusPages.values()].map(withIsoTimes),
     flags: [...state.manage.flags.values()].map(withIsoTimes),
+    revenueConfigs: [...state.revenueConfigs.values()].map((config) => ({
+      organizationId: config.organizationId,
+      websiteId: config.websiteId,
+      webhookHash: config.webhookHash,
+      stripeWebhookSecret: config.stripeWebhookSecret,
+      paddleWebhookSecret: config.paddleWebhookSecret,
+      stripeWebhookPath: `/webhooks/stripe/${encodeURIComponent(config.webhookHash)}`,
+      paddleWebhookPath: `/webhooks/paddle/${encodeURIComponent(config.webhookHash)}`,
+    })),
   };
 }

@@ -76,6 +76,7 @@ function operation(route: Route): Record<string, unknown> {
         ? { description: answer.description, content: { [answer.contentType]: { schema: { type: 'string' } } } }
         : { description: answer.description };
   }
+  if (route.rawBody) responses['413'] ??= errorResponse('The body is over 1 MB (PAYLOAD_TOO_LARGE)');
   if (route.body) {
     responses['400'] ??= errorResponse('Malformed JSON (PARSE) or invalid values (VALIDATION_ERROR), with details');
     responses['413'] ??= errorResponse('The body is over 1 MB (PAYLOAD_TOO_LARGE)');
@@ -105,7 +106,9 @@ function operation(route: Route): Record<string, unknown> {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } }
-      : {}),
+      : route.rawBody
+        ? { requestBody: { required: true, description: route.rawBody.description, content: { 'application/json': { schema: schemaOf(route.rawBody.schema) } } } }
+        : {}),
     responses,
     ...(security !== undefined ? { security } : {}),
   };

@@ -94,6 +94,11 @@ export interface IngestLedger {
    * same on every day: what the query families count distinct visitors by.
    */
   visitorNumber(websiteId: string, visitorId: string): number;
+  /**
+   * Gives back an id {@link IngestLedger.claimEventId} reserved, for records that were then not
+   * appended (a bound refused them): a later delivery of the same records is new again.
+   */
+  releaseEventId(key: string): void;
 }
 
 /** Creates an empty ledger. */
@@ -178,6 +183,9 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
       let number = numbers.get(visitorId);
       if (number === undefined) numbers.set(visitorId, (number = numbers.size));
       return number;
+    },
+    releaseEventId(key) {
+      eventIds.delete(key);
     },
   };
 }

@@ -118,3 +118,20 @@ export interface ApiKeyRecord {
   readonly createdAt: number;
   readonly updatedAt: number;
 }
+
+/**
+ * An organization's revenue configuration (the live `revenueConfig` row): the URL segment its
+ * payment providers post webhooks to and the secrets that sign them. The service needs the
+ * secrets themselves to verify a signature, so it keeps them as they are.
+ */
+export interface RevenueConfig {
+  readonly organizationId: string;
+  /** The `:hash` segment of `/webhooks/stripe/:hash` and `/webhooks/paddle/:hash`. */
+  readonly webhookHash: string;
+  /** Where revenue goes when the payment names no website of the organization; null: none set. */
+  readonly websiteId: string | null;
+  /** Stripe's endpoint signing secret (`whsec_…`); null: Stripe is not configured. */
+  readonly stripeWebhookSecret: string | null;
+  /** Paddle's notification secret key (`pdl_ntfset_…`); null: Paddle is not configured. */
+  readonly paddleWebhookSecret: string | null;
+}

@@ -1,6 +1,7 @@
 import type {
   ApiKeyRecord,
   Organization,
+  RevenueConfig,
   ShortLink,
   UptimeMonitor,
   User,
@@ -41,6 +42,11 @@ export interface World {
   readonly incidents?: readonly Incident[];
   readonly flags?: readonly FeatureFlag[];
   readonly organizationSettings?: readonly OrganizationSettings[];
+  /**
+   * Where each organization's payment webhooks post and the secrets that sign them (at most one
+   * per organization); absent means none, and every webhook answers 404.
+   */
+  readonly revenueConfigs?: readonly RevenueConfig[];
   /** Stored records only: hashes, never secrets. */
   readonly apiKeys: readonly ApiKeyRecord[];
   /** Secrets of the fixture keys, for the `/__sim/fixtures` listing only. */

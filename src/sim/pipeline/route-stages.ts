@@ -81,13 +81,19 @@ function utf8Length(text: string): number {
 const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 
 /**
- * Decodes the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
+ * Hands a `rawBody` route its body's text as it arrived (413 over 1 MB, nothing else). Decodes
+ * the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
  * for malformed JSON, 400 VALIDATION_ERROR for JSON nested too deep or an array over its cap
  * (`REQUEST_LIMITS`, both checked before the work they would cost), then
  * the route's schema (422 VALIDATION, or the route's own `bodyError` for either refusal).
  */
 export const decodeBody: Stage = (x) => {
   const route = routeOf(x);
+  if (route.rawBody) {
+    // The exact text, for a signature over the raw bytes: only the size is the pipeline's business.
+    if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return respond(payloadTooLarge(MAX_BODY_BYTES));
+    return next({ body: x.request.body ?? '' });
+  }
   if (!route.body) return CONTINUE;
   if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return respond(payloadTooLarge(MAX_BODY_BYTES));
   const contentType = x.request.headers['content-type'];

@@ -7,15 +7,19 @@ import {
   REVENUE_CURRENCIES,
   revenueDerivation,
 } from '../model/derived/revenue.js';
+import { isAttemptRecord, REVENUE_RECORDS, type RevenueRecord } from '../ingest/webhooks/revenue-records.js';
 import type { Row, RunContext } from './definition.js';
 import { passesFilters } from './filters.js';
 import { round2 } from './aggregate.js';
-import { addTransaction, compareText, currencyOf, emptyTotals, money, scanTransactions, type RevenueTotals } from './revenue-scan.js';
+import { addTransaction, compareText, currencyOf, emptyTotals, isRefundTransaction, money, providerOf, scanTransactions, type RevenueTotals } from './revenue-scan.js';
 
 /**
  * revenue_overview: the revenue summary per currency, FULL OUTER JOINed with the Stripe payment
  * attempts of the range. Attempt diagnostics are reported only when every filter is a currency
  * filter or a provider filter that keeps 'stripe'; otherwise they are null and attempts add no row.
+ * The attempts are the generated ones and the failed or canceled attempts Stripe's webhook
+ * recorded; a recorded attempt is recovered when its PaymentIntent later succeeded (a recorded
+ * payment with the same intent on the same website).
  */
 
 /** Stripe diagnostics of one currency; money in cents, counts weighted. */
@@ -52,7 +56,24 @@ function topOf(counts: ReadonlyMap<string, number>): string {
   return best;
 }
 
-/** The attempts of the range per currency (only the currency filter applies to them), and the failure event types seen per currency. */
+/** Adds one attempt Stripe's webhook recorded (weight 1): its reason when it named one, recovered when its intent succeeded. */
+function addRecordedAttempt(totals: AttemptTotals, record: RevenueRecord, recovered: boolean): void {
+  if (record.status === 'failed') {
+    totals.failed += 1;
+    totals.failedCents += record.cents;
+    if (record.reason !== '') totals.failureReasons.set(record.reason, (totals.failureReasons.get(record.reason) ?? 0) + 1);
+    if (recovered) totals.recovered += 1;
+  } else {
+    totals.canceled += 1;
+    if (record.reason !== '') totals.cancellationReasons.set(record.reason, (totals.cancellationReasons.get(record.reason) ?? 0) + 1);
+  }
+}
+
+/**
+ * The attempts of the range per currency (only the currency filter applies to them), and the
+ * failure event types seen per currency. `successful` holds the generated successful
+ * transactions (`website:day:index`) and the recorded successful PaymentIntents (`website pi`).
+ */
 function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCurrency: Map<string, AttemptTotals>; eventTypes: Map<string, Set<number>> } {
   const byCurrency = new Map<string, AttemptTotals>();
   const eventTypes = new Map<string, Set<number>>();
@@ -62,6 +83,7 @@ function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCur
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   for (const website of ctx.scope.websites) {
+    const ingested = ctx.ingested.holds(REVENUE_RECORDS, website.id);
     for (let day = firstDay; day <= lastDay; day++) {
       const batch = ctx.traffic.derived(revenueDerivation, website, day);
       const a = batch.attempts;
@@ -92,6 +114,22 @@ function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCur
           totals.cancellationReasons.set(reason, (totals.cancellationReasons.get(reason) ?? 0) + w);
         }
       }
+      if (!ingested) continue;
+      for (const record of ctx.ingested.onDay(REVENUE_RECORDS, website.id, day)) {
+        if (!isAttemptRecord(record) || record.provider !== 'stripe' || record.timestamp < ctx.fromMs || record.timestamp > ctx.toMs) continue;
+        const { currency } = record;
+        const event = ATTEMPT_EVENTS.indexOf(record.eventType as (typeof ATTEMPT_EVENTS)[number]);
+        if (record.status === 'failed' && event >= 0 && event < FAILURE_EVENT_COUNT) {
+          let seen = eventTypes.get(currency);
+          if (!seen) eventTypes.set(currency, (seen = new Set()));
+          seen.add(event);
+        }
+        if (!passesFilters(currencyPlan, () => currency)) continue;
+        let totals = byCurrency.get(currency);
+        if (!totals) byCurrency.set(currency, (totals = emptyAttempts()));
+        const recovered = record.paymentIntentId !== null && successful.has(`${website.id} ${record.paymentIntentId}`);
+        addRecordedAttempt(totals, record, recovered);
+      }
     }
   }
   return { byCurrency, eventTypes };
@@ -110,9 +148,14 @@ export function revenueOverviewRows(ctx: RunContext): Row[] {
     let totals = summaries.get(currency);
     if (!totals) summaries.set(currency, (totals = emptyTotals()));
     addTransaction(ctx, totals, tx);
-    if (tx.batch.provider[tx.index] === 0 && tx.batch.type[tx.index] !== 2) {
-      stripeSuccesses.set(currency, (stripeSuccesses.get(currency) ?? 0) + tx.batch.weight);
-      successful.add(`${tx.website.id}:${tx.batch.day}:${tx.index}`);
+    if (tx.kind === 'generated') {
+      if (tx.batch.provider[tx.index] === 0 && tx.batch.type[tx.index] !== 2) {
+        stripeSuccesses.set(currency, (stripeSuccesses.get(currency) ?? 0) + tx.batch.weight);
+        successful.add(`${tx.website.id}:${tx.batch.day}:${tx.index}`);
+      }
+    } else if (providerOf(tx) === 'stripe' && !isRefundTransaction(tx)) {
+      stripeSuccesses.set(currency, (stripeSuccesses.get(currency) ?? 0) + 1);
+      if (tx.record.paymentIntentId !== null) successful.add(`${tx.website.id} ${tx.record.paymentIntentId}`);
     }
   });
   const inScope = diagnosticsInScope(ctx);

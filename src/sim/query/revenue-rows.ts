@@ -1,17 +1,23 @@
-import { ATTRIBUTION_METHODS, isAttributed, isRefund, transactionIdOf, UNMATCHED_REASONS } from '../model/derived/revenue.js';
 import type { Row, RunContext } from './definition.js';
 import { createBucketer, formatDateTime } from './dates.js';
 import {
   addTransaction,
+  amountOf,
   anonymousIdOfTransaction,
+  attributionMethodOf,
   compareText,
   currencyOf,
   emptyTotals,
   firstTouchLabel,
+  isAttributedTransaction,
+  isRefundTransaction,
   money,
   ownField,
   providerOf,
   scanTransactions,
+  timeOf,
+  transactionIdOfTransaction,
+  unmatchedReasonOf,
   type RevenueTotals,
   type Transaction,
 } from './revenue-scan.js';
@@ -24,7 +30,7 @@ export function revenueSeriesRows(ctx: RunContext): Row[] {
   const bucketOf = createBucketer(ctx.unit, ctx.timezone);
   const groups = new Map<string, { date: string; currency: string; totals: RevenueTotals }>();
   scanTransactions(ctx, (tx) => {
-    const date = bucketOf(tx.batch.timeMs[tx.index] as number);
+    const date = bucketOf(timeOf(tx));
     const currency = currencyOf(tx);
     const key = `${date}\u0000${currency}`;
     let group = groups.get(key);
@@ -53,22 +59,22 @@ export function revenueSeriesRows(ctx: RunContext): Row[] {
 export function recentTransactionRows(ctx: RunContext, limit: number): Row[] {
   const picked: { tx: Transaction; id: string; time: number }[] = [];
   scanTransactions(ctx, (tx) => {
-    if (isRefund(tx.batch, tx.index)) return;
-    picked.push({ tx, id: transactionIdOf(tx.batch, tx.index), time: tx.batch.timeMs[tx.index] as number });
+    if (isRefundTransaction(tx)) return;
+    picked.push({ tx, id: transactionIdOfTransaction(tx), time: timeOf(tx) });
   });
   picked.sort((a, b) => b.time - a.time || compareText(a.id, b.id));
   return picked.slice(0, Math.max(0, limit)).map(({ tx, id, time }) => ({
     transaction_id: id,
     provider: providerOf(tx),
     type: ownField(tx, 'type'),
-    amount: tx.batch.amount[tx.index] as number,
+    amount: amountOf(tx),
     currency: currencyOf(tx),
     anonymous_id: anonymousIdOfTransaction(tx),
     product_name: ownField(tx, 'product_name') || null,
     created: formatDateTime(time),
-    is_attributed: isAttributed(tx.batch, tx.index) ? 1 : 0,
-    attribution_method: ATTRIBUTION_METHODS[tx.batch.attribution[tx.index] as number] as string,
-    unmatched_reason: UNMATCHED_REASONS[tx.batch.unmatchedReason[tx.index] as number] as string,
+    is_attributed: isAttributedTransaction(tx) ? 1 : 0,
+    attribution_method: attributionMethodOf(tx),
+    unmatched_reason: unmatchedReasonOf(tx),
     country: firstTouchLabel(ctx, tx, 'country', 'Unknown'),
     browser_name: firstTouchLabel(ctx, tx, 'browser_name', 'Unknown'),
     device_type: firstTouchLabel(ctx, tx, 'device_type', 'Unknown'),

@@ -3,6 +3,7 @@ import type { SessionBatch } from '../model/traffic.js';
 import { DAY_MS } from '../model/world.js';
 import { anonymousIdOf, profileIdOf } from '../model/identity.js';
 import {
+  ATTRIBUTION_METHODS,
   isAttributed,
   isRefund,
   productsOf,
@@ -10,9 +11,12 @@ import {
   REVENUE_PROVIDERS,
   REVENUE_TYPES,
   revenueDerivation,
+  transactionIdOf,
+  UNMATCHED,
   UNMATCHED_REASONS,
   type RevenueBatch,
 } from '../model/derived/revenue.js';
+import { isMoneyRecord, REVENUE_RECORDS, type RevenueRecord } from '../ingest/webhooks/revenue-records.js';
 import type { RunContext } from './definition.js';
 import { passesFilters, type FieldTest, type FilterPlan } from './filters.js';
 import { round2 } from './aggregate.js';
@@ -23,6 +27,14 @@ import { referrerDomain } from './referrer-domain.js';
  * the range, kept or dropped by the revenue filters (the transaction's own fields, and the
  * first-touch dimensions of the session that led to it), with the first-touch values the rows
  * name. Amounts are summed in whole cents so breakdowns add up to the overview exactly.
+ *
+ * The table holds two kinds of rows, summed alike: generated transactions (weighted samples of
+ * a day's revenue batch, each belonging to a session) and the money rows the payment webhooks
+ * recorded in the ingest ledger (weight 1). A webhook row is unattributed: the simulator does
+ * not join its metadata's browser ids to sessions, so it counts as 'Unattributed' in every
+ * first-touch breakdown, with unmatched_reason 'missing_browser_identity' when it carried no
+ * browser id and 'no_verified_prior_match' when it did. Refund amounts are summed as positive
+ * figures, as the generated refunds are (live stores them negative).
  */
 
 /** First-touch dimensions a revenue filter or row can name, and the session column behind each. */
@@ -34,8 +46,9 @@ export type FirstTouchField = (typeof FIRST_TOUCH_COLUMNS)[number] | 'referrer' 
 /** Fields a revenue filter reads from the transaction itself. */
 const OWN_FIELDS = new Set(['currency', 'provider', 'type', 'product_id', 'product_name']);
 
-/** One transaction, as a scan hands it out. */
-export interface Transaction {
+/** A generated transaction: one sample of a website-day's revenue batch, standing for `batch.weight` transactions. */
+export interface GeneratedTransaction {
+  readonly kind: 'generated';
   readonly website: Website;
   /** Index of the website in the scope, for keys that must not collide across websites. */
   readonly siteIndex: number;
@@ -45,10 +58,68 @@ export interface Transaction {
   readonly index: number;
 }
 
+/** A transaction a payment webhook recorded: one row, weight 1, never attributed. */
+export interface IngestedTransaction {
+  readonly kind: 'ingested';
+  readonly website: Website;
+  readonly siteIndex: number;
+  readonly record: RevenueRecord;
+}
+
+/** One transaction, as a scan hands it out. */
+export type Transaction = GeneratedTransaction | IngestedTransaction;
+
+/** `created` of a transaction, epoch ms. */
+export function timeOf(tx: Transaction): number {
+  return tx.kind === 'generated' ? (tx.batch.timeMs[tx.index] as number) : tx.record.timestamp;
+}
+
+/** How many transactions it stands for: the batch's weight, or 1 for a webhook's row. */
+export function weightOf(tx: Transaction): number {
+  return tx.kind === 'generated' ? tx.batch.weight : 1;
+}
+
+/** Whether it is a refund row (type 'refund', status 'refunded'). */
+export function isRefundTransaction(tx: Transaction): boolean {
+  return tx.kind === 'generated' ? isRefund(tx.batch, tx.index) : tx.record.type === 'refund';
+}
+
+/** Whether it is attributed to a first touch (is_attributed = 1); a webhook's row never is. */
+export function isAttributedTransaction(tx: Transaction): boolean {
+  return tx.kind === 'generated' && isAttributed(tx.batch, tx.index);
+}
+
+/** Whether it is a subscription payment. */
+export function isSubscription(tx: Transaction): boolean {
+  return tx.kind === 'generated' ? tx.batch.type[tx.index] === 1 : tx.record.type === 'subscription';
+}
+
+/** The provider's transaction id. */
+export function transactionIdOfTransaction(tx: Transaction): string {
+  return tx.kind === 'generated' ? transactionIdOf(tx.batch, tx.index) : tx.record.transactionId;
+}
+
+/** How it was matched to its first touch ('unmatched' for a webhook's row). */
+export function attributionMethodOf(tx: Transaction): string {
+  return ATTRIBUTION_METHODS[tx.kind === 'generated' ? (tx.batch.attribution[tx.index] as number) : UNMATCHED] as string;
+}
+
+/** Why an unattributed transaction found no first touch ('' when attributed). */
+export function unmatchedReasonOf(tx: Transaction): string {
+  if (tx.kind === 'generated') return UNMATCHED_REASONS[tx.batch.unmatchedReason[tx.index] as number] as string;
+  const { record } = tx;
+  return record.anonymousId === null && record.sessionId === null && record.profileId === null ? 'missing_browser_identity' : 'no_verified_prior_match';
+}
+
+/** The amount as the row carries it, in the currency's major unit (a refund's as positive, as generated refunds are). */
+export function amountOf(tx: Transaction): number {
+  return tx.kind === 'generated' ? (tx.batch.amount[tx.index] as number) : Math.abs(tx.record.cents) / 100;
+}
+
 /** The raw first-touch value of `field` for a transaction: '' when it is unattributed. */
 export function firstTouch(ctx: RunContext, tx: Transaction, field: FirstTouchField): string {
+  if (tx.kind === 'ingested' || !isAttributed(tx.batch, tx.index)) return '';
   const { batch, index, sessions } = tx;
-  if (!isAttributed(batch, index)) return '';
   const sample = batch.sample[index] as number;
   if (field === 'path') return ctx.dictionaries.values.path[sessions.pagePaths[sessions.pageOffsets[sample] as number] as number] ?? '';
   if (field === 'referrer') return referrerDomain(ctx.dictionaries.values.referrer[sessions.dims.referrer[sample] as number] ?? '');
@@ -57,12 +128,13 @@ export function firstTouch(ctx: RunContext, tx: Transaction, field: FirstTouchFi
 
 /** A first-touch value as the rows name it: 'Unattributed', the value, or `fallback` when empty. */
 export function firstTouchLabel(ctx: RunContext, tx: Transaction, field: FirstTouchField, fallback: string): string {
-  if (!isAttributed(tx.batch, tx.index)) return 'Unattributed';
+  if (!isAttributedTransaction(tx)) return 'Unattributed';
   return firstTouch(ctx, tx, field) || fallback;
 }
 
 /** The transaction's own filterable fields. */
 export function ownField(tx: Transaction, field: string): string {
+  if (tx.kind === 'ingested') return ownFieldOfRecord(tx.record, field);
   const { batch, index, website } = tx;
   switch (field) {
     case 'currency':
@@ -80,32 +152,54 @@ export function ownField(tx: Transaction, field: string): string {
   }
 }
 
+/** A webhook row's own filterable fields. */
+function ownFieldOfRecord(record: RevenueRecord, field: string): string {
+  switch (field) {
+    case 'currency':
+      return record.currency;
+    case 'provider':
+      return record.provider;
+    case 'type':
+      return record.type;
+    case 'product_id':
+      return record.productId ?? '';
+    case 'product_name':
+      return record.productName ?? '';
+    default:
+      return '';
+  }
+}
+
 /** The ISO currency of a transaction. */
 export function currencyOf(tx: Transaction): string {
-  return REVENUE_CURRENCIES[tx.batch.currency[tx.index] as number] as string;
+  return tx.kind === 'generated' ? (REVENUE_CURRENCIES[tx.batch.currency[tx.index] as number] as string) : tx.record.currency;
 }
 
 /** The provider name of a transaction ('stripe', 'paddle'). */
 export function providerOf(tx: Transaction): string {
-  return REVENUE_PROVIDERS[tx.batch.provider[tx.index] as number] as string;
+  return tx.kind === 'generated' ? (REVENUE_PROVIDERS[tx.batch.provider[tx.index] as number] as string) : tx.record.provider;
 }
 
-/** The amount of a transaction in whole cents. */
+/** The amount of a transaction in whole cents (a refund's as a positive figure). */
 export function centsOf(tx: Transaction): number {
-  return Math.round((tx.batch.amount[tx.index] as number) * 100);
+  return tx.kind === 'generated' ? Math.round((tx.batch.amount[tx.index] as number) * 100) : Math.abs(tx.record.cents);
 }
 
 /** The resolved anonymous id of a transaction; null when the payment carried no browser identity. */
 export function anonymousIdOfTransaction(tx: Transaction): string | null {
+  if (tx.kind === 'ingested') return tx.record.anonymousId;
   if (UNMATCHED_REASONS[tx.batch.unmatchedReason[tx.index] as number] === 'missing_browser_identity') return null;
   return anonymousIdOf(tx.website.id, tx.batch.visitor[tx.index] as number);
 }
 
 /**
- * A number naming the transaction's customer across the scope: the visitor when identified (one
- * profile id whatever the provider), else the visitor at that provider.
+ * A value naming the transaction's customer across the scope: for a generated one, a number: the
+ * visitor when identified (one profile id whatever the provider), else the visitor at that
+ * provider; for a webhook's row, its customer id (a string, so it never meets a generated key),
+ * or null when it has none (`uniq` skips it, as live skips a NULL customer_id).
  */
-export function customerKey(ctx: RunContext, tx: Transaction): number {
+export function customerKey(ctx: RunContext, tx: Transaction): number | string | null {
+  if (tx.kind === 'ingested') return tx.record.customerId;
   const visitor = tx.batch.visitor[tx.index] as number;
   const identified = profileIdOf(ctx.traffic.seedHash, tx.website.id, visitor) !== '';
   const slot = identified ? 0 : 1 + (tx.batch.provider[tx.index] as number);
@@ -134,14 +228,10 @@ function compileRevenueFilter(ctx: RunContext): RevenueFilter {
 function passes(filter: RevenueFilter, tx: Transaction): boolean {
   if (filter.own && !passesFilters(filter.own, (field) => ownField(tx, field))) return false;
   if (filter.dimensions.length === 0) return true;
-  const attributed = isAttributed(tx.batch, tx.index);
+  if (tx.kind === 'ingested' || !isAttributed(tx.batch, tx.index)) return filter.dimensions.every((d) => d.emptyPasses);
   const sample = tx.batch.sample[tx.index] as number;
   const { sessions } = tx;
-  for (const { field, mask, emptyPasses } of filter.dimensions) {
-    if (!attributed) {
-      if (!emptyPasses) return false;
-      continue;
-    }
+  for (const { field, mask } of filter.dimensions) {
     const code = field === 'path' ? (sessions.pagePaths[sessions.pageOffsets[sample] as number] as number) : (sessions.dims[field][sample] as number);
     if (mask[code] === 0) return false;
   }
@@ -150,8 +240,9 @@ function passes(filter: RevenueFilter, tx: Transaction): boolean {
 
 /**
  * Visits every transaction (refunds included) of the scope's websites created within the range
- * that passes the revenue filters, in a fixed order (website, day, session, transaction).
- * Filters on fields the revenue SQL does not read (timezone, language, query_string) are ignored.
+ * that passes the revenue filters, in a fixed order (website, day, then the day's generated
+ * transactions by session and the webhook rows in arrival order). Filters on fields the revenue
+ * SQL does not read (timezone, language, query_string) are ignored.
  */
 export function scanTransactions(ctx: RunContext, visit: (tx: Transaction) => void): void {
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return;
@@ -159,14 +250,22 @@ export function scanTransactions(ctx: RunContext, visit: (tx: Transaction) => vo
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   ctx.scope.websites.forEach((website, siteIndex) => {
+    const ingested = ctx.ingested.holds(REVENUE_RECORDS, website.id);
     for (let day = firstDay; day <= lastDay; day++) {
       const batch = ctx.traffic.derived(revenueDerivation, website, day);
-      if (batch.count === 0) continue;
-      const sessions = ctx.traffic.sessions(website, day);
-      for (let j = 0; j < batch.count; j++) {
-        const t = batch.timeMs[j] as number;
-        if (t < ctx.fromMs || t > ctx.toMs) continue;
-        const tx: Transaction = { website, siteIndex, sessions, batch, index: j };
+      if (batch.count > 0) {
+        const sessions = ctx.traffic.sessions(website, day);
+        for (let j = 0; j < batch.count; j++) {
+          const t = batch.timeMs[j] as number;
+          if (t < ctx.fromMs || t > ctx.toMs) continue;
+          const tx: Transaction = { kind: 'generated', website, siteIndex, sessions, batch, index: j };
+          if (passes(filter, tx)) visit(tx);
+        }
+      }
+      if (!ingested) continue;
+      for (const record of ctx.ingested.onDay(REVENUE_RECORDS, website.id, day)) {
+        if (!isMoneyRecord(record) || record.timestamp < ctx.fromMs || record.timestamp > ctx.toMs) continue;
+        const tx: Transaction = { kind: 'ingested', website, siteIndex, record };
         if (passes(filter, tx)) visit(tx);
       }
     }
@@ -187,7 +286,7 @@ export interface RevenueTotals {
   saleCents: number;
   sales: number;
   /** Customer keys seen, for distinct counts. */
-  readonly seen: Set<number>;
+  readonly seen: Set<number | string>;
 }
 
 /** Empty {@link RevenueTotals}. */
@@ -200,25 +299,25 @@ export function emptyTotals(): RevenueTotals {
 
 /** Adds one transaction to `totals` (`uniq(customer)` counts refund rows' customers too, as live). */
 export function addTransaction(ctx: RunContext, totals: RevenueTotals, tx: Transaction): void {
-  const w = tx.batch.weight;
+  const w = weightOf(tx);
   const cents = centsOf(tx) * w;
   const key = customerKey(ctx, tx);
-  if (!totals.seen.has(key)) {
+  if (key !== null && !totals.seen.has(key)) {
     totals.seen.add(key);
     totals.customers += w;
   }
-  if (isRefund(tx.batch, tx.index)) {
+  if (isRefundTransaction(tx)) {
     totals.refundCents += cents;
     totals.refunds += w;
     return;
   }
   totals.revenueCents += cents;
   totals.transactions += w;
-  if (isAttributed(tx.batch, tx.index)) {
+  if (isAttributedTransaction(tx)) {
     totals.attributedCents += cents;
     totals.attributedTransactions += w;
   }
-  if (tx.batch.type[tx.index] === 1) {
+  if (isSubscription(tx)) {
     totals.subscriptionCents += cents;
     totals.subscriptions += w;
   } else {
@@ -252,7 +351,7 @@ export interface BreakdownOptions {
 export function revenueBreakdown(ctx: RunContext, options: BreakdownOptions): Record<string, string | number | null>[] {
   const groups = new Map<string, { head: Record<string, string | null>; name: string; currency: string; totals: RevenueTotals }>();
   scanTransactions(ctx, (tx) => {
-    if (options.salesOnly && isRefund(tx.batch, tx.index)) return;
+    if (options.salesOnly && isRefundTransaction(tx)) return;
     const name = options.nameOf(tx);
     if (name === null) return;
     const extra = options.extra?.(tx) ?? {};

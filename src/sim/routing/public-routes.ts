@@ -2,6 +2,8 @@ import { discoveryRoutes } from '../discovery/discovery-routes.js';
 import { browserRoutes } from '../ingest/browser-routes.js';
 import { pixelRoutes } from '../ingest/pixel-route.js';
 import { trackRoutes } from '../ingest/track-route.js';
+import { paddleWebhookRoutes } from '../ingest/webhooks/paddle-webhook-route.js';
+import { stripeWebhookRoutes } from '../ingest/webhooks/stripe-webhook-route.js';
 import { manageRoutes } from '../manage/manage-routes.js';
 import { queryRoutes } from '../query/query-routes.js';
 import type { Route } from './route.js';
@@ -12,4 +14,13 @@ import type { Route } from './route.js';
  * OpenAPI document, the README's scope matrix and the tests read them. The `/__sim` harness has
  * its own table (`control/control-table.ts`).
  */
-export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...browserRoutes, ...pixelRoutes, ...manageRoutes];
+export const PUBLIC_ROUTES: readonly Route[] = [
+  ...queryRoutes,
+  ...discoveryRoutes,
+  ...trackRoutes,
+  ...browserRoutes,
+  ...pixelRoutes,
+  ...stripeWebhookRoutes,
+  ...paddleWebhookRoutes,
+  ...manageRoutes,
+];

@@ -132,6 +132,14 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
   /** The per-endpoint limit (SPEC 8.1) that applies, checked after the body is decoded. */
   readonly limit?: EndpointLimitName;
   readonly body?: z.ZodType<Body>;
+  /**
+   * Hands the route the body's exact text instead of decoded JSON: `Body` is then the string
+   * as it arrived ('' when there is none), for routes that verify a signature over the raw bytes
+   * (the payment webhooks). The pipeline checks only its size (413 over 1 MB): no media type,
+   * no JSON parse, no schema; the route parses it itself. `schema` documents what the text
+   * holds (the OpenAPI request body). Not combined with `body`.
+   */
+  readonly rawBody?: { readonly schema: z.ZodType; readonly description: string };
   /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
   readonly bodyOptional?: boolean;
   /** The refusal for a body that does not match `body` (default 422 VALIDATION). */

@@ -1,7 +1,6 @@
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
-import { isAttributed } from '../../model/derived/revenue.js';
 import { aiProductOfReferrer } from '../../model/derived/ai-referrals.js';
-import { firstTouch, firstTouchLabel, ownField, providerOf, revenueBreakdown } from '../revenue-scan.js';
+import { firstTouch, firstTouchLabel, isAttributedTransaction, ownField, providerOf, revenueBreakdown } from '../revenue-scan.js';
 import { revenueOverviewRows } from '../revenue-overview.js';
 import { recentTransactionRows, revenueSeriesRows } from '../revenue-rows.js';
 
@@ -269,7 +268,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
       default_visualization: "table",
     },
     run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => (isAttributed(tx.batch, tx.index) ? 'Attributed' : 'Unattributed') });
+      return revenueBreakdown(ctx, { nameOf: (tx) => (isAttributedTransaction(tx) ? 'Attributed' : 'Unattributed') });
     },
   }),
   defineRevenueBreakdown({

@@ -9,6 +9,8 @@ import {
   ingestEventBodySchema,
   outgoingLinkSchema,
   singleEventResponseSchema,
+  type AnalyticsEvent,
+  type OutgoingLink,
 } from '../../contract/ingest-events.js';
 import { eventTimeInWindow } from '../../contract/track.js';
 import { basketError, type BasketIssue, type SimError } from '../errors.js';
@@ -75,33 +77,37 @@ const stringField = (item: unknown, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** The schema and record maker of each item type `/batch` and `/` accept. */
+const ITEM_TYPES = {
+  track: {
+    schema: analyticsEventSchema,
+    record: (ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, event: AnalyticsEvent, time: number, country: string) =>
+      toPageEventRecord(ctx.state.world.seed, ctx.state.ingested, ctx.state.dictionaries, event, time, client, country),
+  },
+  outgoing_link: {
+    schema: outgoingLinkSchema,
+    record: (ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, link: OutgoingLink, time: number, country: string) =>
+      toOutgoingLinkRecord(ctx.state.world.seed, ctx.state.ingested, client.website.id, link, time, country),
+  },
+} as const;
+
+const OUT_OF_RANGE = 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock';
+
 /** Validates one item and makes its record, without storing it. */
 function readItem(ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, item: unknown, country: string): ItemOutcome {
   const type = item !== null && typeof item === 'object' && !Array.isArray(item) ? ((item as Record<string, unknown>).type ?? 'track') : 'track';
-  const seed = ctx.state.world.seed;
-  const siteId = client.website.id;
-  if (type === 'track') {
-    const parsed = analyticsEventSchema.safeParse(item);
-    if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), 'track', stringField(item, 'eventId'));
-    const event = parsed.data;
-    const time = timeOf(event.timestamp, ctx.now);
-    if (!eventTimeInWindow(time, ctx.now)) {
-      return schemaFailure([{ code: 'too_big', field: 'timestamp', message: 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock' }], 'track', event.eventId);
-    }
-    return { ok: true, type: 'track', eventId: event.eventId, record: toPageEventRecord(seed, ctx.state.ingested, ctx.state.dictionaries, event, time, client, country), dedupKey: `${siteId}\u0000track\u0000${event.eventId}` };
+  if (type !== 'track' && type !== 'outgoing_link') {
+    const eventType = typeof type === 'string' ? type.slice(0, 64) : typeof type;
+    return { ok: false, result: { status: 'error', message: 'Unknown event type', eventType }, error: basketError('INGEST_UNKNOWN_EVENT_TYPE') };
   }
-  if (type === 'outgoing_link') {
-    const parsed = outgoingLinkSchema.safeParse(item);
-    if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), 'outgoing_link', stringField(item, 'eventId'));
-    const link = parsed.data;
-    const time = timeOf(link.timestamp, ctx.now);
-    if (!eventTimeInWindow(time, ctx.now)) {
-      return schemaFailure([{ code: 'too_big', field: 'timestamp', message: 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock' }], 'outgoing_link', link.eventId);
-    }
-    return { ok: true, type: 'outgoing_link', eventId: link.eventId, record: toOutgoingLinkRecord(seed, ctx.state.ingested, siteId, link, time, country), dedupKey: `${siteId}\u0000outgoing_link\u0000${link.eventId}` };
-  }
-  const eventType = typeof type === 'string' ? type.slice(0, 64) : typeof type;
-  return { ok: false, result: { status: 'error', message: 'Unknown event type', eventType }, error: basketError('INGEST_UNKNOWN_EVENT_TYPE') };
+  const spec = ITEM_TYPES[type];
+  const parsed = spec.schema.safeParse(item);
+  if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), type, stringField(item, 'eventId'));
+  const value = parsed.data;
+  const time = timeOf(value.timestamp, ctx.now);
+  if (!eventTimeInWindow(time, ctx.now)) return schemaFailure([{ code: 'too_big', field: 'timestamp', message: OUT_OF_RANGE }], type, value.eventId);
+  const record = type === 'track' ? ITEM_TYPES.track.record(ctx, client, value as AnalyticsEvent, time, country) : ITEM_TYPES.outgoing_link.record(ctx, client, value as OutgoingLink, time, country);
+  return { ok: true, type, eventId: value.eventId, record, dedupKey: `${client.website.id}\u0000${type}\u0000${value.eventId}` };
 }
 
 /**

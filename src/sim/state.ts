@@ -6,6 +6,7 @@ import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_
 import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
 import { createIngestLedger, type IngestLedger } from './ingest/ingest-ledger.js';
+import { createProfileStore, type ProfileStore } from './ingest/profile-store.js';
 import { createManageState, type ManageState } from './manage/store.js';
 
 /**
@@ -35,6 +36,8 @@ export interface SimState {
   readonly trackedEvents: EventStore;
   /** What the other ingestion routes accepted (page views, vitals, errors, webhooks …), bounded; empty in the seeded state. */
   readonly ingested: IngestLedger;
+  /** Profiles and aliases of `POST /identify`, bounded; empty in the seeded state. */
+  readonly profiles: ProfileStore;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
   readonly manage: ManageState;
 }
@@ -71,6 +74,7 @@ export function createState(world: World, options: StateOptions = {}): SimState 
       ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
       ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
     }),
+    profiles: createProfileStore(),
     manage: createManageState(world),
   };
 }

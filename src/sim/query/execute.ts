@@ -184,11 +184,14 @@ function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: numb
 
 /**
  * What the ingested records a parameter may read amount to, for its cache key ('' while the
- * scope's websites hold none on those days, so the seeded world's keys are unchanged).
+ * scope's websites (and, for an organization, the organization) hold none on those days, so the
+ * seeded world's keys are unchanged).
  */
 function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, ledger: IngestLedger): string {
   if (scope.kind !== 'websites' || ledger.size === 0) return '';
   const ids = scope.websites.map((w) => w.id);
+  // An organization's own records (MCP calls sent without a website) belong to its scope too.
+  if (scope.organizationId !== undefined) ids.push(organizationOwner(scope.organizationId));
   const count = type.family === 'retention' ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
   return count === 0 ? '' : `|i${count}`;
 }

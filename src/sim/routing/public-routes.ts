@@ -1,5 +1,6 @@
 import { discoveryRoutes } from '../discovery/discovery-routes.js';
 import { identifyRoutes } from '../ingest/identify-route.js';
+import { mcpRoutes } from '../ingest/mcp-route.js';
 import { trackRoutes } from '../ingest/track-route.js';
 import { manageRoutes } from '../manage/manage-routes.js';
 import { queryRoutes } from '../query/query-routes.js';
@@ -11,4 +12,4 @@ import type { Route } from './route.js';
  * OpenAPI document, the README's scope matrix and the tests read them. The `/__sim` harness has
  * its own table (`control/control-table.ts`).
  */
-export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...identifyRoutes, ...manageRoutes];
+export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...identifyRoutes, ...mcpRoutes, ...manageRoutes];

@@ -7,6 +7,7 @@ import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
 import { createIngestLedger, type IngestLedger } from './ingest/ingest-ledger.js';
 import { createProfileStore, type ProfileStore } from './ingest/profile-store.js';
+import { createSetupCheckStore, type SetupCheckStore } from './ingest/setup-checks.js';
 import { createManageState, type ManageState } from './manage/store.js';
 
 /**
@@ -38,6 +39,8 @@ export interface SimState {
   readonly ingested: IngestLedger;
   /** Profiles and aliases of `POST /identify`, bounded; empty in the seeded state. */
   readonly profiles: ProfileStore;
+  /** The AI-traffic setup checks `POST /ai-traffic` recorded (120 s each), bounded. */
+  readonly setupChecks: SetupCheckStore;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
   readonly manage: ManageState;
 }
@@ -75,6 +78,7 @@ export function createState(world: World, options: StateOptions = {}): SimState 
       ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
     }),
     profiles: createProfileStore(),
+    setupChecks: createSetupCheckStore(),
     manage: createManageState(world),
   };
 }

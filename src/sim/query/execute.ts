@@ -192,7 +192,9 @@ function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: num
   const ids = scope.websites.map((w) => w.id);
   // An organization's own records (MCP calls sent without a website) belong to its scope too.
   if (scope.organizationId !== undefined) ids.push(organizationOwner(scope.organizationId));
-  const count = type.family === 'retention' ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
+  // Retention follows its cohorts past the range; the AI types report when server-side tracking began, whenever that was.
+  const allDays = type.family === 'retention' || type.family === 'ai-agents';
+  const count = allDays ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
   return count === 0 ? '' : `|i${count}`;
 }
 

@@ -1,5 +1,6 @@
 import { discoveryRoutes } from '../discovery/discovery-routes.js';
 import { aiTrafficRoutes } from '../ingest/ai-traffic-route.js';
+import { eventsRoutes } from '../ingest/events-route.js';
 import { identifyRoutes } from '../ingest/identify-route.js';
 import { mcpRoutes } from '../ingest/mcp-route.js';
 import { trackRoutes } from '../ingest/track-route.js';
@@ -13,4 +14,4 @@ import type { Route } from './route.js';
  * OpenAPI document, the README's scope matrix and the tests read them. The `/__sim` harness has
  * its own table (`control/control-table.ts`).
  */
-export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...identifyRoutes, ...mcpRoutes, ...aiTrafficRoutes, ...manageRoutes];
+export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...identifyRoutes, ...eventsRoutes, ...mcpRoutes, ...aiTrafficRoutes, ...manageRoutes];

@@ -79,3 +79,25 @@ export const rateLimitBodySchema = errorBodySchema.extend({
 });
 
 export type RateLimitBody = z.infer<typeof rateLimitBodySchema>;
+
+/**
+ * The live ingestion service's error envelope (`basket.<KEY>` codes): the body of every refusal
+ * of the ingestion routes but `/track` under the spec profile. The request id travels in the
+ * `X-Request-ID` header only.
+ */
+export const basketErrorBodySchema = z.object({
+  success: z.literal(false),
+  status: z.literal('error'),
+  error: z.string(),
+  message: z.string(),
+  /** `basket.<KEY>` for the catalogue's refusals. */
+  code: z.string(),
+  /** True for 408, 425, 429 and 5xx. */
+  retryable: z.boolean(),
+  why: z.string().optional(),
+  fix: z.string().optional(),
+  /** Schema problems: the zod issue code, the path joined with dots, the message. */
+  errors: z.array(z.object({ code: z.string(), field: z.string(), message: z.string() })).max(MAX_ERROR_DETAILS).optional(),
+});
+
+export type BasketErrorBody = z.infer<typeof basketErrorBodySchema>;

@@ -64,7 +64,7 @@ function isShallow(value: unknown, max: number): boolean {
   return true;
 }
 
-/** `properties` of an event: at most 50 names of at most 128 characters, 32 levels deep, 32,768 characters of JSON. */
+/** Event `properties`: at most 50 names of at most 128 characters, 32 levels deep, 32,768 characters of JSON. */
 export const propertiesSchema = z
   .record(z.string().max(PROPERTY_LIMITS.keyLength, `Property names are at most ${PROPERTY_LIMITS.keyLength} characters`), z.unknown())
   .superRefine((value, ctx) => {

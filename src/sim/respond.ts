@@ -61,6 +61,10 @@ export function replyResponse(reply: Reply, requestId: string, extra?: Readonly<
     // No Content: no body and no Content-Type (a CORS preflight, for instance).
     return { status: 204, headers: { 'X-Request-ID': requestId, ...extra, ...reply.headers }, body: '' };
   }
+  if (reply.text === '' && reply.contentType === undefined) {
+    // An empty body (a 202 or a redirect): no Content-Type, as for a 204.
+    return { status: reply.status, headers: { 'X-Request-ID': requestId, ...extra, ...reply.headers }, body: '' };
+  }
   return {
     status: reply.status,
     headers: {

@@ -7,6 +7,8 @@ import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
 import { createIngestLedger, type IngestLedger } from './ingest/ingest-ledger.js';
 import { createIngestDictionaries, type IngestDictionaries } from './ingest/ingest-dictionaries.js';
+import { createProfileStore, type ProfileStore } from './ingest/profile-store.js';
+import { createSetupCheckStore, type SetupCheckStore } from './ingest/setup-checks.js';
 import { createManageState, type ManageState } from './manage/store.js';
 
 /**
@@ -40,6 +42,10 @@ export interface SimState {
   readonly ingested: IngestLedger;
   /** The world's string tables grown by ingested values (new paths, referrers …); queries decode through it. */
   readonly dictionaries: IngestDictionaries;
+  /** Profiles and aliases of `POST /identify`, bounded; empty in the seeded state. */
+  readonly profiles: ProfileStore;
+  /** The AI-traffic setup checks `POST /ai-traffic` recorded (120 s each), bounded. */
+  readonly setupChecks: SetupCheckStore;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
   readonly manage: ManageState;
 }
@@ -77,6 +83,8 @@ export function createState(world: World, options: StateOptions = {}): SimState 
       ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
       ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
     }),
+    profiles: createProfileStore(),
+    setupChecks: createSetupCheckStore(),
     manage: createManageState(world),
     dictionaries: createIngestDictionaries(world.dictionaries),
   };

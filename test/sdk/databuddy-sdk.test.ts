@@ -133,6 +133,46 @@ describe('the official Node SDK (@databuddy/sdk/node) against the simulator', ()
     expect(await customEvents(served, 'web_acme_www')).toEqual([]);
   });
 
+  it('sends track, batch, flush and identify with one key, all answered 2xx, and the events show in custom_events with the profile stored', async () => {
+    const served = await serve();
+    const key = secretOf(served.sim, 'key_acme_track');
+    const db = new Databuddy({ apiKey: key, websiteId: 'web_acme_store', apiUrl: served.server.url, batchSize: 50 });
+    expect(await db.track({ name: 'sdk_trip_signup', timestamp: NOW - 30 * 60_000, anonymousId: 'anon_trip', sessionId: 'sess_trip' })).toEqual({ success: true });
+    const batch = await db.batch([
+      { type: 'custom', name: 'sdk_trip_step', timestamp: NOW - 20 * 60_000, anonymousId: 'anon_trip', sessionId: 'sess_trip', eventId: 'trip_1' },
+      { type: 'custom', name: 'sdk_trip_step', timestamp: NOW - 10 * 60_000, profileId: 'customer_trip', sessionId: 'sess_trip', eventId: 'trip_2' },
+    ]);
+    expect(batch).toMatchObject({ success: true, processed: 2 });
+    expect(await db.flush()).toMatchObject({ success: true, processed: 1 });
+    expect(await db.identify({ profileId: ' customer_trip ', anonymousId: 'anon_trip', traits: { name: 'Trip Tester', email: 'Trip@Example.com', plan: 'team' } })).toEqual({ success: true });
+
+    // What the SDK sent: two POST /track (the batch, then the flushed queue) and one POST /identify, each with the key as a bearer token.
+    expect(served.received.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /track', 'POST /track', 'POST /identify']);
+    for (const request of served.received) expect(request.headers.authorization).toBe(`Bearer ${key}`);
+    expect(JSON.parse(served.received[2]?.body ?? 'null')).toEqual({ profileId: 'customer_trip', anonymousId: 'anon_trip', traits: { name: 'Trip Tester', email: 'Trip@Example.com', plan: 'team' }, websiteId: 'web_acme_store' });
+    expect(served.sim.journal.list({}).filter((e) => e.route === '/track' || e.route === '/identify').map((e) => [e.route, e.status])).toEqual([
+      ['/track', 200],
+      ['/track', 200],
+      ['/identify', 200],
+    ]);
+
+    const rows = await customEvents(served, 'web_acme_store');
+    expect(rows.map((r) => [r.name, r.total_events])).toEqual([
+      ['sdk_trip_step', 2],
+      ['sdk_trip_signup', 1],
+    ]);
+    const profiles = await fetchAnswer(`${served.server.url}/__sim/profiles?website_id=web_acme_store`);
+    expect(profiles.json.profiles).toEqual([
+      expect.objectContaining({ profileId: 'customer_trip', displayName: 'Trip Tester', email: 'trip@example.com', traits: { plan: 'team' }, anonymousIds: ['anon_trip'] }),
+    ]);
+  });
+
+  it('reports a refused identify as an unsuccessful result: a key without track:events gets 403', async () => {
+    const served = await serve();
+    const db = new Databuddy({ apiKey: secretOf(served.sim, 'key_acme_read'), websiteId: 'web_acme_store', apiUrl: served.server.url });
+    expect(await db.identify({ profileId: 'nobody' })).toEqual({ success: false, error: 'HTTP 403: Forbidden' });
+  });
+
   it('stamps events without a timestamp with the wall clock: a simulator on the real clock takes them, a virtual clock in the past refuses them', async () => {
     const real = await serve(createSimulator({ seed: 42, clock: 'real', realNow: Date.now }));
     const key = secretOf(real.sim, 'key_acme_track');

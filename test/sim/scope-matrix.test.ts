@@ -22,6 +22,8 @@ const EXAMPLES: Record<string, Example> = {
   'POST /v1/query': { path: '/v1/query', query: { website_id: 'web_acme_www' }, body: { parameters: ['summary_metrics'], preset: 'today' } },
   'POST /v1/query/compile': { path: '/v1/query/compile', query: { website_id: 'web_acme_www' }, body: { projectId: 'web_acme_www', type: 'top_pages', from: '2025-05-01', to: '2025-05-31' } },
   'POST /track': { path: '/track', query: { website_id: 'web_acme_www' }, body: { name: 'signup', timestamp: Date.UTC(2025, 5, 2, 11) } },
+  'POST /identify': { path: '/identify', body: { profileId: 'user_1', websiteId: 'web_acme_www' } },
+  'POST /mcp': { path: '/mcp', body: [{ tool: 'search', durationMs: 12, websiteId: 'web_acme_www' }] },
   'GET /v1/websites': { path: '/v1/websites' },
   'POST /v1/websites': { path: '/v1/websites', body: { name: 'New site', domain: 'new.acme.io' } },
   'GET /v1/websites/:id': { path: '/v1/websites/web_acme_www' },
@@ -61,6 +63,15 @@ const EXAMPLES: Record<string, Example> = {
   'PATCH /v1/organization/settings': { path: '/v1/organization/settings', body: { dataRetentionDays: 60 } },
 };
 
+/**
+ * Routes that refuse in the ingestion service's envelope: what they answer without a credential
+ * (a route that also takes a client id names the missing one) and to a key without the scope.
+ */
+const BASKET_REFUSALS: Record<string, { readonly unauthenticated: readonly [number, string]; readonly forbidden: readonly [number, string] }> = {
+  'POST /identify': { unauthenticated: [400, 'basket.INGEST_MISSING_CLIENT_ID'], forbidden: [403, 'basket.TRACK_MISSING_SCOPE'] },
+  'POST /mcp': { unauthenticated: [401, 'basket.MCP_INVALID_API_KEY'], forbidden: [403, 'basket.TRACK_MISSING_SCOPE'] },
+};
+
 const PROTECTED = PUBLIC_ROUTES.filter((r) => r.access.kind === 'key' || r.access.kind === 'ingest');
 
 /** Creates a global Acme key with the given scopes through the control plane; returns its secret. */
@@ -88,25 +99,27 @@ describe('the scope matrix', () => {
 
   describe.each(PROTECTED.map((r) => [`${r.method} ${r.path}`, r.method, documentedScope(r) as Scope] as const))('%s', (name, method, scope) => {
     const example = EXAMPLES[name] as Example;
+    const [unauthenticatedStatus, unauthenticatedCode] = BASKET_REFUSALS[name]?.unauthenticated ?? [401, 'AUTH_REQUIRED'];
+    const [forbiddenStatus, forbiddenCode] = BASKET_REFUSALS[name]?.forbidden ?? [403, 'FORBIDDEN'];
 
-    it(`answers 401 AUTH_REQUIRED without a credential`, async () => {
+    it(`answers ${unauthenticatedStatus} ${unauthenticatedCode} without a credential`, async () => {
       const example401 = name === 'POST /track' ? { ...example, query: {} } : example;
       const answer = await send(freshSimulator(), method, example401);
-      expect(answer.status).toBe(401);
-      expect(answer.json.code).toBe('AUTH_REQUIRED');
+      expect(answer.status).toBe(unauthenticatedStatus);
+      expect(answer.json.code).toBe(unauthenticatedCode);
     });
 
-    it(`answers 403 FORBIDDEN to a key with every scope but ${scope}`, async () => {
+    it(`answers ${forbiddenStatus} ${forbiddenCode} to a key with every scope but ${scope}`, async () => {
       const sim = freshSimulator();
       const answer = await send(sim, method, example, await keyWith(sim, SCOPES.filter((s) => s !== scope)));
-      expect(answer.status).toBe(403);
-      expect(answer.json.code).toBe('FORBIDDEN');
+      expect(answer.status).toBe(forbiddenStatus);
+      expect(answer.json.code).toBe(forbiddenCode);
     });
 
     it(`answers a key holding only ${scope} with success`, async () => {
       const sim = freshSimulator();
       const answer = await send(sim, method, example, await keyWith(sim, [scope]));
-      expect([200, 201, 204]).toContain(answer.status);
+      expect([200, 201, 202, 204]).toContain(answer.status);
     });
   });
 });

@@ -146,7 +146,7 @@ export function enforceRouteWindow(x: Exchange): StageResult | Promise<StageResu
   const rule = route.windowRule(x.access);
   if (!rule) return CONTINUE;
   if (rule.rule === 'ingest_limit' && followsLive(x.sim.profile, 'track-errors')) {
-    return checkWindow(x, rule, 'Rate limit exceeded', undefined, () => basketError('TRACK_RATE_LIMITED'));
+    return checkWindow(x, rule, 'Rate limit exceeded', undefined, () => basketError(rule.basketKey ?? 'TRACK_RATE_LIMITED'));
   }
   return checkWindow(x, rule, 'Rate limit exceeded');
 }

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { ApiKeyRecord } from '../model/entities.js';
+import type { BasketErrorKey } from '../errors.js';
 
 /** The rules that can refuse a request, as the journal names them. */
 export const ADMISSION_RULES = ['concurrency', 'key_quota', 'endpoint_limit', 'ingest_limit', 'degraded'] as const;
@@ -14,6 +15,11 @@ export interface WindowRule {
   readonly id: string;
   readonly limit: number;
   readonly windowMs: number;
+  /**
+   * The ingestion service's catalogue key of the refusal (an `ingest_limit` window under `live`,
+   * or on a route that always answers in that envelope); `TRACK_RATE_LIMITED` when absent.
+   */
+  readonly basketKey?: BasketErrorKey;
 }
 
 /** SPEC 8.2.2: requests in flight per API key. */
@@ -58,4 +64,22 @@ export function endpointRule(name: EndpointLimitName, principal: Principal, iden
 export function ingestRule(keyId: string | null, websiteId: string | null, ip: string): WindowRule {
   const id = keyId !== null ? `track:apikey:${keyId}` : `track:website:${websiteId ?? 'none'}:${ip}`;
   return { rule: 'ingest_limit', id, limit: INGEST_LIMIT.limit, windowMs: INGEST_LIMIT.windowMs };
+}
+
+/** `/identify`: 600 per 60 s per API key; 60 per 60 s per client id and IP without one. */
+export const IDENTIFY_RATE_LIMITS = { perKey: 600, perClient: 60, windowMs: 60_000 } as const;
+
+/** The `/identify` window: per key (`identify:apikey:<id>`), else per client id and client IP. */
+export function identifyRule(keyId: string | null, clientId: string, ip: string): WindowRule {
+  return keyId !== null
+    ? { rule: 'ingest_limit', id: `identify:apikey:${keyId}`, limit: IDENTIFY_RATE_LIMITS.perKey, windowMs: IDENTIFY_RATE_LIMITS.windowMs, basketKey: 'IDENTIFY_RATE_LIMITED' }
+    : { rule: 'ingest_limit', id: `identify:${clientId}:${ip}`, limit: IDENTIFY_RATE_LIMITS.perClient, windowMs: IDENTIFY_RATE_LIMITS.windowMs, basketKey: 'IDENTIFY_RATE_LIMITED' };
+}
+
+/** `/mcp`: 6000 requests per 60 s per API key. */
+export const MCP_LIMIT = { limit: 6000, windowMs: 60_000 } as const;
+
+/** The `/mcp` window of a key (`mcp:apikey:<id>`). */
+export function mcpRule(keyId: string): WindowRule {
+  return { rule: 'ingest_limit', id: `mcp:apikey:${keyId}`, limit: MCP_LIMIT.limit, windowMs: MCP_LIMIT.windowMs, basketKey: 'TRACK_RATE_LIMITED' };
 }

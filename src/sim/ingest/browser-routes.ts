@@ -17,7 +17,7 @@ import { basketError, type BasketIssue, type SimError } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { isBotUserAgent } from './bots.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
-import { asIngestEnvelope, basketIssuesOf } from './ingest-envelope.js';
+import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
 import { ingestPart } from './ingest-ledger.js';
 import {
   countryOf,

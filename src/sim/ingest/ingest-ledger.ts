@@ -7,6 +7,10 @@ import { DAY_MS } from '../model/world.js';
  * records beside the generated traffic of that day, so ingested and generated data add up in the
  * same aggregates. Empty in the seeded state; a reset makes a new, empty ledger.
  *
+ * A record's owner is its website's id; records that belong to an organization rather than to one
+ * of its websites (MCP calls sent without a websiteId) are kept under `organizationOwner(id)` of
+ * event-store.ts, as tracked events are.
+ *
  * Bounded: at most `maxRecords` records and `maxChars` characters of record text in all, and at
  * most `maxRecords` event ids remembered for de-duplication. Append-only, so a count of what a
  * set of websites and days holds grows exactly when one of those days gained a record: the
@@ -72,10 +76,17 @@ export interface IngestLedger {
   append<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, records: readonly T[]): IngestAppendResult;
   /** Appends several parts at once: all of them, or none when together they would pass a bound. */
   appendAll(parts: readonly IngestPart[]): IngestAppendResult;
+  /**
+   * Appends records of one kind to several owners at once (owner → its records): all of them, or
+   * none when they would pass a bound.
+   */
+  appendGroups<T extends IngestRecord>(kind: IngestKind<T>, groups: ReadonlyMap<string, readonly T[]>): IngestAppendResult;
   /** The records of a kind a website holds on a UTC day (days since the epoch), in arrival order. */
   onDay<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, day: number): readonly T[];
   /** Whether a website holds any record of a kind on any day: lets a scan skip the ledger. */
   holds<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string): boolean;
+  /** The first UTC day (days since the epoch) on which a website holds a record of a kind; null when it holds none. */
+  firstDay<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string): number | null;
   /**
    * How many records (all kinds) the websites hold on the UTC days that [fromMs, toMs] touches.
    * Costs one step per day that holds records, never one per record.
@@ -147,6 +158,9 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
     get size() {
       return size;
     },
+    appendGroups(kind, groups) {
+      return appendAll([...groups].map(([websiteId, records]) => ingestPart(kind, websiteId, records)));
+    },
     append(kind, websiteId, records) {
       return appendAll([ingestPart(kind, websiteId, records)]);
     },
@@ -156,6 +170,13 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
     },
     holds(kind, websiteId) {
       return kinds.get(kind.name)?.has(websiteId) ?? false;
+    },
+    firstDay(kind, websiteId) {
+      const days = kinds.get(kind.name)?.get(websiteId);
+      if (!days) return null;
+      let first: number | null = null;
+      for (const day of days.keys()) if (first === null || day < first) first = day;
+      return first;
     },
     countTouching(websiteIds, fromMs, toMs) {
       const firstDay = Math.floor(fromMs / DAY_MS);

@@ -17,18 +17,17 @@ import { ingestRule } from '../admission/rules.js';
 import {
   accessDenied,
   authRequired,
-  basketError,
   eventStorageFull,
   invalidEventSchema,
   notFound,
   type BasketErrorKey,
-  type BasketIssue,
   type SimError,
 } from '../errors.js';
 import { followsLive } from '../profile.js';
 import { truncate } from '../text.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { createBasketEnvelope } from './basket-envelope.js';
 import { isBotUserAgent } from './bots.js';
 import type { TrackedEvent } from './event-store.js';
 
@@ -207,34 +206,12 @@ function basketField(field: string): string {
   return match[2] === undefined ? index : `${index}.${match[2]}`;
 }
 
-/** The zod issue code a detail's message comes from (the envelope names it; `custom` otherwise). */
-function issueCode(message: string): string {
-  if (message.startsWith('Invalid input: expected')) return 'invalid_type';
-  if (message.startsWith('Too big') || message.startsWith('A batch holds at most')) return 'too_big';
-  if (message.startsWith('Too small')) return 'too_small';
-  if (message.startsWith('Unrecognized key')) return 'unrecognized_keys';
-  if (message.startsWith('Invalid option')) return 'invalid_value';
-  if (message.startsWith('Property name')) return 'invalid_key';
-  return 'custom';
-}
-
 /**
  * `track-errors` under `live`: a `/track` refusal in the ingestion service's envelope, with the
  * catalogue's code (`basket.<KEY>`), message, why and fix, and for schema problems
  * `errors:[{code, field, message}]`. A refusal the catalogue has no key for is left as is.
  */
-export function asTrackEnvelope(error: SimError): SimError {
-  if (error.basket) return error;
-  const key = BASKET_KEY_OF[error.code];
-  // Outside the catalogue (malformed JSON, an unsupported media type, an outage) the envelope
-  // keeps the error's own code, as the service's error hook does for framework errors.
-  if (!key) return { ...error, basket: {} };
-  const issues: BasketIssue[] | undefined =
-    key === 'INVALID_EVENT_SCHEMA' && error.details
-      ? error.details.map((d) => ({ code: issueCode(d.message), field: basketField(d.field), message: d.message }))
-      : undefined;
-  return basketError(key, issues);
-}
+export const asTrackEnvelope: (error: SimError) => SimError = createBasketEnvelope(BASKET_KEY_OF, basketField);
 
 /** A refusal of the route in the envelope the profile uses. */
 function refusal(ctx: RouteContext<TrackQuery>, error: SimError): SimError {

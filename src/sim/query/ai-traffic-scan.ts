@@ -11,6 +11,7 @@ import {
 import { aiProductOfReferrer } from '../model/derived/ai-referrals.js';
 import type { SessionBatch } from '../model/traffic.js';
 import { DAY_MS } from '../model/world.js';
+import { AI_AGENT_HITS } from '../ingest/ai-agent-hits.js';
 import type { RunContext } from './definition.js';
 import { passesFilters, type FilterPlan } from './filters.js';
 import { scanSessions } from './scan.js';
@@ -41,7 +42,9 @@ export interface AiRequestOptions {
 /**
  * The AI requests of the scope's websites within the range (the query's unless told), passing
  * the request's filters on `filterFields` (agent_id, path: tested on the request's agent and
- * page). In a fixed order: website, day, record.
+ * page). Generated records (each standing for `weight` requests) and the requests `POST
+ * /ai-traffic` received (one each, source `middleware`, no status) add up alike. In a fixed
+ * order: website, day, generated records, then received ones in arrival order.
  */
 export function aiRequestsOf(ctx: RunContext, options: AiRequestOptions = {}): AiRequest[] {
   const fromMs = options.fromMs ?? ctx.fromMs;
@@ -72,19 +75,37 @@ export function aiRequestsOf(ctx: RunContext, options: AiRequestOptions = {}): A
         if (plan.tests.length > 0 && !passesFilters(plan, (field) => (field === 'agent_id' ? request.agentId : field === 'path' ? request.page : ''))) continue;
         out.push(request);
       }
+      for (const hit of ctx.ingested.onDay(AI_AGENT_HITS, website.id, day)) {
+        if (hit.timestamp < fromMs || hit.timestamp > toMs) continue;
+        const request: AiRequest = { timeMs: hit.timestamp, website, agentId: hit.agent.id, agent: hit.agent, page: hit.path, format: hit.format, status: 0, source: 'middleware', weight: 1 };
+        if (plan.tests.length > 0 && !passesFilters(plan, (field) => (field === 'agent_id' ? request.agentId : field === 'path' ? request.page : ''))) continue;
+        out.push(request);
+      }
     }
   }
   return out;
 }
 
+/** The first request a website's middleware sent to `POST /ai-traffic`, epoch ms; null when none has. */
+function firstReceivedMs(ctx: RunContext, website: Website): number | null {
+  const day = ctx.ingested.firstDay(AI_AGENT_HITS, website.id);
+  if (day === null) return null;
+  let first: number | null = null;
+  for (const hit of ctx.ingested.onDay(AI_AGENT_HITS, website.id, day)) if (first === null || hit.timestamp < first) first = hit.timestamp;
+  return first;
+}
+
 /**
- * The first server-side request of the scope's websites (all time, up to now), epoch ms; null
- * when none has sent one.
+ * The first server-side request of the scope's websites (all time, up to now), epoch ms: a
+ * Vercel log drain's generated record or a request the site's middleware sent; null when none
+ * has sent one.
  */
 export function firstServerRequestMs(ctx: RunContext): number | null {
   if (ctx.scope.kind !== 'websites') return null;
   let first: number | null = null;
   for (const website of ctx.scope.websites) {
+    const received = firstReceivedMs(ctx, website);
+    if (received !== null && received <= ctx.now && (first === null || received < first)) first = received;
     const since = serverTrackingSince(ctx.traffic.seedHash, website);
     if (since === null || since > ctx.now) continue;
     const sinceDay = Math.floor(since / DAY_MS);

@@ -5,6 +5,7 @@ import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import type { EventReader } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
+import type { ProfileReader } from '../ingest/profile-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
@@ -89,6 +90,8 @@ export interface RunContext {
    * website-day's records of its kinds to the generated traffic of that day.
    */
   readonly ingested: IngestLedger;
+  /** Profiles and aliases of `POST /identify` (the profile types link an aliased visitor to its profile). */
+  readonly profiles: ProfileReader;
   /**
    * For types that page themselves (`paging: 'self'`): the request's `limit` (undefined when it
    * sent none, so the type's own default applies) and the offset of the requested page.

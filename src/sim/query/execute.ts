@@ -2,6 +2,7 @@ import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
 import { organizationOwner, type EventReader } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
+import type { ProfileReader } from '../ingest/profile-store.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
@@ -41,6 +42,8 @@ export interface ExecutionEnvironment {
   readonly events: EventReader;
   /** What the other ingestion routes accepted (page views, vitals, errors, webhook revenue …). */
   readonly ingested: IngestLedger;
+  /** Profiles and aliases of `POST /identify`. */
+  readonly profiles: ProfileReader;
   readonly profile: Profile;
   /** Called with the exact reason when a parameter fails for a reason live hides behind "Query execution failed". */
   readonly warn?: (field: string, message: string) => void;
@@ -117,7 +120,8 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     ? null
     : resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
-      ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested);
+      ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested) +
+      identifiedStamp(type, scope, env.profiles);
   const compute = (): Row[] => {
     const rows = runType(type, env.profile, {
       scope,
@@ -132,6 +136,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       dictionaries: env.dictionaries,
       events: env.events,
       ingested: env.ingested,
+      profiles: env.profiles,
       limit: plan.limit,
       offset: type.paging === 'self' ? offset : 0,
       memo: (part, make) => (baseKey === null ? make() : env.cache.memo(`${baseKey}|${part}`, make)),
@@ -179,13 +184,29 @@ function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: numb
 
 /**
  * What the ingested records a parameter may read amount to, for its cache key ('' while the
- * scope's websites hold none on those days, so the seeded world's keys are unchanged).
+ * scope's websites (and, for an organization, the organization) hold none on those days, so the
+ * seeded world's keys are unchanged).
  */
 function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, ledger: IngestLedger): string {
   if (scope.kind !== 'websites' || ledger.size === 0) return '';
   const ids = scope.websites.map((w) => w.id);
-  const count = type.family === 'retention' ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
+  // An organization's own records (MCP calls sent without a website) belong to its scope too.
+  if (scope.organizationId !== undefined) ids.push(organizationOwner(scope.organizationId));
+  // Retention follows its cohorts past the range; the AI types report when server-side tracking began, whenever that was.
+  const allDays = type.family === 'retention' || type.family === 'ai-agents';
+  const count = allDays ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
   return count === 0 ? '' : `|i${count}`;
+}
+
+/**
+ * What `POST /identify` changed for the profile types' websites, for their cache key ('' until
+ * it identified anybody there, so the seeded world's keys are unchanged): an alias links a
+ * visitor to a profile whatever the range.
+ */
+function identifiedStamp(type: QueryTypeDefinition, scope: QueryScope, profiles: ProfileReader): string {
+  if (type.family !== 'profiles' || scope.kind !== 'websites') return '';
+  const version = profiles.version(scope.websites.map((w) => w.id));
+  return version === 0 ? '' : `|p${version}`;
 }
 
 /** Thrown inside `compute` when rows lack the `sortBy` field (ClickHouse's unknown-column error). */

@@ -1,5 +1,7 @@
 import { MCP_CLIENTS, MCP_ENVIRONMENTS, MCP_ERRORS, MCP_TOOLS, mcpServerNames, mcpToolCalls, mcpTrackingSince } from '../model/derived/mcp-calls.js';
 import { DAY_MS } from '../model/world.js';
+import { organizationOwner } from '../ingest/event-store.js';
+import { MCP_CALLS, type IngestedMcpCall } from '../ingest/mcp-calls.js';
 import { percentile } from './aggregate.js';
 import { formatDateTime } from './dates.js';
 import type { RunContext } from './definition.js';
@@ -25,11 +27,43 @@ export interface McpCall {
   readonly outputChars: number;
 }
 
+/** A call `POST /mcp` received, as the mcp types read it ('' for the website of an organization's own call). */
+function ingestedCall(call: IngestedMcpCall): McpCall {
+  return {
+    timeMs: call.timestamp,
+    websiteId: call.websiteId ?? '',
+    tool: call.tool,
+    client: call.client,
+    clientVersion: call.clientVersion,
+    userAgent: call.userAgent,
+    sessionId: call.sessionId,
+    serverName: call.serverName,
+    environment: call.environment,
+    isError: call.isError,
+    error: call.error,
+    durationMs: call.durationMs,
+    outputChars: call.outputChars,
+  };
+}
+
 /**
- * Every tool call of the scope's websites (one website, or all of an organization's) within
- * [ctx.fromMs, ctx.toMs] that passes the request's filters on client, tool, server_name,
- * environment and website_id; other filter fields do not apply to tool calls. In a fixed order:
- * website, then day, then call.
+ * The owners whose received calls the scope reads: its websites and, for an organization scope,
+ * the organization's own calls (sent without a websiteId, as the live `owner_id` reads them).
+ */
+function mcpOwners(ctx: RunContext): string[] {
+  if (ctx.scope.kind !== 'websites') return [];
+  const owners = ctx.scope.websites.map((w) => w.id);
+  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
+  return owners;
+}
+
+/**
+ * Every tool call of the scope's websites (one website, or all of an organization's, whose own
+ * calls sent without a website come too) within [ctx.fromMs, ctx.toMs] that passes the request's
+ * filters on client, tool, server_name, environment and website_id; other filter fields do not
+ * apply to tool calls. Generated calls and calls `POST /mcp` received add up alike, each one
+ * call. In a fixed order: website (then the organization's own), day, generated calls, then
+ * received ones in arrival order.
  */
 export function mcpCallsOf(ctx: RunContext): McpCall[] {
   const calls: McpCall[] = [];
@@ -37,6 +71,14 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
   const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => MCP_FILTER_FIELDS.has(t.field)) };
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
+  const keep = (call: McpCall): void => {
+    if (call.timeMs < ctx.fromMs || call.timeMs > ctx.toMs) return;
+    if (plan.tests.length > 0 && !passesFilters(plan, (field) => fieldOf(call, field))) return;
+    calls.push(call);
+  };
+  const received = (owner: string, day: number): void => {
+    for (const call of ctx.ingested.onDay(MCP_CALLS, owner, day)) keep(ingestedCall(call));
+  };
   for (const website of ctx.scope.websites) {
     const servers = mcpServerNames(website);
     for (let day = firstDay; day <= lastDay; day++) {
@@ -65,7 +107,12 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
         if (plan.tests.length > 0 && !passesFilters(plan, (field) => fieldOf(call, field))) continue;
         calls.push(call);
       }
+      received(website.id, day);
     }
+  }
+  if (ctx.scope.organizationId !== undefined) {
+    const owner = organizationOwner(ctx.scope.organizationId);
+    if (ctx.ingested.holds(MCP_CALLS, owner)) for (let day = firstDay; day <= lastDay; day++) received(owner, day);
   }
   return calls;
 }
@@ -87,9 +134,13 @@ function fieldOf(call: McpCall, field: string): string {
   }
 }
 
-/** True when any website of the scope has ever recorded a tool call, whatever the dates and filters. */
+/**
+ * True when any website of the scope (or, for an organization scope, the organization itself)
+ * has ever recorded a tool call, generated or received, whatever the dates and filters.
+ */
 export function mcpTracked(ctx: RunContext): boolean {
   if (ctx.scope.kind !== 'websites') return false;
+  if (mcpOwners(ctx).some((owner) => ctx.ingested.holds(MCP_CALLS, owner))) return true;
   return ctx.scope.websites.some((website) => {
     const since = mcpTrackingSince(ctx.traffic.seedHash, website);
     return since !== null && since <= ctx.now;

@@ -236,6 +236,7 @@ export const queryRoutes = [
         cache: ctx.state.results,
         events: ctx.state.trackedEvents,
         ingested: ctx.state.ingested,
+        profiles: ctx.state.profiles,
         profile: ctx.sim.profile,
         warn: (field: string, message: string) => ctx.warn({ field, message }),
       };

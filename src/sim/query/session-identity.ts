@@ -36,9 +36,21 @@ export function sampleProfileIdOf(ctx: RunContext, batch: SessionBatch, index: n
   return profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[index] as number);
 }
 
-function identityValue(ctx: RunContext, batch: SessionBatch, index: number, field: string): string {
+/**
+ * The profile of session sample `index`'s visitor, counting `POST /identify`: its own profile id,
+ * else the profile its anonymous id was linked to; '' when anonymous. Only the profile types read
+ * identify's aliases (their cached rows key on the profile store).
+ */
+export function identifiedProfileIdOf(ctx: RunContext, batch: SessionBatch, index: number): string {
+  return sampleProfileIdOf(ctx, batch, index) || (ctx.profiles.profileOfAlias(batch.websiteId, visitorIdOf(batch, index)) ?? '');
+}
+
+/** Reads the profile id of a session sample: {@link sampleProfileIdOf}, or {@link identifiedProfileIdOf}. */
+export type ProfileIdReader = (ctx: RunContext, batch: SessionBatch, index: number) => string;
+
+function identityValue(ctx: RunContext, batch: SessionBatch, index: number, field: string, profileIdOf: ProfileIdReader): string {
   if (field === 'anonymous_id') return visitorIdOf(batch, index);
-  if (field === 'profile_id') return sampleProfileIdOf(ctx, batch, index);
+  if (field === 'profile_id') return profileIdOf(ctx, batch, index);
   if (field === 'session_id') return sessionIdOf(batch, index);
   return '';
 }
@@ -46,7 +58,8 @@ function identityValue(ctx: RunContext, batch: SessionBatch, index: number, fiel
 /**
  * Visits every session of the range that passes the filters, identity filters included.
  * `fromMs`/`toMs` default to the request's range; `ownFields` are filter fields the caller tests
- * itself (they neither exclude everything nor select sessions here).
+ * itself (they neither exclude everything nor select sessions here); `profileIdOf` reads the
+ * profile id a `profile_id` filter tests.
  */
 export function scanIdentifiedSessions(
   ctx: RunContext,
@@ -54,6 +67,7 @@ export function scanIdentifiedSessions(
   fromMs = ctx.fromMs,
   toMs = ctx.toMs,
   ownFields: ReadonlySet<string> = NONE,
+  profileIdOf: ProfileIdReader = sampleProfileIdOf,
   options: ScanOptions = {},
 ): void {
   const identity: FieldTest[] = [];
@@ -75,7 +89,7 @@ export function scanIdentifiedSessions(
   scanSessions(
     scoped,
     (batch, i, matched, visitorKey) => {
-      if (identity.length > 0 && !passesFilters(identityPlan, (field) => identityValue(ctx, batch, i, field))) return;
+      if (identity.length > 0 && !passesFilters(identityPlan, (field) => identityValue(ctx, batch, i, field, profileIdOf))) return;
       visit(batch, i, matched, visitorKey, naming ? 1 : batch.weight);
     },
     fromMs,
@@ -98,7 +112,8 @@ export function requestedVisitorId(ctx: RunContext): string {
 
 /**
  * Visits every session (within [fromMs, toMs], default the range) of the visitor whose anonymous id
- * or profile id is `id`, in scan order (website, then time). Other filters do not apply, as live.
+ * or profile id (read by `profileIdOf`) is `id`, in scan order (website, then time). Other filters
+ * do not apply, as live.
  */
 export function scanVisitorSessions(
   ctx: RunContext,
@@ -106,12 +121,13 @@ export function scanVisitorSessions(
   visit: (batch: SessionBatch, index: number) => void,
   fromMs = ctx.fromMs,
   toMs = ctx.toMs,
+  profileIdOf: ProfileIdReader = sampleProfileIdOf,
 ): void {
   const bare: RunContext = { ...ctx, filters: NO_FILTERS };
   scanSessions(
     bare,
     (batch, i) => {
-      if (visitorIdOf(batch, i) === id || sampleProfileIdOf(ctx, batch, i) === id) visit(batch, i);
+      if (visitorIdOf(batch, i) === id || profileIdOf(ctx, batch, i) === id) visit(batch, i);
     },
     fromMs,
     toMs,
@@ -159,5 +175,5 @@ export function formatDuration(seconds: number): string {
  * each day's generated ones), for visitors that read only the batch's columns and ids.
  */
 export function scanIdentifiedAndIngestedSessions(ctx: RunContext, visit: WeightedSessionVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
-  scanIdentifiedSessions(ctx, visit, fromMs, toMs, NONE, { ingested: true });
+  scanIdentifiedSessions(ctx, visit, fromMs, toMs, NONE, sampleProfileIdOf, { ingested: true });
 }

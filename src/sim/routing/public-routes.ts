@@ -1,5 +1,9 @@
 import { discoveryRoutes } from '../discovery/discovery-routes.js';
+import { aiTrafficRoutes } from '../ingest/ai-traffic-route.js';
 import { browserRoutes } from '../ingest/browser-routes.js';
+import { eventsRoutes } from '../ingest/events-route.js';
+import { identifyRoutes } from '../ingest/identify-route.js';
+import { mcpRoutes } from '../ingest/mcp-route.js';
 import { pixelRoutes } from '../ingest/pixel-route.js';
 import { trackRoutes } from '../ingest/track-route.js';
 import { paddleWebhookRoutes } from '../ingest/webhooks/paddle-webhook-route.js';
@@ -20,6 +24,10 @@ export const PUBLIC_ROUTES: readonly Route[] = [
   ...trackRoutes,
   ...browserRoutes,
   ...pixelRoutes,
+  ...identifyRoutes,
+  ...eventsRoutes,
+  ...mcpRoutes,
+  ...aiTrafficRoutes,
   ...stripeWebhookRoutes,
   ...paddleWebhookRoutes,
   ...manageRoutes,

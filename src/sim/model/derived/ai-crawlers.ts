@@ -28,6 +28,8 @@ export interface AiAgent {
   /** The purpose is inferred, not stated by the operator. */
   readonly purposeInferred: boolean;
   readonly userAgent: string;
+  /** What names the agent in a user agent (its product token), for classifying received requests. */
+  readonly match: RegExp;
   /** Relative request volume. */
   readonly weight: number;
   /** Shares of requests asking for markdown and for llms.txt (the rest is HTML). */
@@ -42,26 +44,26 @@ const MOZILLA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible;'
 
 /** The agents, indexed by {@link AiCrawlerDay.agent}. */
 export const AI_AGENTS: readonly AiAgent[] = [
-  { id: 'openai-crawler', name: 'GPTBot', product: 'ChatGPT', operator: 'OpenAI', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} GPTBot/1.2; +https://openai.com/gptbot)`, weight: 22, markdown: 0.02, llms: 0.03 },
-  { id: 'openai-crawler-search', name: 'OAI-SearchBot', product: 'ChatGPT', operator: 'OpenAI', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} OAI-SearchBot/1.0; +https://openai.com/searchbot)`, weight: 12, markdown: 0.02, llms: 0.02 },
-  { id: 'openai-crawler-user', name: 'ChatGPT-User', product: 'ChatGPT', operator: 'OpenAI', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} ChatGPT-User/1.0; +https://openai.com/bot)`, weight: 14, markdown: 0.08, llms: 0.01 },
-  { id: 'anthropic-crawler', name: 'ClaudeBot', product: 'Claude', operator: 'Anthropic', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} ClaudeBot/1.0; +claudebot@anthropic.com)`, weight: 16, markdown: 0.03, llms: 0.04 },
-  { id: 'anthropic-crawler-search', name: 'Claude-SearchBot', product: 'Claude', operator: 'Anthropic', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} Claude-SearchBot/1.0; +searchbot@anthropic.com)`, weight: 5, markdown: 0.03, llms: 0.03 },
-  { id: 'anthropic-crawler-user', name: 'Claude-User', product: 'Claude', operator: 'Anthropic', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Claude-User/1.0; +Claude-User@anthropic.com)`, weight: 6, markdown: 0.12, llms: 0.02 },
-  { id: 'claude-code', name: 'Claude Code', product: 'Claude Code', operator: 'Anthropic', purpose: 'agent', purposeInferred: false, userAgent: 'Claude-User (claude-code/2.0.14; +https://support.anthropic.com/)', weight: 4, markdown: 0.55, llms: 0.1 },
-  { id: 'perplexity-crawler', name: 'PerplexityBot', product: 'Perplexity', operator: 'Perplexity', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)`, weight: 9, markdown: 0.01, llms: 0.02 },
-  { id: 'perplexity-user', name: 'Perplexity-User', product: 'Perplexity', operator: 'Perplexity', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)`, weight: 5, markdown: 0.02, llms: 0.01 },
-  { id: 'google-crawler-other', name: 'GoogleOther', product: 'Google Gemini', operator: 'Google', purpose: 'training', purposeInferred: true, userAgent: 'Mozilla/5.0 (compatible; GoogleOther)', weight: 8, markdown: 0, llms: 0.01 },
-  { id: 'google-gemini-deep-research', name: 'Gemini-Deep-Research', product: 'Google Gemini', operator: 'Google', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Gemini-Deep-Research; +https://gemini.google/overview/deep-research/)`, weight: 2, markdown: 0.05, llms: 0.02 },
-  { id: 'meta-crawler', name: 'meta-externalagent', product: 'Meta AI', operator: 'Meta', purpose: 'training', purposeInferred: false, userAgent: 'meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', weight: 10, markdown: 0, llms: 0.01 },
-  { id: 'meta-crawler-user', name: 'meta-externalfetcher', product: 'Meta AI', operator: 'Meta', purpose: 'user_fetch', purposeInferred: false, userAgent: 'meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', weight: 2, markdown: 0, llms: 0 },
-  { id: 'microsoft-copilot-user', name: 'Copilot', product: 'Microsoft Copilot', operator: 'Microsoft', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Copilot/1.0; +https://aka.ms/copilot)`, weight: 2, markdown: 0.02, llms: 0 },
-  { id: 'amazon-crawler', name: 'Amazonbot', product: 'Amazon', operator: 'Amazon', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)`, weight: 7, markdown: 0, llms: 0 },
-  { id: 'bytedance-crawler', name: 'Bytespider', product: 'ByteDance', operator: 'ByteDance', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} Bytespider; spider-feedback@bytedance.com)`, weight: 6, markdown: 0, llms: 0 },
-  { id: 'commoncrawl-crawler', name: 'CCBot', product: 'Common Crawl', operator: 'Common Crawl', purpose: 'training', purposeInferred: true, userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)', weight: 4, markdown: 0, llms: 0.01 },
-  { id: 'mistral-ai-user', name: 'MistralAI-User', product: 'Mistral', operator: 'Mistral', purpose: 'user_fetch', purposeInferred: false, userAgent: 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)', weight: 1.5, markdown: 0.04, llms: 0.02 },
-  { id: 'unidentified:python-requests', name: 'python-requests', product: UNIDENTIFIED_AGENTS_PRODUCT, operator: '', purpose: 'agent', purposeInferred: false, userAgent: 'python-requests/2.32.3', weight: 3, markdown: 0.1, llms: 0.05 },
-  { id: 'unidentified:mozilla', name: 'Unnamed browser client', product: UNIDENTIFIED_AGENTS_PRODUCT, operator: '', purpose: 'agent', purposeInferred: false, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36', weight: 2, markdown: 0.2, llms: 0.02 },
+  { id: 'openai-crawler', name: 'GPTBot', product: 'ChatGPT', operator: 'OpenAI', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} GPTBot/1.2; +https://openai.com/gptbot)`, match: /\bGPTBot\b/i, weight: 22, markdown: 0.02, llms: 0.03 },
+  { id: 'openai-crawler-search', name: 'OAI-SearchBot', product: 'ChatGPT', operator: 'OpenAI', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} OAI-SearchBot/1.0; +https://openai.com/searchbot)`, match: /\bOAI-SearchBot\b/i, weight: 12, markdown: 0.02, llms: 0.02 },
+  { id: 'openai-crawler-user', name: 'ChatGPT-User', product: 'ChatGPT', operator: 'OpenAI', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} ChatGPT-User/1.0; +https://openai.com/bot)`, match: /\bChatGPT-User\b/i, weight: 14, markdown: 0.08, llms: 0.01 },
+  { id: 'anthropic-crawler', name: 'ClaudeBot', product: 'Claude', operator: 'Anthropic', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} ClaudeBot/1.0; +claudebot@anthropic.com)`, match: /\bClaudeBot\b/i, weight: 16, markdown: 0.03, llms: 0.04 },
+  { id: 'anthropic-crawler-search', name: 'Claude-SearchBot', product: 'Claude', operator: 'Anthropic', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} Claude-SearchBot/1.0; +searchbot@anthropic.com)`, match: /\bClaude-SearchBot\b/i, weight: 5, markdown: 0.03, llms: 0.03 },
+  { id: 'anthropic-crawler-user', name: 'Claude-User', product: 'Claude', operator: 'Anthropic', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Claude-User/1.0; +Claude-User@anthropic.com)`, match: /\bClaude-User\b/i, weight: 6, markdown: 0.12, llms: 0.02 },
+  { id: 'claude-code', name: 'Claude Code', product: 'Claude Code', operator: 'Anthropic', purpose: 'agent', purposeInferred: false, userAgent: 'Claude-User (claude-code/2.0.14; +https://support.anthropic.com/)', match: /\bclaude-code\//i, weight: 4, markdown: 0.55, llms: 0.1 },
+  { id: 'perplexity-crawler', name: 'PerplexityBot', product: 'Perplexity', operator: 'Perplexity', purpose: 'search_index', purposeInferred: false, userAgent: `${MOZILLA} PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)`, match: /\bPerplexityBot\b/i, weight: 9, markdown: 0.01, llms: 0.02 },
+  { id: 'perplexity-user', name: 'Perplexity-User', product: 'Perplexity', operator: 'Perplexity', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)`, match: /\bPerplexity-User\b/i, weight: 5, markdown: 0.02, llms: 0.01 },
+  { id: 'google-crawler-other', name: 'GoogleOther', product: 'Google Gemini', operator: 'Google', purpose: 'training', purposeInferred: true, userAgent: 'Mozilla/5.0 (compatible; GoogleOther)', match: /\bGoogleOther\b/i, weight: 8, markdown: 0, llms: 0.01 },
+  { id: 'google-gemini-deep-research', name: 'Gemini-Deep-Research', product: 'Google Gemini', operator: 'Google', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Gemini-Deep-Research; +https://gemini.google/overview/deep-research/)`, match: /\bGemini-Deep-Research\b/i, weight: 2, markdown: 0.05, llms: 0.02 },
+  { id: 'meta-crawler', name: 'meta-externalagent', product: 'Meta AI', operator: 'Meta', purpose: 'training', purposeInferred: false, userAgent: 'meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', match: /\bmeta-externalagent\b/i, weight: 10, markdown: 0, llms: 0.01 },
+  { id: 'meta-crawler-user', name: 'meta-externalfetcher', product: 'Meta AI', operator: 'Meta', purpose: 'user_fetch', purposeInferred: false, userAgent: 'meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', match: /\bmeta-externalfetcher\b/i, weight: 2, markdown: 0, llms: 0 },
+  { id: 'microsoft-copilot-user', name: 'Copilot', product: 'Microsoft Copilot', operator: 'Microsoft', purpose: 'user_fetch', purposeInferred: false, userAgent: `${MOZILLA} Copilot/1.0; +https://aka.ms/copilot)`, match: /\bCopilot\/\d/i, weight: 2, markdown: 0.02, llms: 0 },
+  { id: 'amazon-crawler', name: 'Amazonbot', product: 'Amazon', operator: 'Amazon', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)`, match: /\bAmazonbot\b/i, weight: 7, markdown: 0, llms: 0 },
+  { id: 'bytedance-crawler', name: 'Bytespider', product: 'ByteDance', operator: 'ByteDance', purpose: 'training', purposeInferred: false, userAgent: `${MOZILLA} Bytespider; spider-feedback@bytedance.com)`, match: /\bBytespider\b/i, weight: 6, markdown: 0, llms: 0 },
+  { id: 'commoncrawl-crawler', name: 'CCBot', product: 'Common Crawl', operator: 'Common Crawl', purpose: 'training', purposeInferred: true, userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)', match: /\bCCBot\b/i, weight: 4, markdown: 0, llms: 0.01 },
+  { id: 'mistral-ai-user', name: 'MistralAI-User', product: 'Mistral', operator: 'Mistral', purpose: 'user_fetch', purposeInferred: false, userAgent: 'Mozilla/5.0 (compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)', match: /\bMistralAI-User\b/i, weight: 1.5, markdown: 0.04, llms: 0.02 },
+  { id: 'unidentified:python-requests', name: 'python-requests', product: UNIDENTIFIED_AGENTS_PRODUCT, operator: '', purpose: 'agent', purposeInferred: false, userAgent: 'python-requests/2.32.3', match: /^python-requests\//i, weight: 3, markdown: 0.1, llms: 0.05 },
+  { id: 'unidentified:mozilla', name: 'Unnamed browser client', product: UNIDENTIFIED_AGENTS_PRODUCT, operator: '', purpose: 'agent', purposeInferred: false, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36', match: /\bHeadlessChrome\//i, weight: 2, markdown: 0.2, llms: 0.02 },
 ];
 
 /** Content formats, indexed by {@link AiCrawlerDay.format}. */
@@ -73,8 +75,11 @@ export const EXTRA_PATHS = ['/robots.txt', '/sitemap.xml', '/llms.txt', '/llms-f
 /** Record paths at or above this code are {@link EXTRA_PATHS}; dictionary path codes stay below it. */
 export const EXTRA_PATH_BASE = 65_000;
 
-/** Where a request was recorded: the browser tracker, or server-side (a Vercel log drain). */
-export const REQUEST_SOURCES = ['browser', 'vercel'] as const;
+/**
+ * Where a request was recorded: the browser tracker, server-side by a Vercel log drain, or by the
+ * site's middleware (`POST /ai-traffic`; never generated, only received).
+ */
+export const REQUEST_SOURCES = ['browser', 'vercel', 'middleware'] as const;
 
 /** Requests of one website's day. */
 export interface AiCrawlerDay {
@@ -191,4 +196,16 @@ export function isPagePath(path: string): boolean {
 /** Whether a status counts as a successful request: unknown (0) or 2xx. */
 export function isSuccessful(status: number): boolean {
   return status === 0 || (status >= 200 && status < 300);
+}
+
+const AGENTS_FIRST: readonly AiAgent[] = [...AI_AGENTS.filter((a) => a.purpose === 'agent'), ...AI_AGENTS.filter((a) => a.purpose !== 'agent')];
+
+/**
+ * The agent a user agent names, as the generated requests' agents are named: the first of
+ * {@link AI_AGENTS} whose `match` it contains, agents acting for a user first (Claude Code sends
+ * `Claude-User (claude-code/…)`); null for a user agent that names none.
+ */
+export function matchAiAgent(userAgent: string): AiAgent | null {
+  const ua = userAgent.slice(0, 512);
+  return AGENTS_FIRST.find((agent) => agent.match.test(ua)) ?? null;
 }

@@ -369,7 +369,7 @@ function aiWeeklyDigestRows(ctx: RunContext): Row[] {
   const previousRequests = new Map<string, number>();
   for (const r of before) previousRequests.set(r.agent.product, (previousRequests.get(r.agent.product) ?? 0) + r.weight);
   const siteNewPages = new Set(current.filter((r) => isPagePath(r.page) && !siteReadBefore.has(r.page)).map((r) => r.page)).size;
-  const siteServer = current.some((r) => r.source === 'vercel') ? 1 : 0;
+  const siteServer = current.some((r) => r.source !== 'browser') ? 1 : 0;
   const products = [...new Set([...perProduct.keys(), ...previousRequests.keys(), ...visitorsNow.byProduct.keys(), ...visitorsBefore.byProduct.keys()])];
   const rows = products.map((product) => {
     const list = perProduct.get(product) ?? [];

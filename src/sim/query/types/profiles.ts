@@ -24,14 +24,15 @@ import { passesFilters, type FieldTest } from '../filters.js';
 import { sessionEventsOf } from '../session-events.js';
 import {
   formatDuration,
+  identifiedProfileIdOf,
   NO_FILTERS,
   requestedVisitorId,
-  sampleProfileIdOf,
   scanIdentifiedSessions,
   scanVisitorSessions,
   sessionEndOf,
   visitorIdOf,
 } from '../session-identity.js';
+import type { TrackedEvent } from '../../ingest/event-store.js';
 import { userAgentOf } from '../user-agent.js';
 
 /** profile_list filters tested on the rolled-up visitor rather than on sessions. */
@@ -58,7 +59,8 @@ function* transactionsOf(ctx: RunContext, batch: SessionBatch, i: number, revenu
 
 /** One visitor of profile_list, rolled up over its sessions in range. */
 interface VisitorRollup {
-  readonly anonymousId: string;
+  /** The visitor's anonymous ids: one, or several linked to one profile by `POST /identify`. */
+  readonly anonymousIds: string[];
   readonly profileId: string;
   readonly batch: SessionBatch;
   readonly index: number;
@@ -72,20 +74,43 @@ interface VisitorRollup {
   ltv: number;
 }
 
-/** Tracked (POST /track) events of the scope in range, counted and named by anonymous and profile id. */
-function trackedByVisitor(ctx: RunContext): Map<string, string[]> {
+/** The id profile_list lists a visitor under: its profile id, else its anonymous id. */
+const visitorKeyOf = (v: Pick<VisitorRollup, 'profileId' | 'anonymousIds'>): string => v.profileId || (v.anonymousIds[0] as string);
+
+/** Adds a rollup of the same profile (another of its devices) to the first one. */
+function mergeRollup(into: VisitorRollup, other: VisitorRollup): void {
+  into.anonymousIds.push(...other.anonymousIds);
+  into.firstMs = Math.min(into.firstMs, other.firstMs);
+  into.lastMs = Math.max(into.lastMs, other.lastMs);
+  into.sessions += other.sessions;
+  into.events += other.events;
+  for (const page of other.pages) into.pages.add(page);
+  for (const name of other.customNames) into.customNames.add(name);
+  into.customEvents += other.customEvents;
+  into.ltv += other.ltv;
+}
+
+/**
+ * The visitor a tracked event belongs to: its profile id, else the visitor its anonymous id is
+ * (a listed visitor's, or one linked to a profile by `POST /identify`), else its anonymous id.
+ */
+function trackedVisitorOf(ctx: RunContext, event: TrackedEvent, byAnonymous: ReadonlyMap<string, string>): string | null {
+  if (event.profileId) return event.profileId;
+  if (!event.anonymousId) return null;
+  return byAnonymous.get(event.anonymousId) ?? (event.websiteId !== null ? ctx.profiles.profileOfAlias(event.websiteId, event.anonymousId) : undefined) ?? event.anonymousId;
+}
+
+/** Tracked (POST /track, /events) events of the scope in range, their names by the visitor they belong to. */
+function trackedByVisitor(ctx: RunContext, byAnonymous: ReadonlyMap<string, string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (ctx.scope.kind !== 'websites') return out;
-  const add = (id: string | null, name: string): void => {
-    if (!id) return;
-    const names = out.get(id) ?? [];
-    names.push(name);
-    out.set(id, names);
-  };
   for (const website of ctx.scope.websites) {
     ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
-      add(event.anonymousId, event.name);
-      if (event.profileId !== event.anonymousId) add(event.profileId, event.name);
+      const visitor = trackedVisitorOf(ctx, event, byAnonymous);
+      if (visitor === null) return;
+      const names = out.get(visitor);
+      if (names) names.push(event.name);
+      else out.set(visitor, [event.name]);
     });
   }
   return out;
@@ -98,8 +123,13 @@ function passesCount(test: FieldTest, value: number): boolean {
   throw new Error(`Operator '${test.op}' is not permitted for filter '${test.field}'. Allowed operators: eq, ne, in, not_in.`);
 }
 
+/**
+ * Visitors with page views in range, each once: under its profile id (its own, or the one
+ * `POST /identify` linked its anonymous id to; the devices of one profile make one row), else
+ * its anonymous id.
+ */
 function profileListRows(ctx: RunContext): Row[] {
-  const visitors = new Map<number, VisitorRollup>();
+  const samples = new Map<number, VisitorRollup>();
   const eventNames = ctx.dictionaries.values.event_name;
   let lastBatch: SessionBatch | null = null;
   let revenue = null as unknown as RevenueBatch;
@@ -110,11 +140,11 @@ function profileListRows(ctx: RunContext): Row[] {
         lastBatch = batch;
         revenue = ctx.traffic.derived(revenueDerivation, websiteOf(ctx, batch), batch.day);
       }
-      let v = visitors.get(visitorKey);
+      let v = samples.get(visitorKey);
       if (!v) {
         v = {
-          anonymousId: visitorIdOf(batch, i),
-          profileId: sampleProfileIdOf(ctx, batch, i),
+          anonymousIds: [visitorIdOf(batch, i)],
+          profileId: identifiedProfileIdOf(ctx, batch, i),
           batch,
           index: i,
           firstMs: batch.startMs[i] as number,
@@ -126,7 +156,7 @@ function profileListRows(ctx: RunContext): Row[] {
           customEvents: 0,
           ltv: 0,
         };
-        visitors.set(visitorKey, v);
+        samples.set(visitorKey, v);
       }
       const from = batch.pageOffsets[i] as number;
       const to = batch.pageOffsets[i + 1] as number;
@@ -144,13 +174,23 @@ function profileListRows(ctx: RunContext): Row[] {
     ctx.fromMs,
     ctx.toMs,
     VISITOR_FIELDS,
+    identifiedProfileIdOf,
   );
-  const tracked = trackedByVisitor(ctx);
+  const visitors = new Map<string, VisitorRollup>();
+  for (const v of samples.values()) {
+    const key = visitorKeyOf(v);
+    const seen = visitors.get(key);
+    if (seen) mergeRollup(seen, v);
+    else visitors.set(key, v);
+  }
+  const byAnonymous = new Map<string, string>();
+  for (const [key, v] of visitors) for (const id of v.anonymousIds) byAnonymous.set(id, key);
+  const tracked = trackedByVisitor(ctx, byAnonymous);
   const countTests = ctx.filters.tests.filter((t) => (COUNT_FIELDS as readonly string[]).includes(t.field));
   const nameTests = ctx.filters.tests.filter((t) => t.field === 'event_name');
   const rows: Row[] = [];
-  for (const v of visitors.values()) {
-    const own = [...(tracked.get(v.anonymousId) ?? []), ...(v.profileId ? (tracked.get(v.profileId) ?? []) : [])];
+  for (const [key, v] of visitors) {
+    const own = tracked.get(key) ?? [];
     for (const name of own) v.customNames.add(name);
     const counts = { session_count: v.sessions, total_events: v.events, unique_pages: v.pages.size };
     if (!countTests.every((t) => passesCount(t, counts[t.field as (typeof COUNT_FIELDS)[number]]))) continue;
@@ -161,7 +201,7 @@ function profileListRows(ctx: RunContext): Row[] {
     const os = dimension(ctx, batch, index, 'os_name');
     const device = dimension(ctx, batch, index, 'device_type');
     rows.push({
-      visitor_id: v.profileId || v.anonymousId,
+      visitor_id: key,
       profile_id: v.profileId,
       first_visit: formatDateTime(v.firstMs),
       last_visit: formatDateTime(v.lastMs),
@@ -185,18 +225,63 @@ function profileListRows(ctx: RunContext): Row[] {
   );
 }
 
-/** The requested visitor's sessions in range, oldest first. */
+/**
+ * The requested visitor's sessions in range, oldest first: the sessions of the anonymous id, or of
+ * the profile (every device `POST /identify` linked to it).
+ */
 function visitorSessions(ctx: RunContext): { batch: SessionBatch; index: number }[] {
   const id = requestedVisitorId(ctx);
   const out: { batch: SessionBatch; index: number }[] = [];
-  scanVisitorSessions(ctx, id, (batch, index) => out.push({ batch, index }));
+  scanVisitorSessions(ctx, id, (batch, index) => out.push({ batch, index }), ctx.fromMs, ctx.toMs, identifiedProfileIdOf);
   return out.sort((a, b) => (a.batch.startMs[a.index] as number) - (b.batch.startMs[b.index] as number));
+}
+
+/**
+ * profile_detail of a visitor known only from tracked events (`POST /track`, `/events`): those
+ * whose profile id or anonymous id is the requested id, or whose anonymous id `POST /identify`
+ * linked to it. As live, a visitor without a session id in its activity has no row; without
+ * page views its page and device fields are empty.
+ */
+function trackedDetailRows(ctx: RunContext, id: string): Row[] {
+  if (ctx.scope.kind !== 'websites') return [];
+  let firstMs = Number.POSITIVE_INFINITY;
+  let lastMs = Number.NEGATIVE_INFINITY;
+  let profileId = '';
+  const sessions = new Set<string>();
+  for (const website of ctx.scope.websites) {
+    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+      const linked = event.anonymousId ? ctx.profiles.profileOfAlias(website.id, event.anonymousId) : undefined;
+      if (event.profileId !== id && event.anonymousId !== id && linked !== id) return;
+      if (event.sessionId) sessions.add(event.sessionId);
+      firstMs = Math.min(firstMs, event.timestamp);
+      lastMs = Math.max(lastMs, event.timestamp);
+      profileId = event.profileId ?? linked ?? profileId;
+    });
+  }
+  if (sessions.size === 0) return [];
+  return [
+    {
+      visitor_id: id,
+      first_visit: formatDateTime(firstMs),
+      last_visit: formatDateTime(lastMs),
+      total_sessions: sessions.size,
+      total_pageviews: 0,
+      total_duration: 0,
+      total_duration_formatted: formatDuration(0),
+      profile_id: profileId,
+      device: '',
+      browser: '',
+      os: '',
+      country: '',
+      region: '',
+    },
+  ];
 }
 
 function profileDetailRows(ctx: RunContext): Row[] {
   const sessions = visitorSessions(ctx);
   const first = sessions[0];
-  if (!first) return [];
+  if (!first) return trackedDetailRows(ctx, requestedVisitorId(ctx));
   let pageviews = 0;
   let seconds = 0;
   let lastMs = 0;
@@ -218,7 +303,7 @@ function profileDetailRows(ctx: RunContext): Row[] {
       total_pageviews: pageviews,
       total_duration: seconds,
       total_duration_formatted: formatDuration(seconds),
-      profile_id: sampleProfileIdOf(ctx, batch, index),
+      profile_id: identifiedProfileIdOf(ctx, batch, index),
       device: dimension(ctx, batch, index, 'device_type'),
       browser: dimension(ctx, batch, index, 'browser_name'),
       os: dimension(ctx, batch, index, 'os_name'),
@@ -366,6 +451,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
     name: 'profile_detail',
     family: 'profiles',
     filters: ["anonymous_id"],
+    readsTrackedEvents: true,
     fields: {
       visitor_id: 'string',
       first_visit: 'string',

@@ -60,7 +60,7 @@ export interface IngestLedger {
   /** The records of a kind a website holds on a UTC day (days since the epoch), in arrival order. */
   onDay<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string, day: number): readonly T[];
   /** Whether a website holds any record of a kind on any day: lets a scan skip the ledger. */
-  holds(kind: IngestKind<IngestRecord>, websiteId: string): boolean;
+  holds<T extends IngestRecord>(kind: IngestKind<T>, websiteId: string): boolean;
   /**
    * How many records (all kinds) the websites hold on the UTC days that [fromMs, toMs] touches.
    * Costs one step per day that holds records, never one per record.
@@ -72,6 +72,11 @@ export interface IngestLedger {
    * forgets the oldest past that.
    */
   claimEventId(key: string): boolean;
+  /**
+   * Gives back an id {@link IngestLedger.claimEventId} reserved for records that were not stored
+   * after all (an append refused by a bound), so that a retry of them is not taken for a duplicate.
+   */
+  releaseEventId(key: string): void;
 }
 
 /** Creates an empty ledger. */
@@ -133,6 +138,9 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
       eventIds.add(key);
       if (eventIds.size > bounds.maxRecords) eventIds.delete(eventIds.values().next().value as string);
       return true;
+    },
+    releaseEventId(key) {
+      eventIds.delete(key);
     },
   };
 }

@@ -1,5 +1,8 @@
 import { discoveryRoutes } from '../discovery/discovery-routes.js';
+import { engagementRoutes } from '../ingest/engagement-route.js';
+import { errorsRoutes } from '../ingest/errors-route.js';
 import { trackRoutes } from '../ingest/track-route.js';
+import { vitalsRoutes } from '../ingest/vitals-route.js';
 import { manageRoutes } from '../manage/manage-routes.js';
 import { queryRoutes } from '../query/query-routes.js';
 import type { Route } from './route.js';
@@ -10,4 +13,4 @@ import type { Route } from './route.js';
  * OpenAPI document, the README's scope matrix and the tests read them. The `/__sim` harness has
  * its own table (`control/control-table.ts`).
  */
-export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...manageRoutes];
+export const PUBLIC_ROUTES: readonly Route[] = [...queryRoutes, ...discoveryRoutes, ...trackRoutes, ...vitalsRoutes, ...errorsRoutes, ...engagementRoutes, ...manageRoutes];

@@ -28,4 +28,5 @@ export const basketErrorBodySchema = z.object({
   errors: z.array(basketIssueSchema).max(MAX_ERROR_DETAILS).optional(),
 });
 
+/** A refusal of an ingestion route in the live envelope. */
 export type BasketErrorBody = z.infer<typeof basketErrorBodySchema>;

@@ -127,8 +127,11 @@ export const errorsBatchSchema = z.array(errorSpanSchema).max(SPAN_LIMITS.errors
 /** The body of `POST /engagement`: at most 20 spans. */
 export const engagementBatchSchema = z.array(engagementSpanSchema).max(SPAN_LIMITS.engagement);
 
+/** A web vital as the route reads it. */
 export type IndividualVital = z.output<typeof vitalsBatchSchema>[number];
+/** An error span as the route reads it. */
 export type ErrorSpan = z.output<typeof errorsBatchSchema>[number];
+/** An engagement span as the route reads it (targets cut to 64 characters). */
 export type EngagementSpan = z.output<typeof engagementBatchSchema>[number];
 
 /**

@@ -124,13 +124,13 @@ export function checkSpans<T>(ctx: RouteContext<ClientIdQuery>, body: unknown, s
 const SESSION_ID = /^[A-Za-z0-9_-]+$/;
 
 /** A session id as the service keeps it: sanitized, cut to 128, '' unless `[A-Za-z0-9_-]+`. */
-export function sessionIdOf(value: string | null | undefined): string {
+export function sanitizeSessionId(value: string | null | undefined): string {
   const id = sanitizeText(value, 128);
   return SESSION_ID.test(id) ? id : '';
 }
 
 /** A span's path as kept: the pathname of an absolute http(s) URL, else the path as sent (sanitized). */
-export function spanPathOf(value: string): string {
+export function normalizeSpanPath(value: string): string {
   const path = sanitizeText(value, 2048);
   if (!/^https?:\/\//i.test(path)) return path;
   try {
@@ -148,9 +148,9 @@ export function spanBase(
 ): SpanRecord {
   return {
     timestamp: span.timestamp ?? now,
-    path: spanPathOf(span.path),
+    path: normalizeSpanPath(span.path),
     anonymousId: sanitizeText(span.anonymousId, 255),
-    sessionId: sessionIdOf(span.sessionId),
+    sessionId: sanitizeSessionId(span.sessionId),
     eventId: span.eventId ?? '',
     ...client,
   };

@@ -1,9 +1,9 @@
 import type { Simulator } from '../../../src/index.js';
 import { call, freshSimulator, type Answer } from '../../helpers/sim.js';
 import { rowsFor, STORE, type Row } from '../query/support.js';
+import { NOW } from './support.js';
 
-/** The virtual clock's default start: 2025-06-02T12:00:00Z. */
-export const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
+export { NOW };
 
 /** Half an hour before the clock: inside today's data, which ends at the last whole minute. */
 export const EARLIER = NOW - 30 * 60_000;

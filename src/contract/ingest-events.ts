@@ -126,10 +126,8 @@ export const ingestEventBodySchema = z
   .record(z.string(), z.unknown())
   .describe('One item: a page view or named event (type absent or "track") or an outgoing-link click (type "outgoing_link")');
 
-/** The query string of the client-id routes. */
-export const clientIdQuerySchema = z.object({
-  client_id: z.string().optional().describe('The website id (else the databuddy-client-id header)'),
-});
+/** The query string of the client-id routes (one schema, kept in ingest.ts). */
+export { clientIdQuerySchema } from './ingest.js';
 
 /** One item's outcome in a `/batch` answer. */
 export const batchItemResultSchema = z.object({

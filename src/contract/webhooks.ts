@@ -138,17 +138,3 @@ export const webhookReceivedSchema = z.object({
   type: z.string(),
 });
 
-/** The ingestion service's error envelope (`basket.<KEY>` codes), which the webhooks answer with. */
-export const basketErrorBodySchema = z.object({
-  success: z.literal(false),
-  status: z.literal('error'),
-  error: z.string(),
-  message: z.string(),
-  /** `basket.<KEY>` of the live catalogue, or the simulator's own code for a refusal outside it. */
-  code: z.string(),
-  retryable: z.boolean(),
-  why: z.string().optional(),
-  fix: z.string().optional(),
-  /** What was wrong with the event's fields: zod's issue code and the path joined with dots. */
-  errors: z.array(z.object({ code: z.string(), field: z.string(), message: z.string() })).optional(),
-});

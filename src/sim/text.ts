@@ -82,3 +82,21 @@ function editDistance(a: string, b: string): number {
 export function describeFinding(finding: { readonly field: string; readonly message: string; readonly suggestion?: string }): string {
   return finding.suggestion ? `${finding.field}: ${finding.message}. ${finding.suggestion}` : `${finding.field}: ${finding.message}`;
 }
+
+/**
+ * Bytes of a string in UTF-8, counted up to the first byte past `max` (then `max + 1` or a little
+ * more is returned): a size check costs no more than the limit it checks.
+ */
+export function utf8ByteLength(text: string, max = Number.POSITIVE_INFINITY): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length && bytes <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { MAX_ERROR_DETAILS } from '../../contract/request-limits.js';
 import { basketError, type BasketErrorKey, type BasketIssue, type SimError } from '../errors.js';
 
 /** The live catalogue key of each simulator refusal code a route can give. */
@@ -61,30 +62,27 @@ export const INGEST_PIPELINE_KEYS: BasketKeys = {
 /** The envelope of every ingestion route but `/track`: the pipeline's refusals with their catalogue keys. */
 export const asIngestEnvelope = createBasketEnvelope(INGEST_PIPELINE_KEYS);
 
-/** Most schema problems listed in one `errors[]` (the rest are dropped; the first ones say what to fix). */
-export const MAX_BASKET_ISSUES = 20;
+/** Schema problems listed at most (the envelope shows the first few). */
+const MAX_ISSUES = MAX_ERROR_DETAILS;
 
 /**
- * zod issues as the envelope lists them: the issue code, the path joined with dots, the
- * message; nested union issues flattened to their branches' issues. Iterative and capped at
- * {@link MAX_BASKET_ISSUES}, whatever the input.
+ * Zod issues as the service's envelope lists them (`sanitizeValidationIssues`): the issue code,
+ * the path joined with dots, zod's message; a union's issue is replaced by the issues of its
+ * branches, with their own (relative) paths, as the service flattens them.
  */
 export function basketIssuesOf(issues: readonly z.core.$ZodIssue[]): BasketIssue[] {
   const out: BasketIssue[] = [];
-  const stack: { issue: z.core.$ZodIssue; base: readonly PropertyKey[] }[] = [];
-  for (let i = issues.length - 1; i >= 0; i--) stack.push({ issue: issues[i] as z.core.$ZodIssue, base: [] });
-  for (let item = stack.pop(); item !== undefined && out.length < MAX_BASKET_ISSUES; item = stack.pop()) {
-    const { issue, base } = item;
-    const path = base.concat(issue.path);
+  // Work items in reverse order on a stack, so the issues come out in the order zod found them.
+  const stack: z.core.$ZodIssue[] = [];
+  for (let i = issues.length - 1; i >= 0; i--) stack.push(issues[i] as z.core.$ZodIssue);
+  for (let issue = stack.pop(); issue !== undefined && out.length < MAX_ISSUES; issue = stack.pop()) {
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const branches = issue.errors as z.core.$ZodIssue[][];
-      for (let b = branches.length - 1; b >= 0; b--) {
-        const branch = branches[b] as z.core.$ZodIssue[];
-        for (let i = branch.length - 1; i >= 0; i--) stack.push({ issue: branch[i] as z.core.$ZodIssue, base: path });
-      }
+      const nested = issue.errors.flat();
+      for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i] as z.core.$ZodIssue);
       continue;
     }
-    out.push({ code: issue.code, field: path.map(String).join('.'), message: issue.message });
+    out.push({ code: issue.code, field: issue.path.map(String).join('.'), message: issue.message });
   }
   return out;
 }
+

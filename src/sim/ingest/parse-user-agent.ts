@@ -1,66 +1,73 @@
 /**
- * What the ingestion service reads from a User-Agent header for an `events` row: the browser,
- * the operating system and the device type, named as the world's dictionaries name them
- * (Chrome, Safari, Edge, Firefox, Opera, Samsung Internet …; Windows, macOS, iOS, Android,
- * Linux, ChromeOS; desktop, mobile, tablet). Unknown parts are ''. Reads at most 512
- * characters, with patterns that do not backtrack.
+ * The browser, OS and device a User-Agent header names, in the words the query types use
+ * (the seeded world's dictionaries: `Chrome`, `Samsung Internet`, `macOS`, `desktop` …). A small
+ * reading of the common desktop and mobile browsers, not a full parser: what it does not
+ * recognise stays ''. Reads at most the first 512 characters, with patterns that cannot
+ * backtrack badly on hostile input.
  */
-export interface ParsedUserAgent {
-  readonly browser: string;
+
+/** What a User-Agent says about the client. */
+export interface UserAgentClient {
+  readonly browserName: string;
   readonly browserVersion: string;
-  readonly os: string;
+  readonly osName: string;
   readonly osVersion: string;
-  readonly device: string;
+  /** `desktop`, `mobile` or `tablet`; '' for an empty User-Agent. */
+  readonly deviceType: string;
 }
 
-/** Where each browser states its version. */
-const BROWSER_VERSION: Readonly<Record<string, RegExp>> = {
-  Edge: /\bEdg(?:e|A|iOS)?\/([\d.]{1,20})/,
-  Opera: /\bOPR\/([\d.]{1,20})/,
-  'Samsung Internet': /\bSamsungBrowser\/([\d.]{1,20})/,
-  Vivaldi: /\bVivaldi\/([\d.]{1,20})/,
-  Firefox: /\b(?:Firefox|FxiOS)\/([\d.]{1,20})/,
-  Chrome: /\b(?:CriOS|Chrome)\/([\d.]{1,20})/,
-  Safari: /\bVersion\/([\d.]{1,20})/,
-};
+const NONE: UserAgentClient = { browserName: '', browserVersion: '', osName: '', osVersion: '', deviceType: '' };
 
-/** Where each OS states its version (dots as the services print them). */
-const OS_VERSION: Readonly<Record<string, RegExp>> = {
-  Windows: /\bWindows NT ([\d.]{1,10})/,
-  macOS: /\bMac OS X ([\d_.]{1,20})/,
-  iOS: /\bOS ([\d_]{1,20}) like Mac OS X/,
-  Android: /\bAndroid ([\d.]{1,20})/,
-};
-
-const BROWSER_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
-  [/\bOPR\/|\bOpera\b/, 'Opera'],
-  [/\bSamsungBrowser\//, 'Samsung Internet'],
-  [/\bVivaldi\//, 'Vivaldi'],
-  [/\bBrave\b/, 'Brave'],
-  [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
-  [/\bCriOS\/|\bChrome\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+/** Browsers in the order they must be tested: those built on Chrome or Safari name them too. */
+const BROWSERS: readonly (readonly [name: string, pattern: RegExp])[] = [
+  ['Edge', /\bEdg(?:e|A|iOS)?\/([\d.]+)/],
+  ['Opera', /\b(?:OPR|OPT|Opera)\/([\d.]+)/],
+  ['Samsung Internet', /\bSamsungBrowser\/([\d.]+)/],
+  ['Vivaldi', /\bVivaldi\/([\d.]+)/],
+  ['Brave', /\bBrave(?:\/([\d.]+))?/],
+  ['Firefox', /\b(?:Firefox|FxiOS)\/([\d.]+)/],
+  ['Chrome', /\b(?:Chrome|CriOS)\/([\d.]+)/],
+  ['Safari', /\bVersion\/([\d.]+)[^]*?\bSafari\//],
 ];
 
-const OS_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  [/\bCrOS\b/, 'ChromeOS'],
-  [/\b(?:iPhone|iPad|iPod)\b/, 'iOS'],
-  [/\bAndroid\b/, 'Android'],
-  [/\bWindows\b/, 'Windows'],
-  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
-  [/\bLinux\b/, 'Linux'],
-];
+/** Windows NT versions as the tracker's parser names them (10.0 covers Windows 10 and 11). */
+const WINDOWS_VERSIONS: Readonly<Record<string, string>> = { '10.0': '10', '6.3': '8.1', '6.2': '8', '6.1': '7', '6.0': 'Vista' };
 
-/** Browser, OS and device type of a User-Agent header. */
-export function parseUserAgent(userAgent: string): ParsedUserAgent {
+function osOf(ua: string): { osName: string; osVersion: string } {
+  let m = /\bWindows NT ([\d.]+)/.exec(ua);
+  if (m) return { osName: 'Windows', osVersion: WINDOWS_VERSIONS[m[1] as string] ?? (m[1] as string) };
+  m = /\b(?:iPhone|iPad|iPod)\b[^)]*?\bOS (\d+(?:_\d+)*)/.exec(ua);
+  if (m) return { osName: 'iOS', osVersion: (m[1] as string).replace(/_/g, '.') };
+  m = /\bAndroid(?: ([\d.]+))?/.exec(ua);
+  if (m) return { osName: 'Android', osVersion: m[1] ?? '' };
+  m = /\bCrOS \S+ ([\d.]+)/.exec(ua);
+  if (m) return { osName: 'ChromeOS', osVersion: m[1] as string };
+  m = /\bMac OS X (\d+(?:[_.]\d+)*)/.exec(ua);
+  if (m) return { osName: 'macOS', osVersion: (m[1] as string).replace(/_/g, '.') };
+  if (/\bLinux\b/.test(ua)) return { osName: 'Linux', osVersion: '' };
+  return { osName: '', osVersion: '' };
+}
+
+function deviceOf(ua: string, osName: string): string {
+  if (/\biPad\b|\bTablet\b/i.test(ua) || (osName === 'Android' && !/\bMobile\b/.test(ua))) return 'tablet';
+  if (/\bMobi|\biPhone\b|\biPod\b/.test(ua)) return 'mobile';
+  return 'desktop';
+}
+
+/** What a User-Agent header names (see the module comment). */
+export function parseUserAgent(userAgent: string): UserAgentClient {
   const ua = userAgent.slice(0, 512);
-  const browser = BROWSER_PATTERNS.find(([pattern]) => pattern.test(ua))?.[1] ?? '';
-  const os = OS_PATTERNS.find(([pattern]) => pattern.test(ua))?.[1] ?? '';
-  const tablet = /\biPad\b|\bTablet\b/.test(ua) || (os === 'Android' && !/\bMobile\b/.test(ua));
-  const device = ua === '' ? '' : tablet ? 'tablet' : /\bMobi|\biPhone\b/.test(ua) ? 'mobile' : 'desktop';
-  const browserVersion = BROWSER_VERSION[browser]?.exec(ua)?.[1] ?? '';
-  const rawOs = OS_VERSION[os]?.exec(ua)?.[1]?.replace(/_/g, '.') ?? '';
-  const osVersion = os === 'Windows' ? (rawOs === '10.0' ? '10' : rawOs) : rawOs;
-  return { browser, browserVersion, os, osVersion, device };
+  if (ua.trim() === '') return NONE;
+  let browserName = '';
+  let browserVersion = '';
+  for (const [name, pattern] of BROWSERS) {
+    const m = pattern.exec(ua);
+    if (m) {
+      browserName = name;
+      browserVersion = m[1] ?? '';
+      break;
+    }
+  }
+  const { osName, osVersion } = osOf(ua);
+  return { browserName, browserVersion, osName, osVersion, deviceType: deviceOf(ua, osName) };
 }

@@ -6,6 +6,10 @@ import { defineRoute, type Reply, type RouteContext } from '../routing/route.js'
 import { isBotUserAgent } from './bots.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { ingestPart } from './ingest-ledger.js';
+import { ERRORS_BODY, toErrorRecords } from './errors-route.js';
+import { checkSpans, storeSpans } from './span-intake.js';
+import { ERROR_SPANS, VITAL_SPANS } from './span-kinds.js';
+import { toVitalRecords, VITALS_BODY } from './vitals-route.js';
 import { countryOf, OUTGOING_LINKS, PAGE_EVENTS, toOutgoingLinkRecord, toPageEventRecord } from './page-events.js';
 
 /**
@@ -150,8 +154,18 @@ function storePixelEvent(ctx: RouteContext<ClientIdQuery>, websiteId: string, it
     ledger.claimEventId(key);
     return null;
   }
-  // TODO(#17): web_vitals and error pixel events, once /vitals and /errors store spans.
-  ctx.warn({ field: 'type', message: `Pixel events of type ${String(type).slice(0, 32)} are not stored by the simulator (answered with the GIF)` });
+  if (type === 'web_vitals') {
+    const checked = checkSpans(ctx, [item], VITALS_BODY, client);
+    if (!('code' in checked)) return storeSpans(ctx, VITAL_SPANS, client.website, toVitalRecords(ctx, client, checked.spans));
+  } else if (type === 'error') {
+    const checked = checkSpans(ctx, [item], ERRORS_BODY, client);
+    if (!('code' in checked)) return storeSpans(ctx, ERROR_SPANS, client.website, toErrorRecords(ctx, client, checked.spans));
+  }
+  if (type === 'web_vitals' || type === 'error') {
+    ctx.warn({ field: 'query', message: `An invalid ${type} pixel event was dropped, as the service drops it (answered with the GIF)` });
+    return null;
+  }
+  ctx.warn({ field: 'type', message: `Pixel events of type ${String(type).slice(0, 32)} are not an event type of the service and were dropped (answered with the GIF)` });
   return null;
 }
 
@@ -165,7 +179,7 @@ export const pixelRoutes = [
     effects: 'state',
     openQuery: true,
     summary:
-      'The tracker’s pixel transport: one event per image request, its fields flattened into the query string (type track, outgoing_link; client_id). Answers a 1×1 GIF; only a retryable failure answers its status with an empty body.',
+      'The tracker’s pixel transport: one event per image request, its fields flattened into the query string (type track, outgoing_link, web_vitals or error; client_id). Answers a 1×1 GIF; only a retryable failure answers its status with an empty body.',
     query: z.object({
       client_id: z.string().optional().describe('The website id (else the databuddy-client-id header)'),
       type: z.string().optional().describe('track (default), outgoing_link, web_vitals or error'),

@@ -1,15 +1,18 @@
+import { ENGAGEMENT_SPANS } from '../ingest/span-kinds.js';
 import type { Website } from '../model/entities.js';
 import { CLICK_TARGETS, engagementDerivation, FORM_FIELDS, SCROLL_RANGES, scrollRangeIndex, type EngagementBatch } from '../model/derived/engagement.js';
 import { errorDerivation } from '../model/derived/errors.js';
 import type { SessionBatch } from '../model/traffic.js';
 import { createDistinct, median } from './aggregate.js';
+import { scanIngested } from './activity-scan.js';
 import type { Row, RunContext } from './definition.js';
 import { createDistinctGroups } from './distinct-groups.js';
 import { NO_FILTERS, scanIdentifiedSessions } from './session-identity.js';
 
 /**
  * Row sources of the engagement family. The engagement-span types (frustration, forms, quality)
- * read one span per pageview and ignore request filters, as live; the page_exit types (scroll
+ * read one span per pageview and ignore request filters, as live, and then the spans posted to
+ * `POST /engagement` (weight 1 each, with their own counters); the page_exit types (scroll
  * depth, interactions) read the same pageviews' exit events and honour the global filters.
  */
 
@@ -146,14 +149,18 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
   const newVisitor = createDistinct();
   let lastBatch: SessionBatch | null = null;
   let errors = new Set<number>();
-  scanPageviews(ctx, false, ({ batch, p, engagement: e, website, visitorKey, weight }) => {
-    const name = nameOf(batch.pagePaths[p] as number);
-    if (name === '') return;
+  const pageOf = (name: string): SpanPage & { index: number } => {
     let page = pages.get(name);
     if (!page) {
       page = { index: pages.size, views: 0, visitors: 0, rage: 0, dead: 0, errored: 0, rageTargets: new Map(), deadTargets: new Map(), timeOnPage: 0, active: 0, scroll: 0, interactions: 0, firstInteraction: [] };
       pages.set(name, page);
     }
+    return page;
+  };
+  scanPageviews(ctx, false, ({ batch, p, engagement: e, website, visitorKey, weight }) => {
+    const name = nameOf(batch.pagePaths[p] as number);
+    if (name === '') return;
+    const page = pageOf(name);
     if (batch !== lastBatch) {
       lastBatch = batch;
       errors = erroredPageviews(ctx, website, batch.day);
@@ -175,6 +182,27 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
     page.interactions += (e.interactions[p] as number) * weight;
     const ttfi = e.firstInteractionMs[p] as number;
     if (ttfi > 0) page.firstInteraction.push(ttfi);
+  });
+  scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record, visitorKey }) => {
+    const name = record.path === '' ? '' : spanPageName(record.path);
+    if (name === '') return;
+    const page = pageOf(name);
+    page.views += 1;
+    if (newVisitor(page.index, visitorKey)) page.visitors += 1;
+    if (record.rageClickCount > 0) {
+      page.rage += 1;
+      tallyAdd(page.rageTargets, record.rageClickTarget, 1);
+    }
+    if (record.deadClickCount > 0) {
+      page.dead += 1;
+      tallyAdd(page.deadTargets, record.deadClickTarget, 1);
+    }
+    if (record.errorCount > 0) page.errored += 1;
+    page.timeOnPage += record.timeOnPage;
+    page.active += record.activeTime;
+    page.scroll += record.maxScrollDepth;
+    page.interactions += record.interactionCount;
+    if (record.timeToFirstInteraction > 0) page.firstInteraction.push(record.timeToFirstInteraction);
   });
   return pages;
 }
@@ -233,6 +261,18 @@ export function formRows(ctx: RunContext): Row[] {
     if (e.formAbandoned[p] === 1) {
       page.abandoned += weight;
       tallyAdd(page.fields, FORM_FIELDS[e.lastField[p] as number] ?? '', weight);
+    }
+  });
+  scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record }) => {
+    if (record.formFieldCount === 0 || record.path === '') return;
+    const name = spanPageName(record.path);
+    const page = pages.get(name) ?? { starts: 0, submits: 0, abandoned: 0, fields: new Map<string, number>() };
+    pages.set(name, page);
+    page.starts += 1;
+    if (record.formSubmitCount > 0) page.submits += 1;
+    if (record.formAbandoned) {
+      page.abandoned += 1;
+      tallyAdd(page.fields, record.lastFormField, 1);
     }
   });
   const rows: Row[] = [];

@@ -68,7 +68,8 @@ function percent1(part: number, whole: number): number {
 /**
  * error_route_continuation_comparison: sessions exposed to one exact error (a message or a
  * route) against same-route sessions without it, matched by route, UTC day, device and browser,
- * and the share of each that went on to another screen within ten minutes.
+ * and the share of each that went on to another screen within ten minutes. Errors posted to
+ * `POST /errors` are left out: they belong to no generated screen view.
  */
 export function continuationComparisonRow(ctx: RunContext): Row {
   assertOneSelector(ctx, 'error_route_continuation_comparison');
@@ -79,17 +80,20 @@ export function continuationComparisonRow(ctx: RunContext): Row {
   const routes = new Set<number>();
   const exposure = new Map<string, { batch: SessionBatch; index: number; site: number; route: number; atMs: number }>();
   scanErrors(ctx, (e) => {
+    // An ingested error has no screen view of its own in the generated sessions to compare.
+    if (e.source.kind !== 'generated') return;
+    const { sessions, sample, activity, index } = e.source;
     const site = siteOf.get(e.website.id) as number;
-    const key = sessionKey(site, e.sessions, e.sample);
+    const key = sessionKey(site, sessions, sample);
     errorSessions.add(key);
-    const route = e.activity.path[e.index] as number;
+    const route = activity.path[index] as number;
     routes.add(route);
     if (e.timeMs > cutoff) return;
-    const pv = e.activity.pageview[e.index] as number;
-    const viewStart = pageviewStartsMs(e.sessions, e.sample)[pv - (e.sessions.pageOffsets[e.sample] as number)] as number;
+    const pv = activity.pageview[index] as number;
+    const viewStart = pageviewStartsMs(sessions, sample)[pv - (sessions.pageOffsets[sample] as number)] as number;
     if (viewStart < ctx.fromMs || e.timeMs - viewStart > EXPOSURE_MS) return;
     const known = exposure.get(key);
-    if (!known || e.timeMs < known.atMs) exposure.set(key, { batch: e.sessions, index: e.sample, site, route, atMs: e.timeMs });
+    if (!known || e.timeMs < known.atMs) exposure.set(key, { batch: sessions, index: sample, site, route, atMs: e.timeMs });
   });
   const rankOf = (batch: SessionBatch, index: number, site: number): number => mix(ctx.traffic.seedHash, site, batch.day, index, 0xc0);
   const exposed: Candidate[] = [...exposure.values()].map((x) => ({

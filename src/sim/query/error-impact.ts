@@ -10,7 +10,8 @@ import { assertOneSelector, scanErrors } from './error-stats.js';
  * counts. In the world model a session has one visitor and a visitor at most one profile
  * ({@link profileIdOf}), so no session is ambiguous. Payments are looked up in the revenue of the
  * days the errors were read from (the range and the day before), so a payment match stays the
- * lower bound the row says it is.
+ * lower bound the row says it is. An error posted to `POST /errors` counts as an occurrence, its
+ * session and visitor ids (when not empty) as affected ones, linked to no profile.
  */
 export function customerImpactRow(ctx: RunContext): Row {
   assertOneSelector(ctx, 'error_customer_impact');
@@ -26,8 +27,14 @@ export function customerImpactRow(ctx: RunContext): Row {
   scanErrors(ctx, (e) => {
     const w = e.weight;
     occurrences += w;
+    if (e.source.kind === 'ingested') {
+      // A posted error's visitor is linked to no profile; empty ids count for nothing, as the builder's `!= ''`.
+      if (e.source.span.sessionId !== '' && isNewSession(0, e.sessionKey)) sessions += w;
+      if (e.source.span.anonymousId !== '' && isNewVisitor(0, e.visitorKey)) visitors += w;
+      return;
+    }
     if (isNewSession(0, e.sessionKey)) sessions += w;
-    const visitor = e.sessions.visitor[e.sample] as number;
+    const visitor = e.source.sessions.visitor[e.source.sample] as number;
     const identifiedVisitor = profileIdOf(ctx.traffic.seedHash, e.website.id, visitor) !== '';
     if (isNewVisitor(0, e.visitorKey)) {
       visitors += w;

@@ -1,13 +1,50 @@
+import { ERROR_SPANS, type ErrorSpanRecord } from '../ingest/span-kinds.js';
 import { ERROR_KINDS, errorDerivation, type ErrorBatch, type ErrorKind } from '../model/derived/errors.js';
+import type { Website } from '../model/entities.js';
+import type { SessionBatch } from '../model/traffic.js';
 import { createDistinct } from './aggregate.js';
-import { scanActivity, type ActivityRecord } from './activity-scan.js';
+import { scanActivity, scanIngested } from './activity-scan.js';
 import type { RunContext } from './definition.js';
 
-/** One error occurrence as the errors types read it. */
-export interface ErrorRecord extends ActivityRecord<ErrorBatch> {
-  readonly kind: ErrorKind;
+/** A generated error: a sample of a day's derived errors, with its session. */
+export interface GeneratedErrorSource {
+  readonly kind: 'generated';
+  readonly sessions: SessionBatch;
+  /** The session sample index in `sessions`. */
+  readonly sample: number;
+  readonly activity: ErrorBatch;
+  /** Index of the error in `activity`. */
+  readonly index: number;
+  readonly error: ErrorKind;
+}
+
+/** An error posted to `POST /errors`. */
+export interface IngestedErrorSource {
+  readonly kind: 'ingested';
+  readonly span: ErrorSpanRecord;
+}
+
+/**
+ * One error occurrence as the errors types read it, generated or ingested: what every type
+ * groups by, and its source for the types that show more (context, stack, sessions).
+ */
+export interface ErrorRecord {
+  readonly website: Website;
+  readonly message: string;
+  /** The error class (`error_type`). */
+  readonly type: string;
+  /** The page, as stored ('' when none). */
+  readonly path: string;
   readonly timeMs: number;
+  /** Real errors the record stands for: the session batch's weight, 1 for an ingested error. */
   readonly weight: number;
+  /** The visitor, unique across the scope's websites (and apart from generated visitors for ingested errors). */
+  readonly visitorKey: number;
+  /** The session, unique within one scan. */
+  readonly sessionKey: number;
+  /** A tie-break after the session: the index in the day's errors, or the ingested error's place in the scan. */
+  readonly order: number;
+  readonly source: GeneratedErrorSource | IngestedErrorSource;
 }
 
 function errorField(batch: ErrorBatch, index: number, field: string): string {
@@ -17,17 +54,48 @@ function errorField(batch: ErrorBatch, index: number, field: string): string {
   return '';
 }
 
+function spanField(span: ErrorSpanRecord, field: string): string {
+  if (field === 'message') return span.message;
+  if (field === 'error_type') return span.errorType;
+  return '';
+}
+
 /**
  * Visits every error of the scope in the range that passes the request's filters: message and
- * error_type act on the error, path on the error's page, the other fields on its session.
+ * error_type act on the error, path on the error's page, the other fields on its session. The
+ * generated errors come first, then those posted to `POST /errors` (weight 1, filtered on their
+ * own fields; those without a message are left out, as the builders' `message != ''`).
  */
 export function scanErrors(ctx: RunContext, visit: (error: ErrorRecord) => void): void {
+  const paths = ctx.dictionaries.values.path;
   scanActivity(ctx, errorDerivation, { apply: true, fieldValue: errorField }, (record) => {
+    const error = ERROR_KINDS[record.activity.kind[record.index] as number] as ErrorKind;
     visit({
-      ...record,
-      kind: ERROR_KINDS[record.activity.kind[record.index] as number] as ErrorKind,
+      website: record.website,
+      message: error.message,
+      type: error.type,
+      path: paths[record.activity.path[record.index] as number] ?? '',
       timeMs: record.activity.timeMs[record.index] as number,
       weight: record.sessions.weight,
+      visitorKey: record.visitorKey,
+      sessionKey: record.sessionKey,
+      order: record.index,
+      source: { kind: 'generated', sessions: record.sessions, sample: record.sample, activity: record.activity, index: record.index, error },
+    });
+  });
+  scanIngested(ctx, ERROR_SPANS, { apply: true, fieldValue: spanField }, ({ website, record, visitorKey, sessionKey, serial }) => {
+    if (record.message === '') return;
+    visit({
+      website,
+      message: record.message,
+      type: record.errorType,
+      path: record.path,
+      timeMs: record.timestamp,
+      weight: 1,
+      visitorKey,
+      sessionKey,
+      order: serial,
+      source: { kind: 'ingested', span: record },
     });
   });
 }

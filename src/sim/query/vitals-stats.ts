@@ -1,6 +1,8 @@
+import { VITAL_SPANS, type VitalSpanRecord } from '../ingest/span-kinds.js';
 import { METRIC_CLS, VITAL_METRICS, vitalsDerivation, type VitalsBatch } from '../model/derived/vitals.js';
 import { createDistinct, percentage } from './aggregate.js';
-import { scanActivity, type ActivityRecord } from './activity-scan.js';
+import { dictionaryCodeOf, scanActivity, scanIngested, type ActivityRecord } from './activity-scan.js';
+import { pagePath } from './vitals-labels.js';
 import type { RunContext } from './definition.js';
 
 /** Weighted values of one metric in one group. */
@@ -49,42 +51,103 @@ function addValue(values: MetricValues, value: number, weight: number): void {
   if (value <= 0) values.nonPositive++;
 }
 
+/** Metric indexes by name ({@link VITAL_METRICS}). */
+const METRIC_INDEX: ReadonlyMap<string, number> = new Map(VITAL_METRICS.map((name, metric) => [name, metric]));
+
 /**
- * Groups the vitals samples of the range by `keyOf` (null skips a sample). `applyFilters`: the
- * builders that append the request's filters (dictionary fields act on the sample's session, a
- * path filter on the sample's page); the others read every sample.
+ * Groups the vitals samples of the range by `keyOf` (null skips a sample), then the measurements
+ * posted to `POST /vitals` by `ingestedKeyOf` (weight 1 each; without it they are not read).
+ * `applyFilters`: the builders that append the request's filters (dictionary fields act on the
+ * sample's session, a path filter on the sample's page, and on a posted measurement's own
+ * fields); the others read every sample.
  */
 export function groupVitals<K>(
   ctx: RunContext,
   applyFilters: boolean,
   keyOf: (record: ActivityRecord<VitalsBatch>) => K | null,
+  ingestedKeyOf?: (vital: VitalSpanRecord) => K | null,
 ): Map<K, VitalsGroup> {
   const groups = new Map<K, VitalsGroup>();
   const indexes = new Map<K, number>();
   const isNewVisitor = createDistinct();
-  // Consecutive samples of one session in one group need one visitor check.
-  let lastSession = -1;
-  let lastGroup = -1;
-  scanActivity(ctx, vitalsDerivation, { apply: applyFilters }, (record) => {
-    const key = keyOf(record);
-    if (key === null) return;
+  const groupOf = (key: K): { group: VitalsGroup; groupIndex: number } => {
     let group = groups.get(key);
     if (!group) {
       group = emptyGroup();
       groups.set(key, group);
       indexes.set(key, indexes.size);
     }
+    return { group, groupIndex: indexes.get(key) as number };
+  };
+  // Consecutive samples of one session in one group need one visitor check.
+  let lastSession = -1;
+  let lastGroup = -1;
+  scanActivity(ctx, vitalsDerivation, { apply: applyFilters }, (record) => {
+    const key = keyOf(record);
+    if (key === null) return;
+    const { group, groupIndex } = groupOf(key);
     const w = record.sessions.weight;
     const { activity, index } = record;
     addValue(group.metrics[activity.metric[index] as number] as MetricValues, activity.value[index] as number, w);
     group.samples += w;
-    const groupIndex = indexes.get(key) as number;
     if (record.sessionKey === lastSession && groupIndex === lastGroup) return;
     lastSession = record.sessionKey;
     lastGroup = groupIndex;
     if (isNewVisitor(groupIndex, record.visitorKey)) group.visitors += w;
   });
+  if (!ingestedKeyOf) return groups;
+  scanIngested(ctx, VITAL_SPANS, { apply: applyFilters }, ({ record, visitorKey }) => {
+    const metric = METRIC_INDEX.get(record.metricName);
+    if (metric === undefined) return;
+    const key = ingestedKeyOf(record);
+    if (key === null) return;
+    const { group, groupIndex } = groupOf(key);
+    addValue(group.metrics[metric] as MetricValues, record.metricValue, 1);
+    group.samples += 1;
+    if (isNewVisitor(groupIndex, visitorKey)) group.visitors += 1;
+  });
   return groups;
+}
+
+/** A group key of the vitals types: a dictionary code for generated samples and the measurements that match one, else a name. */
+export type VitalsKey = number | string;
+
+const pageCodesByDictionary = new WeakMap<readonly string[], Map<string, number>>();
+
+/**
+ * The group key of a posted measurement's page: the code of the first generated path with the
+ * same page name ({@link pagePath}), so it joins that page's row; else its page name. Null for
+ * an empty path (the builders' `path != ''`).
+ */
+export function ingestedPageKey(ctx: RunContext, path: string): VitalsKey | null {
+  if (path === '') return null;
+  const paths = ctx.dictionaries.values.path;
+  let codes = pageCodesByDictionary.get(paths);
+  if (!codes) {
+    codes = new Map();
+    for (let code = 0; code < paths.length; code++) {
+      const raw = paths[code] ?? '';
+      if (raw === '') continue;
+      const page = pagePath(raw);
+      if (!codes.has(page)) codes.set(page, code);
+    }
+    pageCodesByDictionary.set(paths, codes);
+  }
+  const page = pagePath(path);
+  return codes.get(page) ?? page;
+}
+
+/**
+ * The group key of a posted measurement for a session dimension: the dictionary code of what
+ * its request's User-Agent named (browser, OS, device), else that name; null when it named
+ * nothing, and for the geographic dimensions, which a posted measurement lacks.
+ */
+export function ingestedDimensionKey(ctx: RunContext, field: string, vital: VitalSpanRecord): VitalsKey | null {
+  const value = field === 'browser_name' ? vital.browserName : field === 'os_name' ? vital.osName : field === 'device_type' ? vital.deviceType : '';
+  if (value === '') return null;
+  const dictionary = (ctx.dictionaries.values as Readonly<Record<string, readonly string[]>>)[field];
+  const code = dictionary ? dictionaryCodeOf(dictionary, value) : -1;
+  return code >= 0 ? code : value;
 }
 
 /** Rounds a metric value: CLS to 4 decimals, the millisecond metrics to 2. */

@@ -77,4 +77,22 @@ describe('GET /px.jpg: the pixel transport', () => {
     expect(bytes.length).toBe(43);
     expect(bytes[10]).toBe(0x80);
   });
+
+  it('stores an error pixel event that recent_errors then lists, and drops an invalid one with the GIF and a Warning', async () => {
+    const sim = freshSimulator();
+    const at = String(Date.UTC(2025, 5, 2, 9, 30));
+    const stored = await pixel(sim, { client_id: 'web_acme_www', type: 'error', eventId: 'px_err', path: 'https://acme.io/checkout', message: 'Pixel boom', errorType: 'TypeError', timestamp: at });
+    expect(stored.status).toBe(200);
+    const answer = await call(sim, 'POST', '/v1/query', {
+      key: secretOf(sim, 'key_acme_read'),
+      query: { website_id: 'web_acme_www' },
+      body: { parameters: ['recent_errors'], startDate: '2025-06-02', endDate: '2025-06-02', limit: 1000 },
+    });
+    expect(JSON.stringify(answer.json.data[0].data)).toContain('Pixel boom');
+    const invalid = await pixel(sim, { client_id: 'web_acme_www', type: 'web_vitals', eventId: 'px_v', path: 'https://acme.io/', metricName: 'NOPE', metricValue: '1' });
+    expect(invalid.status).toBe(200);
+    expect(invalid.headers['Content-Type']).toBe('image/gif');
+    expect(invalid.headers.Warning).toMatch(/invalid web_vitals pixel event was dropped/);
+  });
 });
+

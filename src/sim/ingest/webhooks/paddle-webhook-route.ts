@@ -1,4 +1,5 @@
-import { basketErrorBodySchema, paddleEventSchema, webhookReceivedSchema, type PaddleEvent } from '../../../contract/webhooks.js';
+import { basketErrorBodySchema } from '../../../contract/errors.js';
+import { paddleEventSchema, webhookReceivedSchema, type PaddleEvent } from '../../../contract/webhooks.js';
 import { basketError } from '../../errors.js';
 import { defineRoute, ok } from '../../routing/route.js';
 import { normalizePaddleEvent } from './paddle-events.js';

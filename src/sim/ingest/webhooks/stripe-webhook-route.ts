@@ -1,4 +1,5 @@
-import { basketErrorBodySchema, stripeEventSchema, webhookReceivedSchema, type StripeEvent } from '../../../contract/webhooks.js';
+import { basketErrorBodySchema } from '../../../contract/errors.js';
+import { stripeEventSchema, webhookReceivedSchema, type StripeEvent } from '../../../contract/webhooks.js';
 import { basketError } from '../../errors.js';
 import { defineRoute, ok } from '../../routing/route.js';
 import { normalizeStripeEvent } from './stripe-events.js';

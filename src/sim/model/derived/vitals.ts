@@ -10,8 +10,11 @@ import { pageStayMs } from './pageview-times.js';
  * shared speed draw per pageview so TTFB ≤ FCP ≤ LCP.
  */
 
-/** The metric names, indexed by {@link VitalsBatch.metric}. */
-export const VITAL_METRICS = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
+/**
+ * The metric names, indexed by {@link VitalsBatch.metric}. The generated pageviews report the
+ * first five; FPS (the tracker's frame-rate sample) comes only from `POST /vitals`.
+ */
+export const VITAL_METRICS = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB', 'FPS'] as const;
 
 /** One of {@link VITAL_METRICS}. */
 export type VitalMetric = (typeof VITAL_METRICS)[number];
@@ -22,6 +25,10 @@ export const METRIC_INP = 1;
 export const METRIC_CLS = 2;
 export const METRIC_FCP = 3;
 export const METRIC_TTFB = 4;
+export const METRIC_FPS = 5;
+
+/** Most samples one generated pageview reports (TTFB, FCP, LCP, CLS, INP). */
+const SAMPLES_PER_PAGEVIEW = 5;
 
 /** The vitals samples of one website's day, grouped by session sample, in time order within it. */
 export interface VitalsBatch {
@@ -78,7 +85,7 @@ function round(value: number, digits: number): number {
 function deriveVitals({ seedHash, website, day, sessions, dictionaries }: DeriveInput): VitalsBatch {
   const profiles = dictionaries.values.device_type.map((name) => DEVICE_PROFILES[name.toLowerCase()] ?? (DEVICE_PROFILES.desktop as DeviceProfile));
   const site = mix(seedHash, websiteHash(website.id), 0x7a);
-  const capacity = (sessions.pageOffsets[sessions.count] as number) * VITAL_METRICS.length;
+  const capacity = (sessions.pageOffsets[sessions.count] as number) * SAMPLES_PER_PAGEVIEW;
   const sample = new Uint32Array(capacity);
   const pageview = new Uint32Array(capacity);
   const path = new Uint16Array(capacity);

@@ -12,57 +12,133 @@ import { deviceLabel } from '../labels.js';
 /** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;
 
-/** A dimension value of the error's session. */
-function sessionValue(ctx: RunContext, error: ErrorRecord, field: 'country' | 'region' | 'device_type' | 'browser_name' | 'os_name'): string {
-  return ctx.dictionaries.values[field][error.sessions.dims[field][error.sample] as number] ?? '';
+/** The session context recent_errors and error_segments show for an error. */
+interface ErrorContext {
+  readonly browser_name: string;
+  readonly browser_version: string;
+  readonly os_name: string;
+  readonly os_version: string;
+  readonly device_type: string;
+  readonly country: string;
+  readonly region: string;
+}
+
+/**
+ * The context of an error: its session's dimensions for a generated error; for an error posted
+ * to `POST /errors`, what its request's User-Agent named (country and region unknown: '').
+ */
+function contextOf(ctx: RunContext, e: ErrorRecord): ErrorContext {
+  const { source } = e;
+  if (source.kind === 'ingested') {
+    const { span } = source;
+    return {
+      browser_name: span.browserName,
+      browser_version: span.browserVersion,
+      os_name: span.osName,
+      os_version: span.osVersion,
+      device_type: span.deviceType,
+      country: '',
+      region: '',
+    };
+  }
+  const { values } = ctx.dictionaries;
+  const dims = source.sessions.dims;
+  const at = source.sample;
+  const versions = clientVersionsAt(ctx, source.sessions, at);
+  return {
+    browser_name: values.browser_name[dims.browser_name[at] as number] ?? '',
+    browser_version: versions.browser,
+    os_name: values.os_name[dims.os_name[at] as number] ?? '',
+    os_version: versions.os,
+    device_type: values.device_type[dims.device_type[at] as number] ?? '',
+    country: values.country[dims.country[at] as number] ?? '',
+    region: values.region[dims.region[at] as number] ?? '',
+  };
+}
+
+/** What an error says of itself: ids, script, place and stack ('' and null where it has none). */
+interface ErrorDetails {
+  readonly anonymousId: string;
+  readonly sessionId: string;
+  readonly stack: string;
+  readonly filename: string;
+  readonly lineno: number | null;
+  readonly colno: number | null;
+}
+
+function detailsOf(e: ErrorRecord): ErrorDetails {
+  const { source } = e;
+  if (source.kind === 'ingested') {
+    const { span } = source;
+    return {
+      anonymousId: span.anonymousId,
+      sessionId: span.sessionId,
+      stack: span.stack,
+      filename: span.filename,
+      lineno: span.lineno,
+      colno: span.colno,
+    };
+  }
+  const { error } = source;
+  return {
+    anonymousId: anonymousIdOf(e.website.id, source.sessions.visitor[source.sample] as number),
+    sessionId: sessionIdOf(source.sessions, source.sample),
+    stack: errorStack(error, e.website.domain),
+    filename: errorFilename(error, e.website.domain),
+    lineno: error.lineno,
+    colno: error.colno,
+  };
+}
+
+/** Whether an error comes with a stack (fingerprints prefer such a representative). */
+function hasStack(e: ErrorRecord): boolean {
+  return e.source.kind === 'ingested' ? e.source.span.stack !== '' : e.source.error.frames.length > 0;
 }
 
 /** Every filtered error occurrence, newest first, with its session's context (recent_errors). */
 function recentErrorRows(ctx: RunContext): Row[] {
   const errors: ErrorRecord[] = [];
   scanErrors(ctx, (e) => errors.push(e));
-  errors.sort((a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.index - b.index);
+  errors.sort((a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.order - b.order);
   const limit = ctx.limit ?? ROUTE_DEFAULT_LIMIT;
   return errors.slice(0, limit).map((e) => {
-    const country = sessionValue(ctx, e, 'country');
-    const browser = sessionValue(ctx, e, 'browser_name');
-    const os = sessionValue(ctx, e, 'os_name');
-    const visitor = e.sessions.visitor[e.sample] as number;
-    const countryCode = ctx.dictionaries.values.country.indexOf(country);
+    const c = contextOf(ctx, e);
+    const d = detailsOf(e);
+    const countryCode = ctx.dictionaries.values.country.indexOf(c.country);
     return {
-      message: e.kind.message,
-      stack: errorStack(e.kind, e.website.domain).slice(0, 1500),
-      path: ctx.dictionaries.values.path[e.activity.path[e.index] as number] ?? '',
-      anonymous_id: anonymousIdOf(e.website.id, visitor),
-      session_id: sessionIdOf(e.sessions, e.sample),
+      message: e.message,
+      stack: d.stack.slice(0, 1500),
+      path: e.path,
+      anonymous_id: d.anonymousId,
+      session_id: d.sessionId,
       timestamp: formatDateTime64(e.timeMs),
-      filename: errorFilename(e.kind, e.website.domain),
-      lineno: e.kind.lineno,
-      colno: e.kind.colno,
-      error_type: e.kind.type,
-      browser_name: browser,
-      browser_version: clientVersionsAt(ctx, e.sessions, e.sample).browser,
-      os_name: os,
-      os_version: clientVersionsAt(ctx, e.sessions, e.sample).os,
-      device_type: sessionValue(ctx, e, 'device_type'),
-      country,
-      region: sessionValue(ctx, e, 'region'),
-      country_code: country,
-      country_name: ctx.dictionaries.countryNames[countryCode] ?? country,
+      filename: d.filename,
+      lineno: d.lineno,
+      colno: d.colno,
+      error_type: e.type,
+      browser_name: c.browser_name,
+      browser_version: c.browser_version,
+      os_name: c.os_name,
+      os_version: c.os_version,
+      device_type: c.device_type,
+      country: c.country,
+      region: c.region,
+      country_code: c.country,
+      country_name: ctx.dictionaries.countryNames[countryCode] ?? c.country,
     };
   });
 }
 
 /** One row per message ranked by affected users, with its latest occurrence that has a stack. */
 function fingerprintRows(ctx: RunContext): Row[] {
-  const groups = tallyErrors(ctx, (e) => e.kind.message);
+  const groups = tallyErrors(ctx, (e) => e.message);
   const representative = new Map<string, ErrorRecord>();
   scanErrors(ctx, (e) => {
-    const best = representative.get(e.kind.message);
-    const hasStack = e.kind.frames.length > 0;
-    const bestHasStack = best !== undefined && best.kind.frames.length > 0;
-    if (!best || (hasStack && !bestHasStack) || (hasStack === bestHasStack && e.timeMs > best.timeMs)) {
-      representative.set(e.kind.message, e);
+    const best = representative.get(e.message);
+    const withStack = hasStack(e);
+    const bestHasStack = best !== undefined && hasStack(best);
+    if (!best || (withStack && !bestHasStack) || (withStack === bestHasStack && e.timeMs > best.timeMs)) {
+      representative.set(e.message, e);
     }
   });
   const requested = Math.trunc(ctx.limit ?? ROUTE_DEFAULT_LIMIT);
@@ -72,18 +148,21 @@ function fingerprintRows(ctx: RunContext): Row[] {
     (a, b) =>
       b.t.users - a.t.users || b.t.sessions - a.t.sessions || b.t.count - a.t.count || b.t.lastSeenMs - a.t.lastSeenMs || (a.name < b.name ? -1 : 1),
   );
-  return rows.slice(0, limit).map(({ name, t, e }) => ({
-    name,
-    count: t.count,
-    users: t.users,
-    sessions: t.sessions,
-    path: ctx.dictionaries.values.path[e.activity.path[e.index] as number] ?? '',
-    error_type: e.kind.type,
-    filename: errorFilename(e.kind, e.website.domain),
-    line: e.kind.lineno === 0 ? null : e.kind.lineno,
-    stack: errorStack(e.kind, e.website.domain).slice(0, 1000),
-    last_seen: formatDateTime64(t.lastSeenMs),
-  }));
+  return rows.slice(0, limit).map(({ name, t, e }) => {
+    const d = detailsOf(e);
+    return {
+      name,
+      count: t.count,
+      users: t.users,
+      sessions: t.sessions,
+      path: e.path,
+      error_type: e.type,
+      filename: d.filename,
+      line: d.lineno === 0 ? null : d.lineno,
+      stack: d.stack.slice(0, 1000),
+      last_seen: formatDateTime64(t.lastSeenMs),
+    };
+  });
 }
 
 /** Errors per UTC day (the live toDate(timestamp) applies no time zone), days without errors absent. */
@@ -96,7 +175,7 @@ function dailyRows(ctx: RunContext, row: (day: string, tally: ErrorTally) => Row
 function summaryRow(ctx: RunContext): Row {
   const messages = new Set<string>();
   const all = tallyErrors(ctx, (e) => {
-    messages.add(e.kind.message);
+    messages.add(e.message);
     return 0;
   }).get(0) ?? { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
   const unfiltered = { ...ctx, filters: { masks: new Map<string, Uint8Array>(), excludesAll: false, tests: [] } };
@@ -112,22 +191,19 @@ function summaryRow(ctx: RunContext): Row {
 
 const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'os', 'device', 'country'] as const;
 
-/** The value of segment dimension `d` for an error's session (traffic_segments' expressions). */
-function segmentValue(ctx: RunContext, e: ErrorRecord, d: number): string {
-  const browser = sessionValue(ctx, e, 'browser_name');
+/** The value of segment dimension `d` for an error's context (traffic_segments' expressions). */
+function segmentValue(c: ErrorContext, d: number): string {
   switch (SEGMENT_DIMENSIONS[d]) {
     case 'browser':
-      return browser;
-    case 'browser_version': {
-      const version = clientVersionsAt(ctx, e.sessions, e.sample).browser;
-      return version === '' ? '' : `${browser} ${version.split('.')[0] as string}`;
-    }
+      return c.browser_name;
+    case 'browser_version':
+      return c.browser_version === '' ? '' : `${c.browser_name} ${c.browser_version.split('.')[0] as string}`;
     case 'os':
-      return sessionValue(ctx, e, 'os_name');
+      return c.os_name;
     case 'device':
-      return deviceLabel(sessionValue(ctx, e, 'device_type'));
+      return deviceLabel(c.device_type);
     default:
-      return sessionValue(ctx, e, 'country');
+      return c.country;
   }
 }
 
@@ -135,7 +211,7 @@ function segmentValue(ctx: RunContext, e: ErrorRecord, d: number): string {
 function segmentRows(ctx: RunContext): Row[] {
   const rows: Row[] = [];
   SEGMENT_DIMENSIONS.forEach((dimension, d) => {
-    const byValue = tallyErrors(ctx, (e) => segmentValue(ctx, e, d));
+    const byValue = tallyErrors(ctx, (e) => segmentValue(contextOf(ctx, e), d));
     const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
     for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
   });
@@ -222,7 +298,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
       tags: ["errors", "messages", "triage"],
     },
     run(ctx) {
-      const groups = tallyErrors(ctx, (e) => e.kind.message);
+      const groups = tallyErrors(ctx, (e) => e.message);
       return [...groups]
         .map(([name, t]) => ({ name, count: t.count, users: t.users, last_seen: formatDateTime64(t.lastSeenMs) }))
         .sort(byCountThenName((r) => r.count));
@@ -374,8 +450,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
       tags: ["errors", "pages"],
     },
     run(ctx) {
-      const pages = ctx.dictionaries.values.path;
-      const groups = tallyErrors(ctx, (e) => pages[e.activity.path[e.index] as number] || null);
+      const groups = tallyErrors(ctx, (e) => e.path || null);
       return [...groups]
         .map(([name, t]) => ({ name, errors: t.count, users: t.users }))
         .sort(byCountThenName((r) => r.errors));
@@ -465,7 +540,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
       tags: ["errors", "class", "triage"],
     },
     run(ctx) {
-      const groups = tallyErrors(ctx, (e) => e.kind.type || null);
+      const groups = tallyErrors(ctx, (e) => e.type || null);
       return [...groups]
         .map(([name, t]) => ({ name, count: t.count, users: t.users, sessions: t.sessions }))
         .sort(byCountThenName((r) => r.count));

@@ -3,7 +3,8 @@ import type { SessionDimension } from '../../model/traffic.js';
 import type { ActivityRecord } from '../activity-scan.js';
 import { createBucketer } from '../dates.js';
 import { defineQueryType, type FieldType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
-import { byNullableDesc, groupVitals, metricAverage, metricQuantiles, type VitalsGroup, withGeo } from '../vitals-stats.js';
+import type { VitalSpanRecord } from '../../ingest/span-kinds.js';
+import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../vitals-stats.js';
 import { pagePath } from '../vitals-labels.js';
 
 /** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
@@ -51,25 +52,42 @@ function statsOf(group: VitalsGroup): WebVitalsStats {
   };
 }
 
-/** Rows per group, ordered by p50 LCP descending (as the SQL), limited to the request's limit. */
-function breakdownRows(ctx: RunContext, keyOf: (record: VitalsRecord) => number | null, label: (code: number) => string): BreakdownRow[] {
-  const groups = groupVitals(ctx, false, keyOf);
-  const rows = [...groups].map(([code, group]) => ({ name: label(code), ...statsOf(group) }));
+/**
+ * Rows per group, ordered by p50 LCP descending (as the SQL), limited to the request's limit.
+ * Posted measurements join by `ingestedKeyOf` (none: they are left out); a key that is not a
+ * code names its row itself.
+ */
+function breakdownRows(
+  ctx: RunContext,
+  keyOf: (record: VitalsRecord) => number | null,
+  label: (code: number) => string,
+  ingestedKeyOf?: (vital: VitalSpanRecord) => VitalsKey | null,
+): BreakdownRow[] {
+  const groups = groupVitals<VitalsKey>(ctx, false, keyOf, ingestedKeyOf);
+  const rows = [...groups].map(([key, group]) => ({ name: typeof key === 'number' ? label(key) : key, ...statsOf(group) }));
   rows.sort(byNullableDesc((row) => row.p50_lcp));
   return rows.slice(0, ctx.limit ?? ROUTE_DEFAULT_LIMIT);
 }
 
-/** Rows per value of a session dimension (the session's first non-empty value); empty values are left out. */
+/**
+ * Rows per value of a session dimension (the session's first non-empty value); empty values are
+ * left out. A posted measurement counts under what its request's User-Agent named.
+ */
 function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): BreakdownRow[] {
   const values = ctx.dictionaries.values[field];
-  return breakdownRows(ctx, (r) => (values[sessionCode(r, field)] ? sessionCode(r, field) : null), (code) => values[code] ?? '');
+  return breakdownRows(
+    ctx,
+    (r) => (values[sessionCode(r, field)] ? sessionCode(r, field) : null),
+    (code) => values[code] ?? '',
+    (v) => ingestedDimensionKey(ctx, field, v),
+  );
 }
 
 
 /** Daily vitals in the request's time zone (hourly granularity is ignored), days without samples absent. */
 function timeSeriesRows(ctx: RunContext): Row[] {
   const bucket = createBucketer('day', ctx.timezone);
-  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number));
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
   return [...days]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([date, group]) => ({
@@ -144,7 +162,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
     },
     run(ctx) {
       const paths = ctx.dictionaries.values.path;
-      return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''));
+      return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
     },
   }),
   defineQueryType({

@@ -2,7 +2,7 @@ import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METR
 import type { SessionDimension } from '../../model/traffic.js';
 import { createBucketer } from '../dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
-import { groupVitals, metricAverage, metricQuantiles, type VitalsGroup, withGeo } from '../vitals-stats.js';
+import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../vitals-stats.js';
 import { pagePath } from '../vitals-labels.js';
 
 const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
@@ -25,7 +25,7 @@ function metricRows(group: VitalsGroup, row: (metricName: string, metric: number
 
 /** Percentiles per metric over every sample of the range; no filters apply. */
 function overviewRows(ctx: RunContext): Row[] {
-  const group = groupVitals(ctx, false, () => 0).get(0);
+  const group = groupVitals(ctx, false, () => 0, () => 0).get(0);
   if (!group) return [];
   return metricRows(group, (metric_name, metric, samples) => ({
     metric_name,
@@ -38,7 +38,7 @@ function overviewRows(ctx: RunContext): Row[] {
 /** Percentiles per day (request time zone, granularity ignored) and metric; days without samples absent. */
 function timeSeriesRows(ctx: RunContext): Row[] {
   const bucket = createBucketer('day', ctx.timezone);
-  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number));
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
   return [...days]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
@@ -47,10 +47,10 @@ function timeSeriesRows(ctx: RunContext): Row[] {
 /** Percentiles per page and metric, with the request's filters; most samples first. */
 function byPageRows(ctx: RunContext): Row[] {
   const paths = ctx.dictionaries.values.path;
-  const pages = groupVitals(ctx, true, (r) => r.activity.path[r.index] as number);
+  const pages = groupVitals<VitalsKey>(ctx, true, (r) => r.activity.path[r.index] as number, (v) => ingestedPageKey(ctx, v.path));
   const rows: { page: string; metric_name: string; samples: number; row: Row }[] = [];
-  for (const [code, group] of pages) {
-    const page = pagePath(paths[code] ?? '');
+  for (const [key, group] of pages) {
+    const page = typeof key === 'number' ? pagePath(paths[key] ?? '') : key;
     for (const row of metricRows(group, (metric_name, metric, samples) => ({ page, metric_name, ...percentileColumns(group, metric), samples }))) {
       rows.push({ page, metric_name: row.metric_name as string, samples: row.samples as number, row });
     }
@@ -70,17 +70,26 @@ type DimensionRow = {
   samples: number;
 };
 
-/** p50 per metric for each value of a session dimension, with the request's filters; empty values left out. */
+/**
+ * p50 per metric for each value of a session dimension, with the request's filters; empty values
+ * left out. A posted measurement counts under what its request's User-Agent named (browser, OS,
+ * device); it has no geography, so the geographic breakdowns leave it out.
+ */
 function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: number) => string): DimensionRow[] {
   const values = ctx.dictionaries.values[field];
-  const groups = groupVitals(ctx, true, (r) => {
-    const code = r.sessions.dims[field][r.sample] as number;
-    return values[code] ? code : null;
-  });
+  const groups = groupVitals<VitalsKey>(
+    ctx,
+    true,
+    (r) => {
+      const code = r.sessions.dims[field][r.sample] as number;
+      return values[code] ? code : null;
+    },
+    (v) => ingestedDimensionKey(ctx, field, v),
+  );
   const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantiles(group, metric, [0.5])[0] ?? null;
   return [...groups]
-    .map(([code, group]) => ({
-      name: label(code),
+    .map(([key, group]) => ({
+      name: typeof key === 'number' ? label(key) : key,
       visitors: group.visitors,
       p50_lcp: p50(group, METRIC_LCP),
       p50_fcp: p50(group, METRIC_FCP),

@@ -1,0 +1,94 @@
+import { basketErrorBodySchema } from '../../contract/errors.js';
+import {
+  clientIdQuerySchema,
+  documentedAs,
+  errorsBatchSchema,
+  errorSpanSchema,
+  errorsResponseSchema,
+  SPAN_LIMITS,
+  type ErrorSpan,
+} from '../../contract/ingest-spans.js';
+import { basketError, type SimError } from '../errors.js';
+import type { SimRequest } from '../messages.js';
+import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { utf8ByteLength } from '../text.js';
+import { authenticateClientId, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { parseUserAgent } from './parse-user-agent.js';
+import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
+import { ERROR_SPANS, type ErrorSpanRecord } from './span-kinds.js';
+
+/** The size of a request's body as the service measures it: its Content-Length when it sent one, else the bytes of the body. */
+function bodyBytes(request: Pick<SimRequest, 'headers' | 'body'>): number {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && /^\d{1,15}$/.test(declared.trim())) return Number(declared.trim());
+  return utf8ByteLength(request.body ?? '', SPAN_LIMITS.errorsBodyBytes);
+}
+
+const STACK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** A stack as kept: control characters but line breaks and tabs removed, trimmed. */
+function stackOf(value: string | null | undefined): string {
+  return typeof value === 'string' ? value.replace(STACK_CONTROL_CHARACTERS, '').trim().slice(0, SPAN_LIMITS.stack) : '';
+}
+
+/** The body: at most 50 spans of the item schema's shape. */
+/** The body of `/errors` (and of one pixel `error` event, as a list of one). */
+export const ERRORS_BODY: SpanBatchShape<ErrorSpan> = { schema: errorsBatchSchema, max: SPAN_LIMITS.errors, fields: Object.keys(errorSpanSchema.shape) };
+
+/** The records of checked error spans, with what the request's User-Agent names. */
+export function toErrorRecords(ctx: RouteContext<ClientIdQuery>, identity: ClientIdentity, spans: readonly ErrorSpan[]): ErrorSpanRecord[] {
+  const client = parseUserAgent(identity.userAgent);
+  return spans.map((span) => ({
+    ...spanBase(span, client, ctx),
+    message: sanitizeText(span.message, SPAN_LIMITS.message),
+    filename: sanitizeText(span.filename, SPAN_LIMITS.filename),
+    lineno: span.lineno ?? null,
+    colno: span.colno ?? null,
+    stack: stackOf(span.stack),
+    errorType: sanitizeText(span.errorType, SPAN_LIMITS.errorType) || 'Error',
+  }));
+}
+
+/**
+ * `POST /errors` (live `apps/basket/src/routes/basket.ts`): the tracker's error plugin sends
+ * `window.onerror` and unhandled rejections in arrays of at most 50. A body over 128 KiB is
+ * refused before the sender is authenticated. The errors join the generated ones in the errors
+ * query types (recent_errors, error_summary, error_types, errors_by_page, error_trends …).
+ */
+export const errorsRoutes = [
+  defineRoute<unknown, ClientIdentity, CheckedSpans<ErrorSpan>, ClientIdQuery>({
+    method: 'POST',
+    path: '/errors',
+    family: 'ingest',
+    access: { kind: 'public' },
+    summary:
+      'Send up to 50 JavaScript errors of a website named by ?client_id= or the databuddy-client-id header, in at most 131,072 bytes. Bots get 204 and nothing is stored.',
+    query: clientIdQuerySchema,
+    body: documentedAs(errorsBatchSchema),
+    bodyError: spanBodyError,
+    shapeRefusal: (error) => asSpanEnvelope(error, 'INGEST_ERRORS_BODY_TOO_LARGE'),
+    responses: {
+      200: { description: 'The errors were accepted; `count` says how many the body held (repeated delivery ids are dropped silently)', schema: errorsResponseSchema },
+      204: { description: 'The user agent is a bot: nothing is stored, empty body' },
+      400: {
+        description:
+          'No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), a body that is not an array of at most 50 errors (basket.INVALID_EVENT_SCHEMA, `errors` name the fields) or malformed JSON (PARSE)',
+        schema: basketErrorBodySchema,
+      },
+      403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
+      413: { description: 'The body is over 131,072 bytes (basket.INGEST_ERRORS_BODY_TOO_LARGE), checked before the client id', schema: basketErrorBodySchema },
+      415: { description: 'A form body (send JSON; text/plain is read as JSON, for beacons)', schema: basketErrorBodySchema },
+      503: { description: 'The simulator’s ingest storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
+    },
+    authorize(ctx): ClientIdentity | SimError {
+      if (bodyBytes(ctx.request) > SPAN_LIMITS.errorsBodyBytes) return basketError('INGEST_ERRORS_BODY_TOO_LARGE');
+      return authenticateClientId(ctx);
+    },
+    validate: (ctx, body, identity) => checkSpans(ctx, body, ERRORS_BODY, identity),
+    handle(ctx, _body, identity, checked) {
+      if (checked.bot) return NO_CONTENT;
+      const records = toErrorRecords(ctx, identity, checked.spans);
+      return storeSpans(ctx, ERROR_SPANS, identity.website, records) ?? ok({ status: 'success', type: 'error', count: checked.spans.length });
+    },
+  }),
+];

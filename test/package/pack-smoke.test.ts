@@ -96,10 +96,10 @@ async function serveFrom(command: string, args: string[], cwd: string): Promise<
 }
 
 /**
- * `.ci/run` sets ANALYTICS_SIM_PACK_SMOKE=skip on its second and third Node lines: the package
- * is the same on every line, and this test runs (about a minute) on the first.
+ * `.ci/run` sets ANALYTICS_SIM_FIRST_LINE_ONLY=skip on its second and third Node lines: the
+ * package is the same on every line, and this test runs (about a minute) on the first.
  */
-const skipPackSmoke = process.env.ANALYTICS_SIM_PACK_SMOKE === 'skip';
+const skipPackSmoke = process.env.ANALYTICS_SIM_FIRST_LINE_ONLY === 'skip';
 
 describe.skipIf(skipPackSmoke)('the packed library installed in another project', () => {
   const work = mkdtempSync(join(tmpdir(), 'analytics-sim-pack-'));

@@ -16,6 +16,14 @@ const healthSchema = z.object({
   redis: z.boolean(),
 });
 
+const dependencySchema = z.object({ status: z.enum(['ok', 'error']), latency_ms: z.number(), code: z.literal('UNAVAILABLE').optional() });
+
+/** `GET /health/status` of the ingestion service: each dependency's state. */
+const ingestHealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  services: z.object({ clickhouse: dependencySchema, redis: dependencySchema, redpanda: dependencySchema }),
+});
+
 /** A discovery route: public, no credential read. */
 const defineDiscoveryRoute = defineRouteGroup({ family: 'discovery', access: { kind: 'public' } });
 
@@ -35,6 +43,22 @@ export const discoveryRoutes = [
         clickhouse: true,
         database: true,
         redis: true,
+      }),
+  }),
+  defineDiscoveryRoute({
+    method: 'GET',
+    path: '/health/status',
+    summary:
+      'The ingestion service’s dependency health: ClickHouse, Redis and Redpanda, each ok with its latency (the simulator has none of them, so all are ok in 0 ms; a scenario outage on this route gives the 503).',
+    responses: { 200: { description: 'Every dependency answered', schema: ingestHealthSchema } },
+    handle: () =>
+      ok({
+        status: 'ok',
+        services: {
+          clickhouse: { status: 'ok', latency_ms: 0 },
+          redis: { status: 'ok', latency_ms: 0 },
+          redpanda: { status: 'ok', latency_ms: 0 },
+        },
       }),
   }),
   defineDiscoveryRoute({

@@ -15,7 +15,9 @@ import {
 import { eventTimeInWindow } from '../../contract/track.js';
 import { basketError, type BasketIssue, type SimError } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
-import { isBotUserAgent } from './bots.js';
+import { AI_AGENT_HITS } from './ai-agent-hits.js';
+import { classifyUserAgent } from './bots.js';
+import { matchAiAgent } from '../model/derived/ai-crawlers.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
 import { ingestPart } from './ingest-ledger.js';
@@ -37,10 +39,11 @@ import {
  * the generated traffic), link clicks to `outgoing_link`.
  */
 
-/** Who sent the request, and whether a bot did. */
+/** Who sent the request, and whether a bot did (an AI crawler's page views are kept as AI traffic). */
 interface BrowserAccess {
   readonly client: ClientIdentity;
   readonly bot: boolean;
+  readonly aiCrawler: boolean;
 }
 
 /** One item's outcome in a `/batch` answer. */
@@ -131,11 +134,39 @@ function storeItems(ctx: RouteContext<ClientIdQuery>, websiteId: string, accepte
   return null;
 }
 
+/**
+ * What the service keeps of an AI crawler's page views (`recordAiPageView`): each `screen_view`
+ * item becomes an AI-traffic request of the agent (source `tracker`, format html, at the arrival
+ * instant), and no analytics row. Bounded by the items' count; a full ledger drops them.
+ */
+export function recordAiPageViews(ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, items: readonly unknown[]): void {
+  const agent = matchAiAgent(client.userAgent);
+  if (!agent) return;
+  const hits = [];
+  for (const item of items) {
+    if (stringField(item, 'name') !== 'screen_view') continue;
+    const url = stringField(item, 'path') ?? '';
+    let path = '/';
+    let host = client.website.domain;
+    try {
+      const parsed = new URL(url);
+      path = parsed.pathname;
+      host = parsed.host;
+    } catch {
+      // Not a URL: the website's root, as the service keeps an unreadable path.
+    }
+    const referrer = stringField(item, 'referrer') ?? '';
+    hits.push({ timestamp: ctx.now, agent, path: path.slice(0, 2048), format: 'html' as const, host: host.slice(0, 253), userAgent: client.userAgent.slice(0, 512), accept: '', referrer: referrer.slice(0, 2048) });
+  }
+  if (hits.length > 0) ctx.state.ingested.append(AI_AGENT_HITS, client.website.id, hits);
+}
+
 /** Client-id authentication and the bot check, shared by both routes. */
 function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | SimError {
   const client = authenticateClientId(ctx);
   if ('code' in client) return client;
-  return { client, bot: isBotUserAgent(client.userAgent) };
+  const verdict = classifyUserAgent(client.userAgent);
+  return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only' };
 }
 
 const AUTH_RESPONSES = {
@@ -168,6 +199,7 @@ export const browserRoutes = [
     },
     handle(ctx, body, access) {
       const country = countryOf(ctx.request.headers);
+      if (access.aiCrawler) recordAiPageViews(ctx, access.client, body);
       const outcomes: ItemOutcome[] = access.bot ? [] : body.map((item) => readItem(ctx, access.client, item, country));
       const accepted = outcomes.filter((o): o is Extract<ItemOutcome, { ok: true }> => o.ok);
       const failed = storeItems(ctx, access.client.website.id, accepted);
@@ -207,6 +239,7 @@ export const browserRoutes = [
     },
     authorize: (ctx) => authorizeBrowser(ctx),
     handle(ctx, body, access) {
+      if (access.aiCrawler) recordAiPageViews(ctx, access.client, [body]);
       if (access.bot) return NO_CONTENT;
       const outcome = readItem(ctx, access.client, body, countryOf(ctx.request.headers));
       if (!outcome.ok) return outcome.error;

@@ -3,7 +3,8 @@ import { analyticsEventSchema, outgoingLinkSchema, type AnalyticsEvent } from '.
 import { eventTimeInWindow } from '../../contract/track.js';
 import { basketError, type SimError } from '../errors.js';
 import { defineRoute, type Reply, type RouteContext } from '../routing/route.js';
-import { isBotUserAgent } from './bots.js';
+import { classifyUserAgent } from './bots.js';
+import { recordAiPageViews } from './browser-routes.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { ingestPart } from './ingest-ledger.js';
 import { ERRORS_BODY, toErrorRecords } from './errors-route.js';
@@ -192,8 +193,11 @@ export const pixelRoutes = [
     handle(ctx) {
       const client = authenticateClientId(ctx);
       if ('code' in client) return pixelRefusal(client);
-      if (isBotUserAgent(client.userAgent)) return gif();
-      const refused = storePixelEvent(ctx, client.website.id, pixelEvent(ctx.query as Readonly<Record<string, unknown>>), client);
+      const event = pixelEvent(ctx.query as Readonly<Record<string, unknown>>);
+      const verdict = classifyUserAgent(client.userAgent);
+      if (verdict.action === 'track_only' && (event.type ?? 'track') === 'track') recordAiPageViews(ctx, client, [event]);
+      if (verdict.action !== 'allow') return gif();
+      const refused = storePixelEvent(ctx, client.website.id, event, client);
       return refused ? pixelRefusal(refused) : gif();
     },
   }),

@@ -106,7 +106,7 @@ describe('POST /batch: page views flow into the query catalogue', () => {
 
   it("answers a bot's batch item by item with Bot detected and stores nothing", async () => {
     const sim = freshSimulator();
-    const answer = await batch(sim, [pageView('ev_1', '/bot-page', 0)], { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } });
+    const answer = await batch(sim, [pageView('ev_1', '/bot-page', 0)], { headers: { 'user-agent': 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)' } });
     expect(answer.status).toBe(200);
     expect(answer.json.results).toEqual([{ status: 'error', message: 'Bot detected', eventType: 'track', error: 'ignored' }]);
     expect(pathRow(await rows(sim, 'top_pages'), '/bot-page')).toBeUndefined();
@@ -226,5 +226,28 @@ describe('POST /batch: oversized bodies', () => {
     const answer = await batch(freshSimulator(), body);
     expect(answer.status).toBe(413);
     expect(answer.json).toMatchObject({ code: 'basket.INGEST_PAYLOAD_TOO_LARGE', retryable: false });
+  });
+});
+
+describe('POST /batch: bots as the service sorts them', () => {
+  it('ingests a search engine’s page view like a person’s, as the service lets search engines through', async () => {
+    const sim = freshSimulator();
+    const answer = await batch(sim, [pageView('ev_g', '/indexed-page', 0)], { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } });
+    expect(answer.json.results).toEqual([{ status: 'success', type: 'track', eventId: 'ev_g' }]);
+    expect(pathRow(await rows(sim, 'top_pages'), '/indexed-page')).toMatchObject({ pageviews: 1 });
+  });
+
+  it('keeps an AI crawler’s page view as AI traffic only: Bot detected per item, nothing in top_pages, the request in ai_recent_requests', async () => {
+    const sim = freshSimulator();
+    const answer = await batch(sim, [pageView('ev_ai', '/docs-for-llms', 0)], { headers: { 'user-agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)' } });
+    expect(answer.json.results).toEqual([{ status: 'error', message: 'Bot detected', eventType: 'track', error: 'ignored' }]);
+    expect(pathRow(await rows(sim, 'top_pages'), '/docs-for-llms')).toBeUndefined();
+    sim.clock.advance(120_000);
+    const recent = await call(sim, 'POST', '/v1/query', {
+      key: secretOf(sim, 'key_acme_read'),
+      query: { website_id: 'web_acme_www' },
+      body: { parameters: ['ai_recent_requests'], preset: 'today', limit: 1000 },
+    });
+    expect(JSON.stringify(recent.json.data[0].data)).toContain('/docs-for-llms');
   });
 });

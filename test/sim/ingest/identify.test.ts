@@ -141,7 +141,7 @@ describe('POST /identify with a client id', () => {
 
   it('answers a bot 204 with an empty body and stores nothing', async () => {
     const sim = freshSimulator();
-    const answer = await identify(sim, { profileId: 'crawler' }, { query: { client_id: STORE }, headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } });
+    const answer = await identify(sim, { profileId: 'crawler' }, { query: { client_id: STORE }, headers: { 'user-agent': 'Mozilla/5.0 (compatible; AhrefsBot/7.0)' } });
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');
     expect((await profiles(sim)).total).toBe(0);

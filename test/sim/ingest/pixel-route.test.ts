@@ -55,7 +55,7 @@ describe('GET /px.jpg: the pixel transport', () => {
     const unknown = await pixel(sim, { client_id: 'web_nope', eventId: 'px_3', name: 'screen_view', path: 'https://acme.io/ghost' });
     expect(unknown.status).toBe(200);
     expect(unknown.headers['Content-Type']).toBe('image/gif');
-    const bot = await pixel(sim, { client_id: 'web_acme_www', eventId: 'px_4', name: 'screen_view', path: 'https://acme.io/ghost' }, { 'user-agent': 'Googlebot/2.1' });
+    const bot = await pixel(sim, { client_id: 'web_acme_www', eventId: 'px_4', name: 'screen_view', path: 'https://acme.io/ghost' }, { 'user-agent': 'AhrefsBot/7.0' });
     expect(bot.status).toBe(200);
     expect(await topPage(sim, '/ghost')).toBeUndefined();
   });

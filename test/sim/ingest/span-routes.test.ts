@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basketErrorBodySchema, type BasketErrorBody } from '../../../src/contract/errors.js';
 import { sumOf } from '../query/support.js';
-import { GOOGLEBOT, postSpans, SPAN_ROUTES, spanSimulator, todayRows, vital, errorSpan, engagementSpan } from './span-support.js';
+import { BLOCKED_BOT, postSpans, SPAN_ROUTES, spanSimulator, todayRows, vital, errorSpan, engagementSpan } from './span-support.js';
 
 /** What the query types count of a route's spans today on web_acme_store (engagement: the views of the test page). */
 async function storedCount(sim: ReturnType<typeof spanSimulator>, path: string): Promise<number> {
@@ -94,7 +94,7 @@ describe.each(SPAN_ROUTES)('POST $path', ({ path, type, max, span }) => {
   it('answers a bot 204 with an empty body and stores nothing', async () => {
     const sim = spanSimulator();
     const before = await storedCount(sim, path);
-    const answer = await postSpans(sim, path, Array.from({ length: 5 }, () => span()), { headers: { 'user-agent': GOOGLEBOT } });
+    const answer = await postSpans(sim, path, Array.from({ length: 5 }, () => span()), { headers: { 'user-agent': BLOCKED_BOT } });
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');
     expect(await storedCount(sim, path)).toBe(before);

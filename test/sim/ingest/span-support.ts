@@ -12,8 +12,8 @@ export const EARLIER = NOW - 30 * 60_000;
 export const CHROME_MAC =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36';
 
-/** Googlebot: a crawler. */
-export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** AhrefsBot: an SEO crawler, which the service blocks. */
+export const BLOCKED_BOT = 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)';
 
 /** The span routes, with their answers' `type`, their caps and one valid span each. */
 export const SPAN_ROUTES = [

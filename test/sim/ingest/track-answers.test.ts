@@ -102,8 +102,8 @@ describe('POST /track accepts events', () => {
 
 describe('POST /track answers bots with 204', () => {
   const BOTS = [
-    'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-    'Mozilla/5.0 (compatible; bingbot/2.0)',
+    'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)',
+    'Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)',
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0)',
     'Screaming Frog SEO Spider/19.0',
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
@@ -120,6 +120,17 @@ describe('POST /track answers bots with 204', () => {
     expect(rowOf(rows, 'bot_visit')).toBeUndefined();
   });
 
+  it.each([
+    'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    'Mozilla/5.0 (compatible; bingbot/2.0)',
+    'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+    'Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)',
+  ])('ingests %s like a person, as the service lets search engines, link previewers and monitors through', async (userAgent) => {
+    const sim = freshSimulator();
+    const answer = await track(sim, event('allowed_bot'), { query: STORE, headers: { 'user-agent': userAgent } });
+    expect(answer.status).toBe(200);
+  });
+
   it('treats browsers, curl, node fetch and the SDKs as people', async () => {
     const sim = freshSimulator();
     for (const userAgent of ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15', 'curl/8.5.0', 'node', 'undici', '']) {
@@ -130,7 +141,7 @@ describe('POST /track answers bots with 204', () => {
 
   it('checks the credential before it looks at the user agent', async () => {
     const sim = freshSimulator();
-    const answer = await track(sim, event('bot_visit'), { headers: { 'user-agent': 'Googlebot/2.1' } });
+    const answer = await track(sim, event('bot_visit'), { headers: { 'user-agent': 'AhrefsBot/7.0' } });
     expectRefusal(answer, 401, 'AUTH_REQUIRED', 'API key or website_id required');
   });
 });

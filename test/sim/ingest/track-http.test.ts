@@ -31,7 +31,7 @@ describe('POST /track over HTTP', () => {
   it('answers a bot with 204 and no body at all', async () => {
     const answer = await fetchAnswer(`${server.url}/track?website_id=web_acme_blog`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0)' },
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (compatible; AhrefsBot/7.0)' },
       body: JSON.stringify(event('crawl')),
     });
     expect(answer.status).toBe(204);

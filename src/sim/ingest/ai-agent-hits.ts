@@ -84,11 +84,3 @@ export function agentOfHit(hit: Pick<AgentHit, 'userAgent' | 'accept' | 'signatu
 export function formatOfHit(format: string | undefined): (typeof CONTENT_FORMATS)[number] {
   return (CONTENT_FORMATS as readonly string[]).includes(format ?? '') ? (format as (typeof CONTENT_FORMATS)[number]) : 'html';
 }
-
-/** Whether a Host is a website's domain or a subdomain of it (a leading `www.` of either ignored; case and a port ignored). */
-export function hostBelongsTo(host: string, domain: string): boolean {
-  const bare = (name: string): string => name.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '').replace(/^www\./, '');
-  const h = bare(host);
-  const d = bare(domain);
-  return d.length > 0 && (h === d || h.endsWith(`.${d}`));
-}

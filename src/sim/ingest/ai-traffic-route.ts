@@ -3,7 +3,8 @@ import { AGENT_HIT_LENGTHS, agentHitSchema, setupCheckResponseSchema, type Agent
 import { basketError, eventStorageFull, invalidEventSchema } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import { defineRoute, ok, type Reply } from '../routing/route.js';
-import { AI_AGENT_HITS, agentOfHit, formatOfHit, hostBelongsTo, setupCheckNonce } from './ai-agent-hits.js';
+import { AI_AGENT_HITS, agentOfHit, formatOfHit, setupCheckNonce } from './ai-agent-hits.js';
+import { hostBelongsTo } from './client-id-auth.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 
 /** 202 with an empty body: what the service answers every accepted hit. */

@@ -63,17 +63,21 @@ export function normalizeDomain(domain: string): string {
   }
 }
 
+/** Whether a Host is a website's domain or a subdomain of it (a leading `www.` of either ignored; case and a port ignored). */
+export function hostBelongsTo(host: string, domain: string): boolean {
+  const bare = (name: string): string => name.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '').replace(/^www\./, '');
+  const h = bare(host);
+  const d = bare(domain);
+  return d.length > 0 && (h === d || h.endsWith(`.${d}`));
+}
+
 /** Whether `origin` is the website's domain or one of its subdomains. */
 function isOwnOrigin(origin: string, domain: string): boolean {
-  const own = normalizeDomain(domain);
-  if (own === '') return false;
-  let host: string;
   try {
-    host = new URL(origin).hostname.toLowerCase().replace(/^www\./, '');
+    return hostBelongsTo(new URL(origin).host, domain);
   } catch {
     return false;
   }
-  return host === own || (host.endsWith(`.${own}`) && host.length > own.length + 1);
 }
 
 /** Whether an entry of `allowedOrigins` admits `origin` (an exact origin, a host, or `*.host`). */

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { errorBodySchema } from '../../contract/errors.js';
 import {
   analyticsEventSchema,
   batchResponseSchema,
@@ -18,7 +17,7 @@ import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
 import { classifyUserAgent } from './bots.js';
 import { matchAiAgent } from '../model/derived/ai-crawlers.js';
-import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
 import { ingestPart } from './ingest-ledger.js';
 import {
@@ -169,12 +168,6 @@ function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | Sim
   return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only' };
 }
 
-const AUTH_RESPONSES = {
-  400: { description: 'No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), malformed JSON', schema: errorBodySchema },
-  403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: errorBodySchema },
-  413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: errorBodySchema },
-  503: { description: 'The simulator’s ingestion storage is full (basket.DELIVERY_UNAVAILABLE): nothing was stored', schema: errorBodySchema },
-} as const;
 
 /** The browser tracker's page-view routes (observed: live-ingestion §2.1, §2.2). */
 export const browserRoutes = [
@@ -190,8 +183,7 @@ export const browserRoutes = [
     shapeRefusal: (error) => asIngestEnvelope(error),
     responses: {
       200: { description: 'Each item’s outcome in `results` (status success, partial or error: still HTTP 200 when every item failed)', schema: batchResponseSchema },
-      ...AUTH_RESPONSES,
-      400: { description: `${AUTH_RESPONSES[400].description}, a body that is not an array (basket.INGEST_BATCH_NOT_ARRAY), more than ${INGEST_BATCH_MAX} items (basket.INGEST_BATCH_TOO_LARGE)`, schema: errorBodySchema },
+      ...clientIdRefusals(`a body that is not an array (basket.INGEST_BATCH_NOT_ARRAY), more than ${INGEST_BATCH_MAX} items (basket.INGEST_BATCH_TOO_LARGE)`),
     },
     authorize: (ctx) => authorizeBrowser(ctx),
     validate(_ctx, body) {
@@ -234,8 +226,7 @@ export const browserRoutes = [
     responses: {
       200: { description: 'The event was accepted (a duplicate event id is accepted and not stored twice)', schema: singleEventResponseSchema },
       204: { description: 'The user agent is a bot: nothing is stored, empty body' },
-      ...AUTH_RESPONSES,
-      400: { description: `${AUTH_RESPONSES[400].description}, a type other than track or outgoing_link (basket.INGEST_UNKNOWN_EVENT_TYPE), an event that fails its schema (basket.INVALID_EVENT_SCHEMA, errors[] names the fields)`, schema: errorBodySchema },
+      ...clientIdRefusals('a type other than track or outgoing_link (basket.INGEST_UNKNOWN_EVENT_TYPE), an event that fails its schema (basket.INVALID_EVENT_SCHEMA, errors[] names the fields)'),
     },
     authorize: (ctx) => authorizeBrowser(ctx),
     handle(ctx, body, access) {

@@ -1,4 +1,3 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import {
   clientIdQuerySchema,
   documentedAs,
@@ -12,7 +11,7 @@ import { basketError, type SimError } from '../errors.js';
 import type { SimRequest } from '../messages.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { utf8ByteLength } from '../text.js';
-import { authenticateClientId, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
 import { ERROR_SPANS, type ErrorSpanRecord } from './span-kinds.js';
@@ -70,15 +69,7 @@ export const errorsRoutes = [
     responses: {
       200: { description: 'The errors were accepted; `count` says how many the body held (repeated delivery ids are dropped silently)', schema: errorsResponseSchema },
       204: { description: 'The user agent is a bot: nothing is stored, empty body' },
-      400: {
-        description:
-          'No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), a body that is not an array of at most 50 errors (basket.INVALID_EVENT_SCHEMA, `errors` name the fields) or malformed JSON (PARSE)',
-        schema: basketErrorBodySchema,
-      },
-      403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
-      413: { description: 'The body is over 131,072 bytes (basket.INGEST_ERRORS_BODY_TOO_LARGE), checked before the client id', schema: basketErrorBodySchema },
-      415: { description: 'A form body (send JSON; text/plain is read as JSON, for beacons)', schema: basketErrorBodySchema },
-      503: { description: 'The simulator’s ingest storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
+      ...clientIdRefusals('a body that is not an array of at most 50 errors (basket.INVALID_EVENT_SCHEMA, `errors` name the fields)', 'The body is over 131,072 bytes (basket.INGEST_ERRORS_BODY_TOO_LARGE), checked before the client id'),
     },
     authorize(ctx): ClientIdentity | SimError {
       if (bodyBytes(ctx.request) > SPAN_LIMITS.errorsBodyBytes) return basketError('INGEST_ERRORS_BODY_TOO_LARGE');

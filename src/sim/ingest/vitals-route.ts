@@ -1,4 +1,3 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import {
   clientIdQuerySchema,
   documentedAs,
@@ -9,7 +8,7 @@ import {
   type IndividualVital,
 } from '../../contract/ingest-spans.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
-import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
 import { VITAL_SPANS, type VitalSpanRecord } from './span-kinds.js';
@@ -45,15 +44,7 @@ export const vitalsRoutes = [
     responses: {
       200: { description: 'The measurements were accepted; `count` says how many the body held (repeated delivery ids are dropped silently)', schema: vitalsResponseSchema },
       204: { description: 'The user agent is a bot: nothing is stored, empty body' },
-      400: {
-        description:
-          'No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), a body that is not an array of at most 20 measurements (basket.INVALID_EVENT_SCHEMA, `errors` name the fields) or malformed JSON (PARSE)',
-        schema: basketErrorBodySchema,
-      },
-      403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
-      413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
-      415: { description: 'A form body (send JSON; text/plain is read as JSON, for beacons)', schema: basketErrorBodySchema },
-      503: { description: 'The simulator’s ingest storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
+      ...clientIdRefusals('a body that is not an array of at most 20 measurements (basket.INVALID_EVENT_SCHEMA, `errors` name the fields)'),
     },
     authorize: (ctx) => authenticateClientId(ctx),
     validate: (ctx, body, identity) => checkSpans(ctx, body, VITALS_BODY, identity),

@@ -1,41 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../../src/index.js';
-import { createSeededWorld } from '../../src/fixtures/world.js';
+import { describe, expect, it } from 'vitest';
+import { sharedSimulatorsDuringSuite } from '../helpers/shared-simulators.js';
 import { BUILT_IN_SCENARIOS } from '../../src/scenarios/registry.js';
-import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { call, secretOf } from '../helpers/sim.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 /**
  * The ingestion routes beside /track change state, so with a shared store each request is
  * logged and replayed by every process: what one process accepted, any other answers.
  */
-let redis: RedisServer;
-const stores: RedisStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  await Promise.allSettled(stores.map((s) => s.close()));
-  await redis?.stop();
-});
-
-async function twoProcesses(): Promise<[Simulator, Simulator]> {
-  const prefix = `shared-ingest-${process.pid}`;
-  const sims = [0, 1].map(() => {
-    const store = createRedisStore({ url: redis.url, prefix, commandTimeoutMs: 2000 });
-    stores.push(store);
-    return createSimulator({ seed: 42, createWorld: createSeededWorld, catalog: BUILT_IN_SCENARIOS, store });
-  });
-  for (const sim of sims) await sim.ready();
-  return sims as [Simulator, Simulator];
-}
+const shared = sharedSimulatorsDuringSuite('shared-ingest');
 
 describe('the ingestion routes with several processes sharing one Redis store', () => {
   it('answers on B what /identify, /mcp and /ai-traffic accepted on A', async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await shared(2, { catalog: BUILT_IN_SCENARIOS });
     const key = secretOf(a, 'key_acme_track');
     const identified = await call(a, 'POST', '/identify', { key, body: { profileId: 'shared_user', anonymousId: 'anon_shared', traits: { name: 'Shared' }, websiteId: 'web_acme_store' } });
     expect(identified.json).toEqual({ status: 'success', type: 'identify' });

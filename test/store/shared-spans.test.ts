@@ -1,37 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../../src/index.js';
-import { createSeededWorld } from '../../src/fixtures/world.js';
-import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/index.js';
+import { sharedSimulatorsDuringSuite } from '../helpers/shared-simulators.js';
 import { call, secretOf } from '../helpers/sim.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { errorSpan, postSpans } from '../sim/ingest/span-support.js';
 
 /** Two simulators sharing one Redis prefix, as two processes of `serve --workers 2`. */
-let redis: RedisServer;
-const stores: RedisStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  await Promise.allSettled(stores.map((s) => s.close()));
-  await redis?.stop();
-});
-
-async function twoProcesses(): Promise<[Simulator, Simulator]> {
-  const sims = [0, 1].map(() => {
-    const store = createRedisStore({ url: redis.url, prefix: `spans-${process.pid}`, commandTimeoutMs: 2000 });
-    stores.push(store);
-    return createSimulator({ seed: 42, createWorld: createSeededWorld, profile: 'live', store });
-  });
-  for (const sim of sims) await sim.ready();
-  return sims as [Simulator, Simulator];
-}
+const shared = sharedSimulatorsDuringSuite('spans');
 
 describe('spans posted to one process of a shared simulator', () => {
   it('answers recent_errors on the other with the error posted to the first, and drops its repeated eventId there too', async () => {
-    const [a, b] = await twoProcesses();
+    const [a, b] = await shared(2, { profile: 'live' });
     const message = 'Span test: checkout button exploded';
     const query = async (sim: Simulator) => {
       const answer = await call(sim, 'POST', '/v1/query', {

@@ -116,9 +116,12 @@ async function runPart(part, options) {
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
     lines.on('line', (line) => {
       // "  1862 generated, 1862 passed, 3 skipped": this part's test cases.
+      // or, with failures, "  5114 generated, 2 found 2 unique failures, 156 skipped".
       if (/^\s*\d+ generated\b/.test(line)) {
-        counts.passed = Number(/(\d+) passed/.exec(line)?.[1] ?? 0);
-        counts.failed = Number(/(\d+) failed/.exec(line)?.[1] ?? 0);
+        const generated = Number(/(\d+) generated/.exec(line)?.[1] ?? 0);
+        const skipped = Number(/(\d+) skipped/.exec(line)?.[1] ?? 0);
+        counts.failed = Number(/(\d+) failed/.exec(line)?.[1] ?? /(\d+) found \d+ unique failures?/.exec(line)?.[1] ?? 0);
+        counts.passed = Number(/(\d+) passed/.exec(line)?.[1] ?? Math.max(0, generated - skipped - counts.failed));
       }
       // Schemathesis closes like pytest ("==== 2 warnings in 10.05s ===="), which a reader of
       // pytest's closing line takes for a run of no test: the same words, without the rules.

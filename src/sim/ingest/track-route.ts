@@ -17,6 +17,7 @@ import { ingestRule } from '../admission/rules.js';
 import {
   accessDenied,
   authRequired,
+  basketError,
   eventStorageFull,
   invalidEventSchema,
   notFound,
@@ -29,6 +30,7 @@ import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { createBasketEnvelope } from './basket-envelope.js';
 import { isBotUserAgent } from './bots.js';
+import { isIpAllowed, isOriginAllowed } from './client-id-auth.js';
 import type { TrackedEvent } from './event-store.js';
 
 /** Who sends the events: an API key with track:events, or (without a usable key) a website. */
@@ -107,7 +109,19 @@ function resolveSender(ctx: RouteContext<TrackQuery>, events: readonly TrackEven
     );
   }
   const website = ctx.state.websites.get(websiteId);
-  if (!website) return notFound({ kind: 'Website', id: websiteId });
+  if (!website || (website.status ?? 'ACTIVE') !== 'ACTIVE') return notFound({ kind: 'Website', id: websiteId });
+  // Without a key the service checks a present Origin, and the client IP, against the website's settings.
+  const origin = ctx.request.headers.origin;
+  if (origin !== undefined && !isOriginAllowed(origin, website)) {
+    return followsLive(ctx.sim.profile, 'track-errors')
+      ? basketError('INGEST_ORIGIN_NOT_AUTHORIZED')
+      : accessDenied('website', { message: 'Origin not authorized', hint: `Origin ${truncate(origin, 100)} is neither ${website.domain} (or a subdomain) nor among the website's allowed origins.` });
+  }
+  if ((website.allowedIps?.length ?? 0) > 0 && !isIpAllowed(principal.ip, website.allowedIps ?? [])) {
+    return followsLive(ctx.sim.profile, 'track-errors')
+      ? basketError('INGEST_IP_NOT_AUTHORIZED')
+      : accessDenied('website', { message: 'IP address not authorized', hint: "The client IP is not among the website's allowed IPs." });
+  }
   return { kind: 'website', website, ip: principal.ip };
 }
 
@@ -236,7 +250,7 @@ export const trackRoutes = [
       204: { description: 'The user agent is a bot (crawler, spider, headless browser): nothing is stored, empty body' },
       400: { description: 'Malformed JSON (PARSE) or events that do not have the accepted shape (INVALID_EVENT_SCHEMA, `details` name the fields)', schema: errorBodySchema },
       401: { description: 'No usable API key and no website named (AUTH_REQUIRED "API key or website_id required")', schema: errorBodySchema },
-      403: { description: 'The key lacks track:events (FORBIDDEN) or an event names a website the credential does not reach (ACCESS_DENIED "Website scope mismatch")', schema: errorBodySchema },
+      403: { description: 'The key lacks track:events (FORBIDDEN), an event names a website the credential does not reach (ACCESS_DENIED "Website scope mismatch"), or, without a key, an Origin or client IP the website does not allow (ACCESS_DENIED "Origin not authorized" / "IP address not authorized")', schema: errorBodySchema },
       404: { description: 'The website does not exist (NOT_FOUND "Website not found")', schema: errorBodySchema },
       413: { description: 'The body is over 1 MB (PAYLOAD_TOO_LARGE)', schema: errorBodySchema },
       415: { description: 'A form body (send JSON; text/plain is accepted for beacons)', schema: errorBodySchema },

@@ -256,3 +256,21 @@ describe('POST /track refuses malformed requests', () => {
     expect(answer.headers.Allow).toContain('POST');
   });
 });
+
+describe('POST /track without a key: the website’s Origin rule', () => {
+  it('refuses a foreign Origin with 403 and accepts the website’s own domain, as the service checks a present Origin', async () => {
+    const sim = freshSimulator();
+    const foreign = await track(sim, event('from_elsewhere'), { query: STORE, headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json).toMatchObject({ code: 'ACCESS_DENIED', error: 'Origin not authorized' });
+    const own = await track(sim, event('from_store'), { query: STORE, headers: { origin: 'https://store.acme.io' } });
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses a foreign Origin with 403 basket.INGEST_ORIGIN_NOT_AUTHORIZED under the live profile', async () => {
+    const sim = freshSimulator({ profile: 'live' });
+    const foreign = await track(sim, event('from_elsewhere'), { query: STORE, headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.code).toBe('basket.INGEST_ORIGIN_NOT_AUTHORIZED');
+  });
+});

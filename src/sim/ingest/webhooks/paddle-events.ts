@@ -1,7 +1,6 @@
 import { MAX_UNIX_SECONDS, paddleTransactionSchema, type PaddleEvent } from '../../../contract/webhooks.js';
-import type { BasketIssue } from '../../errors.js';
 import type { RevenueRecord } from './revenue-records.js';
-import { issuesOf, metadataString } from './webhook-delivery.js';
+import { issuesOf, metadataString, type WebhookOutcome } from './webhook-delivery.js';
 
 /**
  * Paddle events as revenue rows, as the live handler (`apps/basket/src/routes/webhooks/paddle.ts`)
@@ -20,11 +19,6 @@ export const HANDLED_PADDLE_EVENTS = ['transaction.completed'] as const;
 /** Characters of a product name kept. */
 const PRODUCT_NAME_MAX = 1000;
 
-/** What a Paddle event comes to: its rows and the website its custom data names, or what is wrong with it. */
-export type PaddleOutcome =
-  | { readonly ok: true; readonly records: readonly RevenueRecord[]; readonly website: string | null }
-  | { readonly ok: false; readonly issues: readonly BasketIssue[] };
-
 /** Whole seconds, epoch ms, of a Paddle RFC 3339 instant; null when it is not one. */
 function instantOf(text: string): number | null {
   const ms = Date.parse(text);
@@ -37,7 +31,7 @@ function instantOf(text: string): number | null {
  * event the service does not handle; the issues when a `transaction.completed` lacks what a row
  * needs (the live handler then fails with 500).
  */
-export function normalizePaddleEvent(event: PaddleEvent): PaddleOutcome {
+export function normalizePaddleEvent(event: PaddleEvent): WebhookOutcome {
   if (event.event_type !== 'transaction.completed') return { ok: true, records: [], website: null };
   const parsed = paddleTransactionSchema.safeParse(event.data);
   if (!parsed.success) return { ok: false, issues: issuesOf(parsed.error.issues, 'data') };

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/webhooks.js';
 import type { BasketIssue } from '../../errors.js';
 import type { RevenueRecord, RevenueRecordStatus } from './revenue-records.js';
-import { issuesOf, metadataString } from './webhook-delivery.js';
+import { issuesOf, metadataString, type WebhookOutcome } from './webhook-delivery.js';
 
 /**
  * Stripe events as revenue rows, as the live handler (`apps/basket/src/routes/webhooks/stripe.ts`)
@@ -52,11 +52,6 @@ export const HANDLED_STRIPE_EVENTS = [
 
 /** Characters of a product name kept. */
 const PRODUCT_NAME_MAX = 1000;
-
-/** What a Stripe event comes to: its rows and the website its metadata names, or what is wrong with it. */
-export type StripeOutcome =
-  | { readonly ok: true; readonly records: readonly RevenueRecord[]; readonly website: string | null }
-  | { readonly ok: false; readonly issues: readonly BasketIssue[] };
 
 type Metadata = Readonly<Record<string, unknown>> | null | undefined;
 
@@ -203,7 +198,7 @@ const hasEventId = (event: StripeEvent): boolean => typeof event.id === 'string'
  * event the service does not handle; the issues when a handled event's object lacks what a row
  * needs (the live handler then fails with 500).
  */
-export function normalizeStripeEvent(event: StripeEvent): StripeOutcome {
+export function normalizeStripeEvent(event: StripeEvent): WebhookOutcome {
   switch (event.type) {
     case 'payment_intent.succeeded': {
       const intent = objectOf(event, stripePaymentIntentSchema);

@@ -12,6 +12,11 @@ import { REVENUE_RECORDS, type RevenueProvider, type RevenueRecord } from './rev
  */
 
 /** The endpoint a delivery reached: its organization's configuration and this provider's secret. */
+/** What a provider's event turned into: its revenue rows and the website its metadata names, or why it cannot be recorded. */
+export type WebhookOutcome =
+  | { readonly ok: true; readonly records: readonly RevenueRecord[]; readonly website: string | null }
+  | { readonly ok: false; readonly issues: readonly BasketIssue[] };
+
 export interface WebhookEndpoint {
   readonly config: RevenueConfig;
   readonly secret: string;

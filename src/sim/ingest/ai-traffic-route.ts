@@ -47,7 +47,10 @@ export const aiTrafficRoutes = [
         return ACCEPTED;
       }
       const agent = agentOfHit(hit);
-      if (agent === null) return ACCEPTED;
+      if (agent === null) {
+        ctx.warn({ field: 'userAgent', message: 'No AI agent is named by this request (user agent, Signature-Agent or a markdown Accept): the service stores it as a span no query type reads, and the simulator keeps nothing' });
+        return ACCEPTED;
+      }
       const ledger = ctx.state.ingested;
       const appended = ledger.append(AI_AGENT_HITS, website.id, [
         {

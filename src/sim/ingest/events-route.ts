@@ -1,4 +1,3 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import { clientIdQuerySchema, customEventSpansSchema, type CustomEventSpan } from '../../contract/ingest.js';
 import { eventTimeInWindow, MAX_EVENT_FUTURE_MS, MIN_EVENT_TIMESTAMP, trackResponseSchema } from '../../contract/track.js';
 import type { ErrorDetail } from '../../contract/errors.js';
@@ -7,7 +6,7 @@ import { defineRoute, NO_CONTENT, ok } from '../routing/route.js';
 import { formatIso } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { isBotUserAgent } from './bots.js';
-import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import type { TrackedEvent } from './event-store.js';
 
 /** What `authorize` found: the website, and whether a bot sent the spans. */
@@ -53,13 +52,7 @@ export const eventsRoutes = [
     responses: {
       200: { description: 'Every span was stored; `count` says how many', schema: trackResponseSchema },
       204: { description: 'The user agent is a bot’s: nothing is stored, empty body' },
-      400: {
-        description:
-          'No client id (basket.INGEST_MISSING_CLIENT_ID), one no website has (basket.INGEST_INVALID_CLIENT_ID), or spans that do not have the accepted shape or time (basket.INVALID_EVENT_SCHEMA)',
-        schema: basketErrorBodySchema,
-      },
-      413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
-      503: { description: 'The simulator’s event storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
+      ...clientIdRefusals('spans that do not have the accepted shape or time (basket.INVALID_EVENT_SCHEMA)'),
     },
     authorize(ctx) {
       const sender = authenticateClientId(ctx);

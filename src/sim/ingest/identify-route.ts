@@ -67,7 +67,7 @@ export const identifyRoutes = [
         schema: basketErrorBodySchema,
       },
       403: {
-        description: 'The key lacks track:events or does not reach the website (basket.TRACK_MISSING_SCOPE), or the website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH)',
+        description: 'The key lacks track:events or does not reach the website (basket.TRACK_MISSING_SCOPE), the website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH), or, without a key, an Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)',
         schema: basketErrorBodySchema,
       },
       404: { description: 'The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },

@@ -1,6 +1,7 @@
 import { PROFILE_SWITCHES } from '../../src/sim/profile.js';
 import { rowFields } from '../../src/sim/query/definition.js';
 import { allowedFilters, QUERY_TYPES } from '../../src/sim/query/registry.js';
+import { dayWeightOf, MAX_PARAMETER_WORK } from '../../src/sim/query/work-budget.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
@@ -19,9 +20,11 @@ export function queryTypesDocument(): string {
       ].filter(Boolean);
       const extras = t.extraFilters.filter((f) => allowedFilters(t).includes(f));
       const specFields = t.spec ? `<br>spec: ${rowFields(t, 'spec').join(', ')}` : '';
-      return `| \`${t.name}\` | ${cell(Object.keys(t.fields).join(', '))}${specFields} | ${cell(extras.join(', ')) || '—'} | ${t.liveLimit ?? '—'} | ${notes.join('; ') || '—'} |`;
+      const weight = dayWeightOf(t.name);
+      const budget = t.target !== 'website' || t.skipDateRange ? '—' : `${weight} (${Math.floor(MAX_PARAMETER_WORK / weight)} days)`;
+      return `| \`${t.name}\` | ${cell(Object.keys(t.fields).join(', '))}${specFields} | ${cell(extras.join(', ')) || '—'} | ${t.liveLimit ?? '—'} | ${budget} | ${notes.join('; ') || '—'} |`;
     });
-    return `## ${family} (${types.length})\n\n| type | row fields (live) | extra filters | own limit | notes |\n|---|---|---|---|---|\n${rows.join('\n')}\n`;
+    return `## ${family} (${types.length})\n\n| type | row fields (live) | extra filters | own limit | day weight | notes |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
   });
   return `# Query types
 
@@ -35,6 +38,10 @@ builder's \`limit\` (\`defaultLimit\` in \`/v1/query/types\`); a type that *page
 time series). *public* types answer without a credential on a public website; *public under spec*
 ones only under the spec profile (the older, broader list). Types needing the error-tracking
 feature answer 402 \`FEATURE_UNAVAILABLE\` on websites of organizations on the free plan.
+*Day weight* is what a day of a medium or larger website weighs in the work budget of one
+parameter (${MAX_PARAMETER_WORK}), measured by \`npm run measure:costs\`; a small website's day weighs half
+as much, a tiny one's a tenth whatever the type. In brackets, the longest range it admits on one
+medium or larger website.
 
 Rows have the live fields under both profiles, except where SPEC.md shows another shape: those
 types list their *spec* fields too.

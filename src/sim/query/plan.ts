@@ -2,7 +2,6 @@ import type { ErrorDetail } from '../../contract/errors.js';
 import type { Filter, Granularity, QueryRequest } from '../../contract/query-request.js';
 import { MAX_ERROR_DETAILS } from '../../contract/request-limits.js';
 import { DAY_MS } from '../model/world.js';
-import type { Website } from '../model/entities.js';
 import { parseDateInput, resolvePreset, type TimeUnit } from './dates.js';
 import type { QueryTypeDefinition } from './definition.js';
 import { findQueryType, QUERY_TYPE_NAMES } from './registry.js';
@@ -17,79 +16,6 @@ export const MAX_BATCH_QUERIES = 50;
 export const MAX_RANGE_DAYS = 3660;
 /** Longest range hourly granularity accepts, in days. */
 export const MAX_HOURLY_DAYS = 30;
-/**
- * Most work one request may ask for, in website-days (days of range × websites in scope,
- * summed over parameters and queries, each website weighed by {@link weighWebsites}): a few
- * seconds of generation on a cold cache, done in pieces that yield to other requests (see
- * `prefetch-traffic.ts`).
- */
-export const MAX_SITE_DAYS = 4000;
-
-/**
- * Most website-days one parameter may ask for. A parameter's rows are computed in one
- * synchronous pass over its (cached) days: 1,500 days of the largest website is about 90 MB
- * of generated days, which fits the traffic cache, and a pass of about 200 ms.
- */
-export const MAX_PARAMETER_SITE_DAYS = 1500;
-
-/**
- * What one day of a website counts in the budgets, in tenths, by its traffic size: a day is at
- * most about 1,500 session samples, which medium and larger websites reach; a small website's
- * day is at most a few hundred (counted as half), a tiny one's a handful (a tenth).
- */
-const DAY_TENTHS: Readonly<Record<Website['size'], number>> = { tiny: 1, small: 5, medium: 10, large: 10, huge: 10 };
-
-/** What the budgets say of a request's website-days. */
-const WEIGHING = "a small website's day counts half, a tiny one's a tenth";
-
-/**
- * The websites of a scope as the budgets count them, in tenths of a website (see
- * {@link DAY_TENTHS}). One pass, no allocation: an organization of 10,000 tiny websites counts
- * as 1,000 websites, so its organization-wide queries of a day fit the budgets.
- */
-export function weighWebsites(websites: readonly Pick<Website, 'size'>[]): number {
-  let tenths = 0;
-  for (const website of websites) tenths += DAY_TENTHS[website.size];
-  return tenths;
-}
-
-/**
- * Website-days of a parameter, in tenths: the cost measure of the budgets. `siteTenths` is
- * {@link weighWebsites} of the scope (10 for a link or monitor scope).
- */
-export function costOf(parameter: ParameterPlan, siteTenths: number): number {
-  if (parameter.type.skipDateRange) return siteTenths;
-  return daysOf(parameter) * (parameter.type.target === 'website' ? siteTenths : 10);
-}
-
-/**
- * The work budgets of a request ({@link MAX_PARAMETER_SITE_DAYS} per parameter, then
- * {@link MAX_SITE_DAYS} in all): the first one it exceeds, as a 400 detail naming the cap and
- * what was asked, or null. `prefix` is `batch[i].` per query of a batch, '' otherwise.
- */
-export function checkWorkBudget(plans: readonly QueryPlan[], siteTenths: number, batch: boolean): ErrorDetail | null {
-  let total = 0;
-  for (let q = 0; q < plans.length; q++) {
-    const parameters = (plans[q] as QueryPlan).parameters;
-    for (let i = 0; i < parameters.length; i++) {
-      const parameter = parameters[i] as ParameterPlan;
-      const cost = costOf(parameter, siteTenths);
-      total += cost;
-      if (cost > MAX_PARAMETER_SITE_DAYS * 10) {
-        return {
-          field: `${batch ? `batch[${q}].` : ''}parameters[${i}]`,
-          message: `${parameter.type.name} asks for ${Math.ceil(cost / 10)} website-days of data; one parameter may ask for at most ${MAX_PARAMETER_SITE_DAYS} (${WEIGHING}). Shorten its range or name one website`,
-        };
-      }
-    }
-  }
-  if (total <= MAX_SITE_DAYS * 10) return null;
-  return {
-    field: batch ? 'batch' : 'parameters',
-    message: `This request asks for ${Math.ceil(total / 10)} website-days of data; at most ${MAX_SITE_DAYS} per request (${WEIGHING}). Split it, shorten the ranges, or name one website`,
-  };
-}
-
 /** UTC days a parameter's range touches. */
 export function daysOf(parameter: Pick<ParameterPlan, 'fromMs' | 'toMs'>): number {
   return Math.floor(parameter.toMs / DAY_MS) - Math.floor(parameter.fromMs / DAY_MS) + 1;

@@ -34,7 +34,8 @@ describe('an organization of 10,000 websites', () => {
     expect(answer.json.details).toEqual([
       {
         field: 'parameters[0]',
-        message: "summary_metrics asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
+        message:
+          "summary_metrics asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website",
       },
     ]);
   });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
+import { QUERY_TYPE_NAMES } from '../../../src/sim/query/registry.js';
+import { dayWeightOf, MAX_PARAMETER_WORK } from '../../../src/sim/query/work-budget.js';
+import { TYPE_DAY_WEIGHTS } from '../../../src/sim/query/type-weights.js';
 
 describe('the work one request may ask for', () => {
   it('refuses a batch that asks for more than 4000 website-days with 400 and says how much it asked', async () => {
@@ -18,7 +21,7 @@ describe('the work one request may ask for', () => {
     const answer = await call(sim, 'POST', '/v1/query', {
       key: secretOf(sim, 'key_acme_read'),
       query: { organization_id: 'org_acme' },
-      body: { parameters: ['summary_metrics', 'top_pages', 'country'], startDate: '2024-04-27', endDate: '2025-05-31' },
+      body: { parameters: ['summary_metrics', 'browser_name', 'country'], startDate: '2024-04-27', endDate: '2025-05-31' },
     });
     expect(answer.status).toBe(400);
     expect(answer.json.details[0].message).toMatch(/^This request asks for 4320 website-days/);
@@ -43,7 +46,8 @@ describe('the work one request may ask for', () => {
     expect(answer.json.details).toEqual([
       {
         field: 'parameters[0]',
-        message: "summary_metrics asks for 3652 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
+        message:
+          "summary_metrics asks for 3652 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website",
       },
     ]);
   });
@@ -65,5 +69,33 @@ describe('the work one request may ask for', () => {
     expect(yields).toBe(Math.floor(364 / 16) * 2 + 1);
     const whole = await call(freshSimulator(), 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
     expect(answer.text).toBe(whole.text);
+  });
+
+  it("weighs a day of a costly type by its measured weight: the longest range that weight admits is answered, a day more is refused with 400 naming the weight", async () => {
+    const weight = dayWeightOf('vitals_overview');
+    expect(weight).toBeGreaterThan(1);
+    const longest = Math.floor(MAX_PARAMETER_WORK / weight);
+    const sim = freshSimulator();
+    const key = secretOf(sim, 'key_acme_read');
+    const endDate = '2025-05-31';
+    const startOf = (days: number): string => new Date(Date.UTC(2025, 4, 31) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const admitted = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['vitals_overview'], startDate: startOf(longest), endDate } });
+    expect(admitted.status).toBe(200);
+    expect(admitted.json.data[0].success).toBe(true);
+    const refused = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['vitals_overview'], startDate: startOf(longest + 1), endDate } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.details).toEqual([
+      {
+        field: 'parameters[0]',
+        message: `vitals_overview asks for ${longest + 1} website-days of data, which weigh ${(longest + 1) * weight} (a day of vitals_overview weighs ${weight}); one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website`,
+      },
+    ]);
+  });
+
+  it('weighs only query types that exist, each heavier than 1', () => {
+    for (const [type, weight] of Object.entries(TYPE_DAY_WEIGHTS)) {
+      expect(QUERY_TYPE_NAMES).toContain(type);
+      expect(Number.isInteger(weight) && weight > 1).toBe(true);
+    }
   });
 });

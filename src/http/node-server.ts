@@ -8,6 +8,7 @@ import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
 import { prometheusMetricsOf } from './prometheus-metrics.js';
 import { clientAddressOf, readBody, toSimRequest } from './translate.js';
+import { createWriteBatch } from './write-batch.js';
 
 /** Called after each response with what a request log needs (never a credential). */
 export type RequestLogger = (entry: {
@@ -157,7 +158,8 @@ function lacksHost(req: IncomingMessage): boolean {
 
 /**
  * A `node:http` request listener over a simulator: reads the body, hands the core a plain
- * request, sends what it answers. It decides nothing itself, except the refusals of HTTP
+ * request, sends what it answers (the answers of one turn of the event loop together, see
+ * `write-batch.ts`). It decides nothing itself, except the refusals of HTTP
  * itself (an HTTP/1.1 request without Host: 400 in the JSON error shape). It times each answer
  * for the latency histogram of `GET /__sim/metrics` (`now`, default `performance.now`) and
  * installs the Prometheus renderer. The one exception is file serving the core cannot do: the
@@ -169,6 +171,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_SECONDS * 1000;
   const trustProxy = options.trustProxy ?? false;
   const metrics = prometheusMetricsOf(simulator);
+  const writes = createWriteBatch();
   return (req, res) => {
     if (lacksHost(req)) {
       req.resume();
@@ -184,18 +187,20 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
           return;
         }
         const response = await simulator.handle(toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy)), { holdSlot: true });
-        sendResponse(
-          res,
-          response,
-          req.method === 'HEAD',
-          () => {
-            const method = req.method ?? 'GET';
-            const path = (req.url ?? '/').split('?')[0] ?? '/';
-            const durationMs = now() - started;
-            metrics.observe({ method, path }, response.status, durationMs / 1000);
-            log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
-          },
-          writeTimeoutMs,
+        writes.defer(() =>
+          sendResponse(
+            res,
+            response,
+            req.method === 'HEAD',
+            () => {
+              const method = req.method ?? 'GET';
+              const path = (req.url ?? '/').split('?')[0] ?? '/';
+              const durationMs = now() - started;
+              metrics.observe({ method, path }, response.status, durationMs / 1000);
+              log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
+            },
+            writeTimeoutMs,
+          ),
         );
       })
       .catch(() => {

@@ -16,6 +16,7 @@ import {
 import { MAX_BODY_BYTES } from '../messages.js';
 import { suggest, truncate } from '../text.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { rememberBody, rememberedBody } from './decoded-bodies.js';
 import { findOversizedArray } from './array-caps.js';
 import { measureJson } from './measure-json.js';
 import { REQUEST_LIMITS } from '../../contract/request-limits.js';
@@ -99,6 +100,11 @@ export const decodeBody: Stage = (x) => {
   const contentType = x.request.headers['content-type'];
   if (contentType && FORM_TYPES.test(contentType)) return respond(unsupportedMediaType(contentType));
   const raw = x.request.body ?? '';
+  const remembered = rememberedBody(route.body, raw);
+  if (remembered) {
+    for (const unknown of remembered.unknownFields) x.warnings.push(unknown);
+    return next({ body: remembered.data });
+  }
   let value: unknown;
   if (raw.trim().length === 0) {
     value = route.bodyOptional ? {} : undefined;
@@ -127,8 +133,9 @@ export const decodeBody: Stage = (x) => {
     const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);
     return respond((route.bodyError ?? schemaValidation)(details));
   }
-  for (const unknown of findUnknownFields(route.body, value)) x.warnings.push(unknown);
-  return next({ body: parsed.data });
+  const decoded = rememberBody(route.body, raw, parsed.data, findUnknownFields(route.body, value));
+  for (const unknown of decoded.unknownFields) x.warnings.push(unknown);
+  return next({ body: decoded.data });
 };
 
 interface QueryField {

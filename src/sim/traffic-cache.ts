@@ -27,6 +27,8 @@ export interface Derivation<T> {
 /** Reads generated traffic by (entity, day). Batches are immutable and may be shared. */
 export interface TrafficReader {
   sessions(website: Website, day: number): SessionBatch;
+  /** Whether {@link sessions} of `website` on `day` would be read from the cache rather than generated. */
+  hasSessions(website: Website, day: number): boolean;
   clicks(link: ShortLink, day: number): ClickBatch;
   checks(monitor: UptimeMonitor, day: number): CheckBatch;
   /** `derivation` applied to the sessions of `website` on `day`, memoized with the batches. */
@@ -118,6 +120,7 @@ export function createTrafficCache(
     const at = (): number => pinned ?? generation;
     return {
       sessions: (website, day) => remember(`s:${website.id}:${day}`, () => world.sessions(website, day), at()),
+      hasSessions: (website, day) => at() === generation && entries.has(`s:${website.id}:${day}`),
       clicks: (link, day) => remember(`c:${link.id}:${day}`, () => world.clicks(link, day), at()),
       checks: (monitor, day) => remember(`u:${monitor.id}:${day}`, () => world.checks(monitor, day), at()),
       derived(derivation, website, day) {

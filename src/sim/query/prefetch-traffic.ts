@@ -9,7 +9,7 @@ import type { ParameterPlan, QueryPlan } from './plan.js';
  */
 export const PREFETCH_THRESHOLD = 64;
 
-/** Website-days generated between two yields: a few milliseconds of work on a cold cache. */
+/** Website-days generated between two yields: a few milliseconds of work (days already cached do not count). */
 export const PREFETCH_PIECE = 16;
 
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
@@ -34,7 +34,8 @@ export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now:
 
 /**
  * Generates the session days a parameter will read into the traffic cache, website by website
- * and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} of them, so a
+ * and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} days it had to
+ * generate (a day already cached costs a lookup and neither counts nor yields), so a
  * long range is generated while other requests run and the parameter's synchronous pass then
  * reads cached days. Does nothing under {@link PREFETCH_THRESHOLD}. It changes no answer: a day
  * evicted meanwhile is generated again by the pass.
@@ -54,6 +55,8 @@ export async function prefetchTraffic(
   let piece = 0;
   for (const website of scope.websites) {
     for (let day = first; day <= last; day++) {
+      // Only generating costs: days already kept neither count towards a piece nor yield.
+      if (traffic.hasSessions(website, day)) continue;
       traffic.sessions(website, day);
       if (++piece === PREFETCH_PIECE) {
         piece = 0;

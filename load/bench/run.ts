@@ -6,11 +6,13 @@
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
  * session lists, engagement). The quota-key work is then measured again on the Redis store,
  * one process and `--workers 2` (load/bench/store-rows.ts; the bench starts its own
- * redis-server, and says why when those rows are skipped). Not a test: it asserts nothing.
+ * redis-server, and says why when those rows are skipped). On Linux with taskset, autocannon runs
+ * on CPU 0 and each server on CPU 1, as the hot path is measured. Not a test: it asserts nothing.
  *
  *   npm run bench -- [--duration 5] [--connections 32]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -37,9 +39,35 @@ interface Started {
   startupMs: number;
 }
 
+/**
+ * Pins the load generator (this process, autocannon runs in it) to CPU 0 and returns the
+ * command prefix that runs a server on CPU 1, as the hot path is measured (one core each), on
+ * Linux with `taskset` and two CPUs or more; otherwise nothing is pinned and the prefix is
+ * empty. Unpinned, the scheduler may put the generator and the server on one core for part of
+ * a row, which moves a row by half between runs.
+ */
+function pinCpus(): { readonly prefix: readonly string[]; readonly note: string; unpin(): void } {
+  const none = { prefix: [], unpin: () => undefined };
+  if (process.platform !== 'linux' || availableParallelism() < 2) return { ...none, note: 'not pinned (needs Linux and two CPUs)' };
+  try {
+    execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return { ...none, note: 'not pinned (taskset not found)' };
+  }
+  return {
+    prefix: ['taskset', '-c', '1'],
+    note: 'autocannon on CPU 0, each server on CPU 1',
+    // The store rows' processes (redis-server, the workers) inherit this process's CPUs.
+    unpin: () => execFileSync('taskset', ['-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' }),
+  };
+}
+
+const pinned = pinCpus();
+
 function start(command: string, args: string[]): Promise<Started> {
   const began = performance.now();
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [runner, ...runnerArgs] = [...pinned.prefix, command, ...args] as [string, ...string[]];
+  const child = spawn(runner, runnerArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -195,13 +223,15 @@ try {
   rows.push(quotaRow);
   const { oracle, journal: journalInfo } = quotaResult;
   // The store rows: the same work on a Redis store, one process and --workers 2.
+  // The store rows run several processes of their own (redis-server, workers): not pinned.
+  pinned.unpin();
   const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42']);
   const baseline = rows[0]?.rps ?? 1;
 
   const pad = (s: string, n: number): string => s.padEnd(n);
   const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
   process.stdout.write(
-    `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off\n\n`,
+    `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off; ${pinned.note}\n\n`,
   );
   process.stdout.write(`${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
   for (const r of rows) {

@@ -9,7 +9,7 @@ const runImmediate = globalThis.setImmediate;
  * client of a server slower than itself) sleeps between answers, and waking a sleeping
  * process, on a virtual machine above all, costs the writer more than a cheap answer itself;
  * a burst of writes wakes it once. Measured on 2 cores with 32 connections, the cheap query
- * went from about 8,500 to 15,800 answers/s with nothing else changed (docs/benchmarks.md).
+ * went from about 9,900 to 17,300 answers/s with nothing else changed (docs/benchmarks.md).
  * An answer waits at most for the rest of the turn's callbacks.
  */
 export interface WriteBatch {

@@ -18,8 +18,8 @@ export interface MetricValues {
   sum: number;
   /** Values ≤ 0 (left out of most statistics). */
   nonPositive: number;
-  /** The values sorted ascending, once asked for. */
-  sorted?: Float64Array;
+  /** A copy of the values, once asked for, partly ordered by the selections of {@link quantiles}. */
+  ordered?: Float64Array;
 }
 
 /** Vitals of one group (a page, a browser, a day …): weighted visitors and samples, values per metric. */
@@ -167,32 +167,100 @@ function kept(metric: number, values: MetricValues): MetricValues {
 }
 
 /**
+ * Puts the `k`-th smallest of `a[left..right]` at index `k`, the smaller ones before it and the
+ * larger ones after (quickselect, a median-of-three pivot). Linear on average; a range that
+ * keeps partitioning badly is sorted instead, so no input makes it quadratic.
+ */
+function select(a: Float64Array, left: number, right: number, k: number): void {
+  let rounds = 2 * Math.ceil(Math.log2(right - left + 2)) + 8;
+  while (right > left) {
+    if (rounds-- === 0) {
+      a.subarray(left, right + 1).sort();
+      return;
+    }
+    const x = a[left] as number;
+    const y = a[(left + right) >>> 1] as number;
+    const z = a[right] as number;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i++] = a[j] as number;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return;
+  }
+}
+
+/**
  * Quantiles (0–1) of weighted values, linearly interpolated between order statistics when every
- * weight is equal (one website), by cumulative weight otherwise; null when there are none.
+ * weight is equal (one website), by cumulative weight otherwise; null when there are none. The
+ * order statistics are selected, not sorted for: linear in the values on average.
  */
 export function quantiles(values: MetricValues, qs: readonly number[]): (number | null)[] {
   const n = values.values.length;
   if (n === 0) return qs.map(() => null);
   if (values.weights.length === 0) {
-    values.sorted ??= Float64Array.from(values.values).sort();
-    const sorted = values.sorted;
-    return qs.map((q) => {
-      const pos = q * (n - 1);
+    values.ordered ??= Float64Array.from(values.values);
+    const ordered = values.ordered;
+    const positions = qs.map((q) => q * (n - 1));
+    // Ascending ranks: each selection leaves only larger values after its rank, where the next one looks.
+    const ranks = [...new Set(positions.flatMap((pos) => [Math.floor(pos), Math.min(n - 1, Math.floor(pos) + 1)]))].sort((a, b) => a - b);
+    let left = 0;
+    for (const rank of ranks) {
+      select(ordered, left, n - 1, rank);
+      left = rank;
+    }
+    return positions.map((pos) => {
       const lo = Math.floor(pos);
       const hi = Math.min(n - 1, lo + 1);
-      return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
+      return (ordered[lo] as number) + ((ordered[hi] as number) - (ordered[lo] as number)) * (pos - lo);
     });
   }
-  const order = values.values.map((_, i) => i).sort((a, b) => (values.values[a] as number) - (values.values[b] as number));
-  return qs.map((q) => {
-    const target = q * values.total;
-    let seen = 0;
-    for (const i of order) {
-      seen += values.weights[i] as number;
-      if (seen >= target) return values.values[i] as number;
-    }
-    return values.values[order[order.length - 1] as number] as number;
+  return weightedQuantiles(values, qs);
+}
+
+/**
+ * Quantiles by cumulative weight: the values of each weight (one per website) sorted apart,
+ * natively, then merged in ascending order, the weight accumulated as they come.
+ */
+function weightedQuantiles(values: MetricValues, qs: readonly number[]): (number | null)[] {
+  const byWeight = new Map<number, number[]>();
+  values.values.forEach((value, i) => {
+    const weight = values.weights[i] as number;
+    const group = byWeight.get(weight);
+    if (group) group.push(value);
+    else byWeight.set(weight, [value]);
   });
+  const runs = [...byWeight].map(([weight, group]) => ({ weight, sorted: Float64Array.from(group).sort(), next: 0 }));
+  const targets = qs.map((q) => q * values.total);
+  const out: (number | null)[] = qs.map(() => null);
+  let seen = 0;
+  let last = 0;
+  let pending = qs.length;
+  while (pending > 0) {
+    let run: (typeof runs)[number] | null = null;
+    for (const candidate of runs) {
+      if (candidate.next < candidate.sorted.length && (run === null || (candidate.sorted[candidate.next] as number) < (run.sorted[run.next] as number))) run = candidate;
+    }
+    if (run === null) break;
+    last = run.sorted[run.next++] as number;
+    seen += run.weight;
+    for (let q = 0; q < targets.length; q++) {
+      if (out[q] === null && seen >= (targets[q] as number)) {
+        out[q] = last;
+        pending--;
+      }
+    }
+  }
+  return out.map((value) => value ?? last);
 }
 
 /** A metric's quantiles as rows print them (rounded; null when the group has no such value). */

@@ -71,9 +71,22 @@ interface ListedSession {
   readonly pageViews: number;
 }
 
-/** Every session of the range that passes the filters, as individual sessions. */
-function listSessions(ctx: RunContext): ListedSession[] {
+/**
+ * The most recent `wanted` sessions of the range that pass the filters (fewer when there are
+ * fewer), in no order, and maybe some older ones: days are read from the last one back, and a
+ * day's sessions all start after the previous day's, so reading stops at the first day that
+ * brings the count to `wanted`. Its cost follows the rows a page asks for, not the range.
+ */
+function listRecentSessions(ctx: RunContext, wanted: number): ListedSession[] {
   const out: ListedSession[] = [];
+  for (let day = Math.floor(ctx.toMs / DAY_MS); day >= Math.floor(ctx.fromMs / DAY_MS) && out.length < wanted; day--) {
+    listSessions(ctx, out, Math.max(ctx.fromMs, day * DAY_MS), Math.min(ctx.toMs, (day + 1) * DAY_MS - 1));
+  }
+  return out;
+}
+
+/** Every session of [fromMs, toMs] (the range by default) that passes the filters, as individual sessions, added to `out`. */
+function listSessions(ctx: RunContext, out: ListedSession[] = [], fromMs = ctx.fromMs, toMs = ctx.toMs): ListedSession[] {
   scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
     const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
     const end = sessionEndOf(batch, index);
@@ -86,7 +99,7 @@ function listSessions(ctx: RunContext): ListedSession[] {
       lastMs: Math.min(ctx.toMs, lastEvent >= (batch.eventOffsets[index] as number) ? Math.max(end, batch.eventTimeMs[lastEvent] as number) : end),
       pageViews: matched,
     });
-  });
+  }, fromMs, toMs);
   return out;
 }
 
@@ -484,6 +497,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'interesting_sessions',
     family: 'sessions',
+    derives: [errorDerivation],
     filters: ["profile_id", "anonymous_id"],
     paging: 'self',
     readsTrackedEvents: true,
@@ -562,8 +576,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       tags: ["sessions", "list", "recent"],
     },
     run(ctx) {
-      const sessions = listSessions(ctx).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
       const limit = ctx.limit ?? 25;
+      const sessions = listRecentSessions(ctx, ctx.offset + limit).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
       return sessions.slice(ctx.offset, ctx.offset + limit).map((s) => sessionListRow(ctx, s));
     },
   }),

@@ -4,11 +4,12 @@
  * (src/sim/query/type-weights.ts). Not a test: the figures are this machine's.
  *
  * For every type over a website with a date range: a warm-up query of a week before the
- * measured range (so the type's code is compiled), then a query of `--days` days (default 180)
- * on a large website whose session days are already generated (as the budget's pieces leave
- * them) and whose derived records (errors, vitals …) are not. The longest stretch without a
+ * measured range (so the type's code is compiled), then a query of `--days` days (default 180,
+ * a page of 10,000 rows) on a large website, whose days and derived records the query's pieces
+ * generate before its pass, as they do for any long range. The longest stretch without a
  * yield, divided by the days, is the type's cost of a day; its weight is that cost in
- * {@link UNIT_MS} units, at least 1.
+ * {@link UNIT_MS} units, rounded up to a tenth, at least 1. Then the longest range that weight
+ * admits is run on days not read yet, and the weight raised until its pass fits the budget.
  *
  *   npm run measure:costs -- [--days 180] [--write]
  */
@@ -74,6 +75,9 @@ async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: 
 // Every session day of the measured range and the warm-up weeks, generated once beforehand.
 for (const site of SITES) await longestPiece(site, 'summary_metrics', end - (days + 7 * 30) * DAY, end);
 
+/** `value` rounded up to a tenth. */
+const tenthUp = (value: number): number => Math.ceil(value * 10 - 1e-9) / 10;
+
 /** What a type weighs, measured, and the longest piece of its longest range the budget admits. */
 interface Measured {
   type: string;
@@ -96,18 +100,36 @@ for (const type of QUERY_TYPE_NAMES) {
     const { ms, ok } = await longestPiece(site, type, end - (days - 1) * DAY, end);
     if (!ok) continue;
     const msPerDay = ms / days;
-    let weight = Math.max(1, Math.ceil(msPerDay / UNIT_MS));
-    // Then the longest range the weight admits, on days not read yet: a long range can cost more
-    // a day than a short one (its days no longer all fit the traffic cache). Heavier until it fits.
-    let capDays = Math.floor(MAX_PARAMETER_WORK / weight);
-    let capMs = 0;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      capDays = Math.floor(MAX_PARAMETER_WORK / weight);
-      const capEnd = end - (days + 30 * 7 + 1) * DAY;
-      capMs = (await longestPiece(site, type, capEnd - (capDays - 1) * DAY, capEnd)).ms;
-      if (capMs <= MAX_PARAMETER_WORK * UNIT_MS) break;
-      weight = Math.ceil((weight * capMs) / (MAX_PARAMETER_WORK * UNIT_MS));
+    let weight = Math.max(1, tenthUp(msPerDay / UNIT_MS));
+    // Then the longest range the weight admits. A long range can cost more a day than a short
+    // one (its days and derived records no longer all fit the traffic cache, so the pass makes
+    // some again): heavier until it fits, then the lightest tenth in between that still fits.
+    const budgetMs = MAX_PARAMETER_WORK * UNIT_MS;
+    const capEnd = end - (days + 30 * 7 + 1) * DAY;
+    const atCap = async (w: number): Promise<{ days: number; ms: number }> => {
+      const capDays = Math.floor(MAX_PARAMETER_WORK / w);
+      return { days: capDays, ms: (await longestPiece(site, type, capEnd - (capDays - 1) * DAY, capEnd)).ms };
+    };
+    let cap = await atCap(weight);
+    if (cap.ms > budgetMs) {
+      let light = weight;
+      for (let attempt = 0; attempt < 6 && cap.ms > budgetMs; attempt++) {
+        light = weight;
+        weight = Math.max(weight + 0.1, tenthUp((weight * cap.ms) / budgetMs));
+        cap = await atCap(weight);
+      }
+      for (let step = 0; step < 5 && weight - light > 0.15; step++) {
+        const middle = tenthUp((light + weight) / 2);
+        if (middle >= weight) break;
+        const tried = await atCap(middle);
+        if (tried.ms <= budgetMs) {
+          weight = middle;
+          cap = tried;
+        } else light = middle;
+      }
     }
+    const capDays = cap.days;
+    const capMs = cap.ms;
     measured.push({ type, msPerDay, weight, site: site.id, capDays, capMs });
     break;
   }
@@ -116,7 +138,7 @@ for (const type of QUERY_TYPE_NAMES) {
 process.stdout.write(`cost of a day of each type, ${days} days on a large website (unit ${UNIT_MS.toFixed(3)} ms; budget ${MAX_PARAMETER_WORK} units, ${(MAX_PARAMETER_WORK * UNIT_MS).toFixed(0)} ms):\n`);
 for (const row of [...measured].sort((a, b) => b.msPerDay - a.msPerDay)) {
   process.stdout.write(
-    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${String(row.weight).padStart(3)}  longest range ${String(row.capDays).padStart(4)} days: ${row.capMs.toFixed(0).padStart(4)} ms  (${row.site})\n`,
+    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${row.weight.toFixed(1).padStart(4)}  longest range ${String(row.capDays).padStart(4)} days: ${row.capMs.toFixed(0).padStart(4)} ms  (${row.site})\n`,
   );
 }
 if (values.write) {
@@ -131,7 +153,7 @@ if (values.write) {
       '',
       '/**',
       ' * What a website-day of each query type weighs in the work budget (`work-budget.ts`): the',
-      ` * type's measured cost of a day in units of ${UNIT_MS.toFixed(3)} ms, rounded up. A type not listed weighs 1.`,
+      ` * type's measured cost of a day in units of ${UNIT_MS.toFixed(3)} ms, rounded up to a tenth. A type not listed weighs 1.`,
       ' */',
       'export const TYPE_DAY_WEIGHTS: Readonly<Record<string, number>> = {',
       ...lines,

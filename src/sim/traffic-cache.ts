@@ -33,6 +33,8 @@ export interface TrafficReader {
   checks(monitor: UptimeMonitor, day: number): CheckBatch;
   /** `derivation` applied to the sessions of `website` on `day`, memoized with the batches. */
   derived<T>(derivation: Derivation<T>, website: Website, day: number): T;
+  /** Whether {@link derived} of `derivation` on `website` and `day` would be read from the cache rather than derived. */
+  hasDerived(derivation: Derivation<unknown>, website: Website, day: number): boolean;
   /** {@link hashString} of the world seed. */
   readonly seedHash: number;
   /** Forgets every batch (after a change to what drives an entity's traffic). */
@@ -133,6 +135,7 @@ export function createTrafficCache(
           at(),
         );
       },
+      hasDerived: (derivation, website, day) => at() === generation && entries.has(`d:${derivation.name}:${website.id}:${day}`),
       seedHash,
       clear() {
         entries.clear();

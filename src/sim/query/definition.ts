@@ -2,7 +2,15 @@ import type { Scope } from '../../contract/scopes.js';
 import type { LiveQueryTypeMeta, RowValue } from '../../contract/query-response.js';
 import type { ShortLink, UptimeMonitor, Website } from '../model/entities.js';
 import type { Dictionaries } from '../model/traffic.js';
-import type { TrafficReader } from '../traffic-cache.js';
+import type { Derivation, TrafficReader } from '../traffic-cache.js';
+import { aiCrawlerRequests } from '../model/derived/ai-crawlers.js';
+import { customEventDetails } from '../model/derived/custom-event-details.js';
+import { engagementDerivation } from '../model/derived/engagement.js';
+import { errorDerivation } from '../model/derived/errors.js';
+import { mcpToolCalls } from '../model/derived/mcp-calls.js';
+import { outboundClicks } from '../model/derived/outbound-clicks.js';
+import { revenueDerivation } from '../model/derived/revenue.js';
+import { vitalsDerivation } from '../model/derived/vitals.js';
 import type { EventReader } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../ingest/profile-store.js';
@@ -109,6 +117,17 @@ export interface RunContext {
   memo<T>(part: string, make: () => T): T;
 }
 
+/**
+ * A derivation a type's pass reads (errors, vitals, device details …): fixed, or made over the
+ * world's string tables. Resolve it with {@link derivationOf}.
+ */
+export type DerivationSource = Derivation<unknown> | ((dictionaries: Dictionaries) => Derivation<unknown>);
+
+/** The derivation a {@link DerivationSource} stands for over `dictionaries`. */
+export function derivationOf(source: DerivationSource, dictionaries: Dictionaries): Derivation<unknown> {
+  return typeof source === 'function' ? source(dictionaries) : source;
+}
+
 /** How `/v1/query/compile` renders a type as SQL. */
 export interface SqlShape {
   readonly table: string;
@@ -177,6 +196,13 @@ export interface QueryTypeDefinition {
   readonly maxRangeDays: number | undefined;
   /** True for types that read tracked events too: their cached rows are keyed by the store's version. */
   readonly readsTrackedEvents: boolean;
+  /**
+   * The derived records its pass reads on every day of its range (and the day before, for
+   * records past midnight): a long range derives them in pieces before the pass, with the
+   * session days (`prefetch-traffic.ts`), so the pass itself derives nothing. Records read for
+   * a few sessions only (the rows of one page) are not listed.
+   */
+  readonly derives: readonly DerivationSource[];
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];
 }
@@ -204,6 +230,8 @@ export interface QueryTypeSpec {
   readonly skipDateRange?: boolean;
   readonly maxRangeDays?: number;
   readonly readsTrackedEvents?: boolean;
+  /** Defaults to the family's derivation ({@link FAMILY_DERIVES}), none for the other families. */
+  readonly derives?: readonly DerivationSource[];
   /** Defaults to a select of the fields over the family's table. */
   readonly sql?: SqlShape;
   run(ctx: RunContext): Row[];
@@ -221,6 +249,19 @@ const FAMILY_TABLES: Partial<Record<QueryFamily, string>> = {
   mcp: 'analytics.mcp_tool_calls',
   uptime: 'uptime.uptime_monitor',
   revenue: 'analytics.revenue',
+};
+
+/** What the types of a family read on every day of their range, unless a type says otherwise. */
+const FAMILY_DERIVES: Partial<Record<QueryFamily, readonly DerivationSource[]>> = {
+  errors: [errorDerivation],
+  performance: [vitalsDerivation],
+  vitals: [vitalsDerivation],
+  'custom-events': [customEventDetails],
+  links: [outboundClicks],
+  engagement: [engagementDerivation],
+  'ai-agents': [aiCrawlerRequests],
+  mcp: [mcpToolCalls],
+  revenue: [revenueDerivation],
 };
 
 /**
@@ -255,6 +296,7 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     skipDateRange: spec.skipDateRange ?? false,
     maxRangeDays: spec.maxRangeDays,
     readsTrackedEvents: spec.readsTrackedEvents ?? false,
+    derives: spec.derives ?? FAMILY_DERIVES[spec.family] ?? [],
     sql: spec.sql ?? {
       table: FAMILY_TABLES[spec.family] ?? 'analytics.events',
       select: Object.keys(spec.fields),

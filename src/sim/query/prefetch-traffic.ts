@@ -1,6 +1,7 @@
-import type { TrafficReader } from '../traffic-cache.js';
+import type { Derivation, TrafficReader } from '../traffic-cache.js';
+import type { Dictionaries } from '../model/traffic.js';
 import { DAY_MS } from '../model/world.js';
-import type { QueryScope } from './definition.js';
+import { derivationOf, type QueryScope } from './definition.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 
 /**
@@ -9,7 +10,10 @@ import type { ParameterPlan, QueryPlan } from './plan.js';
  */
 export const PREFETCH_THRESHOLD = 64;
 
-/** Website-days generated between two yields: a few milliseconds of work (days already cached do not count). */
+/**
+ * Website-days generated between two yields: a few milliseconds of work (days already cached do
+ * not count; a day's derived records count as one more day each).
+ */
 export const PREFETCH_PIECE = 16;
 
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
@@ -33,12 +37,14 @@ export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now:
 }
 
 /**
- * Generates the session days a parameter will read into the traffic cache, website by website
- * and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} days it had to
- * generate (a day already cached costs a lookup and neither counts nor yields), so a
- * long range is generated while other requests run and the parameter's synchronous pass then
- * reads cached days. Does nothing under {@link PREFETCH_THRESHOLD}. It changes no answer: a day
- * evicted meanwhile is generated again by the pass.
+ * Generates the session days a parameter will read into the traffic cache, and the records its
+ * type derives from them (`derives`: errors, vitals … of those days and the day before), website
+ * by website and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} it
+ * had to generate and once more at the end, so a long range is generated while other requests
+ * run and the parameter's synchronous pass then reads cached days only: its piece is the pass
+ * itself. A day already cached costs a lookup and neither counts nor yields. Does nothing under
+ * {@link PREFETCH_THRESHOLD}. It changes no answer: a day evicted meanwhile is generated again
+ * by the pass.
  *
  * Invariant: `traffic` is the reader the pass will use (a pinned one), so nothing generated
  * from a website read before a change fills the shared cache.
@@ -47,21 +53,33 @@ export async function prefetchTraffic(
   parameter: ParameterPlan,
   scope: QueryScope,
   traffic: TrafficReader,
+  dictionaries: Dictionaries,
   now: number,
   yieldToEventLoop: () => Promise<void>,
 ): Promise<void> {
   if (scope.kind !== 'websites' || prefetchSize(parameter, scope, now) < PREFETCH_THRESHOLD) return;
   const [first, last] = dayRange(parameter, now) as [number, number];
+  const derivations: Derivation<unknown>[] = parameter.type.derives.map((source) => derivationOf(source, dictionaries));
+  // Derived records of a session that began the day before may fall on the first day: their passes read that day too.
+  const from = derivations.length > 0 ? first - 1 : first;
   let piece = 0;
+  const generated = async (): Promise<void> => {
+    if (++piece < PREFETCH_PIECE) return;
+    piece = 0;
+    await yieldToEventLoop();
+  };
   for (const website of scope.websites) {
-    for (let day = first; day <= last; day++) {
-      // Only generating costs: days already kept neither count towards a piece nor yield.
-      if (traffic.hasSessions(website, day)) continue;
-      traffic.sessions(website, day);
-      if (++piece === PREFETCH_PIECE) {
-        piece = 0;
-        await yieldToEventLoop();
+    for (let day = from; day <= last; day++) {
+      if (!traffic.hasSessions(website, day)) {
+        traffic.sessions(website, day);
+        await generated();
+      }
+      for (const derivation of derivations) {
+        if (traffic.hasDerived(derivation, website, day)) continue;
+        traffic.derived(derivation, website, day);
+        await generated();
       }
     }
   }
+  if (piece > 0) await yieldToEventLoop();
 }

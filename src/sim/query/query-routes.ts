@@ -250,7 +250,7 @@ export const queryRoutes = [
       // monitor) must not have them refilled from those, so it works on pinned caches.
       const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
       const pause = (): Promise<void> => ctx.sim.yieldToEventLoop();
-      const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, ctx.now, pause);
+      const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, pinned.dictionaries, ctx.now, pause);
       return (async () => {
         const results: string[] = [];
         for (const plan of plans) {

@@ -28,14 +28,14 @@ describe('an organization of 10,000 websites', () => {
   });
 
   it('counts ten tiny websites as one in the work budget: a week over 10,005 websites asks for 7026 website-days, refused with 400 naming the cap', async () => {
-    const answer = await orgQuery({ parameters: ['summary_metrics'], preset: 'last_7d' });
+    const answer = await orgQuery({ parameters: ['country'], preset: 'last_7d' });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe('VALIDATION_ERROR');
     expect(answer.json.details).toEqual([
       {
         field: 'parameters[0]',
         message:
-          "summary_metrics asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website",
+          "country asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website",
       },
     ]);
   });
@@ -61,8 +61,8 @@ describe('an organization of 10,000 websites of ordinary traffic', () => {
         return { ...world, websites: world.websites.map((w) => (w.id.startsWith('web_bulk_') ? { ...w, size: 'small' as const, baseDailySessions: 150 } : w)) };
       },
     });
-    const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { organization_id: 'org_acme' }, body: { parameters: ['summary_metrics'], preset: 'yesterday' } });
+    const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { organization_id: 'org_acme' }, body: { parameters: ['country'], preset: 'yesterday' } });
     expect(answer.status).toBe(400);
-    expect(answer.json.details[0].message).toMatch(/^summary_metrics asks for 5004 website-days of data; one parameter may ask for at most 1500/);
+    expect(answer.json.details[0].message).toMatch(/^country asks for 5004 website-days of data; one parameter may ask for at most 1500/);
   });
 });

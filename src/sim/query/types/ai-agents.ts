@@ -471,6 +471,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'ai_product_visitors',
     family: 'ai-agents',
+    derives: [],
     customizable: false,
     fields: {
       date: 'string',
@@ -496,6 +497,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'ai_agent_pages',
     family: 'ai-agents',
+    derives: [],
     filters: ["agent_id", "path"],
     customizable: false,
     fields: {

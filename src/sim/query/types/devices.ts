@@ -1,3 +1,4 @@
+import { deviceDetailsOf } from '../../model/derived/device-details.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { deviceLabel } from '../labels.js';
 import type { SessionVisit } from '../session-visits.js';
@@ -135,6 +136,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'screen_resolution',
     family: 'devices',
+    derives: [deviceDetailsOf],
     olderPublicAccess: true,
     customizable: true,
     limit: 100,
@@ -168,6 +170,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'browsers_grouped',
     family: 'devices',
+    derives: [deviceDetailsOf],
     customizable: true,
     limit: 100,
     fields: {
@@ -260,6 +263,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'browser_versions',
     family: 'devices',
+    derives: [deviceDetailsOf],
     olderPublicAccess: true,
     customizable: true,
     limit: 100,
@@ -311,6 +315,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'os_versions',
     family: 'devices',
+    derives: [deviceDetailsOf],
     customizable: true,
     limit: 25,
     fields: {
@@ -331,6 +336,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'screen_resolutions',
     family: 'devices',
+    derives: [deviceDetailsOf],
     customizable: true,
     limit: 100,
     fields: {
@@ -352,6 +358,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'viewport_vs_resolution',
     family: 'devices',
+    derives: [deviceDetailsOf],
     customizable: true,
     limit: 200,
     fields: {
@@ -381,6 +388,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'viewport_patterns',
     family: 'devices',
+    derives: [deviceDetailsOf],
     customizable: true,
     limit: 50,
     fields: {
@@ -410,6 +418,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'traffic_segments',
     family: 'devices',
+    derives: [deviceDetailsOf],
     filters: ["path"],
     insightsOnly: true,
     paging: 'self',

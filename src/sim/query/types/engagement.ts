@@ -1,3 +1,5 @@
+import { engagementDerivation } from '../../model/derived/engagement.js';
+import { errorDerivation } from '../../model/derived/errors.js';
 import { defineQueryType, type QueryTypeDefinition } from '../definition.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from '../engagement-rows.js';
 
@@ -6,6 +8,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'frustration_by_page',
     family: 'engagement',
+    derives: [engagementDerivation, errorDerivation],
     fields: {
       name: 'string',
       page_views: 'integer',
@@ -64,6 +67,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'engagement_quality_by_page',
     family: 'engagement',
+    derives: [engagementDerivation, errorDerivation],
     fields: {
       name: 'string',
       page_views: 'integer',

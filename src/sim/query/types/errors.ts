@@ -1,7 +1,9 @@
-import { errorFilename, errorStack } from '../../model/derived/errors.js';
+import { errorDerivation, errorFilename, errorStack } from '../../model/derived/errors.js';
 import { anonymousIdOf, sessionIdOf } from '../../model/identity.js';
 import { totalSessions } from '../aggregate.js';
 import { clientVersionsAt } from '../client-versions.js';
+import { deviceDetailsOf } from '../../model/derived/device-details.js';
+import { revenueDerivation } from '../../model/derived/revenue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { formatDate } from '../dates.js';
 import { continuationComparisonRow } from '../error-continuation.js';
@@ -223,6 +225,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'recent_errors',
     family: 'errors',
+    derives: [errorDerivation, deviceDetailsOf],
     olderPublicAccess: true,
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
     customizable: true,
@@ -334,6 +337,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'error_customer_impact',
     family: 'errors',
+    derives: [errorDerivation, revenueDerivation],
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
@@ -549,6 +553,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'error_segments',
     family: 'errors',
+    derives: [errorDerivation, deviceDetailsOf],
     insightsOnly: true,
     fields: {
       dimension: 'string',

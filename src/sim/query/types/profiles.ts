@@ -419,6 +419,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'profile_list',
     family: 'profiles',
+    derives: [deviceDetailsOf, revenueDerivation],
     filters: ["session_count", "total_events", "unique_pages", "event_name", "profile_id"],
     readsTrackedEvents: true,
     fields: {

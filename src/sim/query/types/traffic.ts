@@ -1,3 +1,4 @@
+import { deviceDetailsOf } from '../../model/derived/device-details.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../definition.js';
 import { parseReferrer } from '../parse-referrers.js';
 import { breakdownSql, dimensionRows, groupVisits, labelledRows, sortByVisitors, visitorShare, visitorTotal } from './breakdown.js';
@@ -195,6 +196,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'utm_terms',
     family: 'traffic',
+    derives: [deviceDetailsOf],
     filters: ["utm_term"],
     customizable: true,
     limit: 100,
@@ -225,6 +227,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'utm_content',
     family: 'traffic',
+    derives: [deviceDetailsOf],
     filters: ["utm_content"],
     customizable: true,
     limit: 100,

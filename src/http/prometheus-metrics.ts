@@ -64,9 +64,19 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     buckets: [...LATENCY_BUCKETS],
     registers: [],
   });
+  // One labelled child per route pattern and status, resolved once: labels are validated and
+  // hashed when a child is made, not on every request. Bounded by the routes and the statuses.
+  const children = new Map<string, ReturnType<typeof latency.labels>>();
   return {
     observe(request, status, seconds) {
-      latency.observe({ route: routeLabel(request.method, request.path), status: String(status) }, Math.max(0, seconds));
+      const route = routeLabel(request.method, request.path);
+      const name = `${status} ${route}`;
+      let child = children.get(name);
+      if (child === undefined) {
+        child = latency.labels({ route, status: String(status) });
+        children.set(name, child);
+      }
+      child.observe(Math.max(0, seconds));
     },
     async render(snapshot) {
       const registry = new Registry();

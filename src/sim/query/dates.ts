@@ -38,6 +38,25 @@ function utc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number | n
  * Returns null for anything else, including impossible calendar dates such as 2024-13-45.
  */
 export function parseDateInput(input: string): ParsedDate | null {
+  if (input.length > MEMO_INPUT_LENGTH) return readDateInput(input);
+  const known = parsedInputs.get(input);
+  if (known !== undefined) return known;
+  const parsed = readDateInput(input);
+  if (parsedInputs.size >= DATE_MEMO_ENTRIES) parsedInputs.clear();
+  parsedInputs.set(input, parsed);
+  return parsed;
+}
+
+/** Entries each date memo keeps before it starts over: a bound on memory, whatever the inputs. */
+const DATE_MEMO_ENTRIES = 4096;
+
+/** Longer date inputs are parsed every time (every form the service accepts is shorter). */
+const MEMO_INPUT_LENGTH = 40;
+
+/** Inputs already parsed: the same few dates come with every request of a dashboard. */
+const parsedInputs = new Map<string, ParsedDate | null>();
+
+function readDateInput(input: string): ParsedDate | null {
   const text = input.trim();
   let m = DATE_ONLY.exec(text);
   if (m) {
@@ -62,8 +81,18 @@ export function parseDateInput(input: string): ParsedDate | null {
 
 /** `YYYY-MM-DD` of an epoch-ms instant in UTC. */
 export function formatDate(ms: number): DateString {
-  return new Date(ms).toISOString().slice(0, 10);
+  const day = Math.floor(ms / DAY_MS);
+  let text = formattedDays.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (formattedDays.size >= DATE_MEMO_ENTRIES) formattedDays.clear();
+    formattedDays.set(day, text);
+  }
+  return text;
 }
+
+/** `YYYY-MM-DD` by UTC day number, as formatted before. */
+const formattedDays = new Map<number, DateString>();
 
 /** `YYYY-MM-DD HH:MM:SS` of an epoch-ms instant in UTC (ClickHouse's JSON DateTime form). */
 export function formatDateTime(ms: number): string {

@@ -15,7 +15,8 @@ import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './execute.js';
 import { needsPieces, prefetchTraffic } from './prefetch-traffic.js';
-import { MAX_BATCH_QUERIES, namedTypes, planQuery, type ParameterPlan, type QueryPlan } from './plan.js';
+import { MAX_BATCH_QUERIES, namedTypes, type ParameterPlan, type QueryPlan } from './plan.js';
+import { planRemembered } from './remembered-plans.js';
 import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './work-budget.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
 
@@ -221,7 +222,7 @@ export const queryRoutes = [
       if (details.length > 0) return validationError(details);
       const tz = ctx.query.timezone ?? 'UTC';
       const options = { profile: ctx.sim.profile, warn: ctx.warn };
-      const plans = queries.map((query, i) => planQuery(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
+      const plans = queries.map((query, i) => planRemembered(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
       if (details.length > 0) return validationError(details);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
       const overBudget = checkWorkBudget(plans as QueryPlan[], scope.kind === 'websites' ? weighWebsites(scope.websites) : SINGLE_SCOPE, Array.isArray(body));

@@ -254,3 +254,15 @@ describe('today_metrics and active_stats follow the virtual clock', () => {
     expect(second.json.data).toEqual(first.json.data);
   });
 });
+
+describe('the same preset body sent again', () => {
+  it("names the new day's dates after midnight, and each time zone's own today", async () => {
+    const sim = freshSimulator();
+    expect(await presetRange(sim, 'last_7d')).toEqual(['2025-05-27', '2025-06-02', 7]);
+    await advanceClock(sim, 24 * 3_600_000);
+    expect(await presetRange(sim, 'last_7d')).toEqual(['2025-05-28', '2025-06-03', 7]);
+    const [, lastInKiritimati] = await presetRange(sim, 'last_7d', { ...WWW, timezone: 'Pacific/Kiritimati' });
+    expect(lastInKiritimati).toBe('2025-06-04');
+    expect(await presetRange(sim, 'last_7d')).toEqual(['2025-05-28', '2025-06-03', 7]);
+  });
+});

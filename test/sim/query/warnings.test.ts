@@ -139,3 +139,17 @@ describe('query parameters of a route that reads none', () => {
     expect(sim.journal.list().at(-1)?.warnings).toEqual(warningsOf(answer));
   });
 });
+
+describe('a body sent again', () => {
+  it('is warned about again each time: a start after the end, under live, says so on the second answer too', async () => {
+    const sim = freshSimulator({ profile: 'live', limits: 'off' });
+    const body = { parameters: ['summary_metrics'], startDate: '2025-05-20', endDate: '2025-05-10' };
+    const key = secretOf(sim, 'key_acme_read');
+    const first = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+    const second = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+    expect(first.status).toBe(200);
+    expect(warningsOf(first).some((w) => w.includes('startDate 2025-05-20 is after endDate 2025-05-10'))).toBe(true);
+    expect(warningsOf(second)).toEqual(warningsOf(first));
+    expect(dataOf(second)).toEqual(dataOf(first));
+  });
+});

@@ -4,7 +4,7 @@ import { basketError, eventStorageFull, invalidEventSchema } from '../errors.js'
 import type { Website } from '../model/entities.js';
 import { defineRoute, ok, type Reply } from '../routing/route.js';
 import { AI_AGENT_HITS, agentOfHit, formatOfHit, setupCheckNonce } from './ai-agent-hits.js';
-import { hostBelongsTo } from './client-id-auth.js';
+import { BASKET_TOO_LARGE, hostBelongsTo } from './client-id-auth.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 
 /** 202 with an empty body: what the service answers every accepted hit. */
@@ -31,7 +31,7 @@ export const aiTrafficRoutes = [
       400: { description: 'The body does not have the accepted shape (basket.INVALID_EVENT_SCHEMA)', schema: basketErrorBodySchema },
       403: { description: 'The Host is not the website’s domain or a subdomain of it (basket.INGEST_ORIGIN_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
       404: { description: 'The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
-      413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
+      413: BASKET_TOO_LARGE,
       503: { description: 'The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
     },
     authorize(ctx, hit) {

@@ -153,19 +153,22 @@ export function authenticateClientId(ctx: RouteContext<ClientIdQuery>): ClientId
   return { website, ip, userAgent: sanitizeText(ctx.request.headers['user-agent'], 2048) };
 }
 
+/** The 413 of an ingestion route answering in the basket envelope (the body is over 1 MB). */
+export const BASKET_TOO_LARGE: DocumentedResponse = { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema };
+
 /**
  * The refusals every client-id route documents, in the ingestion envelope: 400 for the client
  * id (and `bodyProblems`, the route's own), 403 for the allow-lists, 413 (`tooLarge`), 415 for
  * a form body, 503 for a full store.
  */
-export function clientIdRefusals(bodyProblems: string, tooLarge = 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)'): Readonly<Record<number, DocumentedResponse>> {
+export function clientIdRefusals(bodyProblems: string, tooLarge?: string): Readonly<Record<number, DocumentedResponse>> {
   return {
     400: {
       description: `No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), ${bodyProblems} or malformed JSON (PARSE)`,
       schema: basketErrorBodySchema,
     },
     403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
-    413: { description: tooLarge, schema: basketErrorBodySchema },
+    413: tooLarge === undefined ? BASKET_TOO_LARGE : { description: tooLarge, schema: basketErrorBodySchema },
     415: { description: 'A form body (send JSON; text/plain is read as JSON, for beacons)', schema: basketErrorBodySchema },
     503: { description: 'The simulator’s ingestion storage is full (basket.DELIVERY_UNAVAILABLE): nothing was stored', schema: basketErrorBodySchema },
   };

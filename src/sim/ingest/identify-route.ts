@@ -7,7 +7,7 @@ import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route
 import { truncate } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { isBotUserAgent } from './bots.js';
-import { authenticateClientId, sanitizeText, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, BASKET_TOO_LARGE, sanitizeText, type ClientIdQuery } from './client-id-auth.js';
 
 /** Who identifies: an API key for a website of its organization, or a website's client id. */
 type IdentifyAccess =
@@ -71,7 +71,7 @@ export const identifyRoutes = [
         schema: basketErrorBodySchema,
       },
       404: { description: 'The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
-      413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
+      413: BASKET_TOO_LARGE,
       429: { description: 'Over 600 requests in 60 s for this key, or 60 for this client id and IP (basket.IDENTIFY_RATE_LIMITED)', schema: basketErrorBodySchema },
       503: { description: 'The simulator’s profile storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable', schema: basketErrorBodySchema },
     },

@@ -7,6 +7,7 @@ import { defineRoute, ok, type RouteContext } from '../routing/route.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { organizationOwner } from './event-store.js';
 import { MCP_CALLS, storedMcpCall, type IngestedMcpCall } from './mcp-calls.js';
+import { BASKET_TOO_LARGE } from './client-id-auth.js';
 
 /**
  * Every refusal of `/mcp` in the ingestion envelope: no usable API key is
@@ -59,7 +60,7 @@ export const mcpRoutes = [
         schema: basketErrorBodySchema,
       },
       404: { description: 'A website a call names does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
-      413: { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
+      413: BASKET_TOO_LARGE,
       429: { description: 'Over 6000 requests in 60 s for this key (basket.TRACK_RATE_LIMITED)', schema: basketErrorBodySchema },
       503: { description: 'The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable', schema: basketErrorBodySchema },
     },

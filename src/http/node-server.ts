@@ -98,6 +98,10 @@ function watchWrite(res: ServerResponse, ms: number): void {
  * the request's in-flight slot back once the last byte is out or the client has gone away. A
  * connection whose socket does not drain for `writeTimeoutMs` (default
  * {@link DEFAULT_WRITE_TIMEOUT_SECONDS} s) is destroyed: the client stopped reading.
+ *
+ * Most answers leave whole within `end` (the socket takes them at once): those give the slot
+ * back there and then, and need neither the write watch's timer nor any listener. Only an
+ * answer the socket buffers, or one held back by an injected latency, is watched.
  */
 export function sendResponse(
   res: ServerResponse,
@@ -106,28 +110,38 @@ export function sendResponse(
   done?: () => void,
   writeTimeoutMs = DEFAULT_WRITE_TIMEOUT_SECONDS * 1000,
 ): void {
-  if (response.release) {
-    const release = response.release;
+  const { release } = response;
+  let listening = false;
+  const listen = (): void => {
+    if (listening || !release) return;
+    listening = true;
     res.once('finish', release);
     res.once('close', release);
-  }
+  };
   const write = (): void => {
     if (res.destroyed) {
-      response.release?.();
+      release?.();
       return;
     }
     if (response.abort) {
       res.socket?.destroy();
-      response.release?.();
+      release?.();
       return;
     }
     if (response.status === 413) res.setHeader('Connection', 'close');
     writeResponse(res, response, head);
-    watchWrite(res, writeTimeoutMs);
+    if (res.writableFinished) release?.();
+    else {
+      listen();
+      watchWrite(res, writeTimeoutMs);
+    }
     done?.();
   };
-  if (response.delayMs !== undefined && response.delayMs > 0) setTimeout(write, response.delayMs);
-  else write();
+  if (response.delayMs !== undefined && response.delayMs > 0) {
+    // A client that goes away during the latency gives its slot back then.
+    listen();
+    setTimeout(write, response.delayMs);
+  } else write();
 }
 
 /** How the adapter reads the client and how long it waits for it. */

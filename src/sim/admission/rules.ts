@@ -42,22 +42,56 @@ export const INGEST_LIMIT = { limit: 600, windowMs: 60_000 } as const;
 
 const positiveInteger = (value: number | null): value is number => value !== null && Number.isInteger(value) && value > 0;
 
+/** Each key record's quota rule, made once: records are frozen and replaced, never changed. */
+const quotaRules = new WeakMap<ApiKeyRecord, WindowRule | null>();
+
 /**
  * The rolling quota of a key, or null when the key does not have it enabled. A custom limit
  * or window that is not a positive integer falls back to the default, as the service does.
+ * The same record always gets the same (frozen) rule.
  */
 export function keyQuotaRule(key: ApiKeyRecord): WindowRule | null {
+  let rule = quotaRules.get(key);
+  if (rule === undefined) {
+    rule = makeKeyQuotaRule(key);
+    quotaRules.set(key, rule);
+  }
+  return rule;
+}
+
+function makeKeyQuotaRule(key: ApiKeyRecord): WindowRule | null {
   if (!key.rateLimitEnabled) return null;
   const limit = positiveInteger(key.rateLimitMax) ? key.rateLimitMax : DEFAULT_KEY_QUOTA.limit;
   const seconds = positiveInteger(key.rateLimitTimeWindow) ? key.rateLimitTimeWindow : DEFAULT_KEY_QUOTA.windowSeconds;
-  return { rule: 'key_quota', id: `api-key:${key.id}`, limit, windowMs: seconds * 1000 };
+  return Object.freeze({ rule: 'key_quota', id: `api-key:${key.id}`, limit, windowMs: seconds * 1000 });
 }
 
-/** The per-endpoint limit of a principal; anonymous callers get min(limit, 60). */
+/** The per-endpoint rules of API keys, by key record and limit name, made once. */
+const endpointRulesOfKeys = new WeakMap<ApiKeyRecord, Map<EndpointLimitName, WindowRule>>();
+
+/**
+ * The per-endpoint limit of a principal; anonymous callers get min(limit, 60). An API key's
+ * rule is made once per key record and limit name (the hot path of many keys builds no string).
+ */
 export function endpointRule(name: EndpointLimitName, principal: Principal, identity: string): WindowRule {
+  if (principal.kind !== 'apikey') return makeEndpointRule(name, principal, identity);
+  let rules = endpointRulesOfKeys.get(principal.key);
+  if (rules === undefined) {
+    rules = new Map();
+    endpointRulesOfKeys.set(principal.key, rules);
+  }
+  let rule = rules.get(name);
+  if (rule === undefined) {
+    rule = makeEndpointRule(name, principal, identity);
+    rules.set(name, rule);
+  }
+  return rule;
+}
+
+function makeEndpointRule(name: EndpointLimitName, principal: Principal, identity: string): WindowRule {
   const spec = ENDPOINT_LIMITS[name];
   const limit = principal.kind === 'anonymous' ? Math.min(spec.authenticated, spec.anonymous) : spec.authenticated;
-  return { rule: 'endpoint_limit', id: `query:${name.split(':')[1]}:${identity}`, limit, windowMs: spec.windowMs };
+  return Object.freeze({ rule: 'endpoint_limit', id: `query:${name.split(':')[1]}:${identity}`, limit, windowMs: spec.windowMs });
 }
 
 /** The ingestion limit: per key (`track:apikey:<id>`), else per website and client IP. */

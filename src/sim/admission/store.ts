@@ -22,7 +22,7 @@ export interface AdmissionStore {
 /** The least time between two sweeps of a full identity table. */
 const FULL_SWEEP_GAP_MS = 1_000;
 
-/** Operations between two sweeps of idle identities. */
+/** Operations between two sweeps of idle identities, at least (as many as there are identities, on a larger table). */
 const SWEEP_EVERY = 4096;
 
 /** Identities the in-memory store keeps a window for at most, by default. */
@@ -60,7 +60,11 @@ export function createMemoryStore(options: { maxIdentities?: number } = {}): Adm
 
   return {
     consume(id, now, limit, windowMs) {
-      if (++operations % SWEEP_EVERY === 0) sweep(now);
+      // A sweep walks every identity, so a larger table is swept less often: at most one identity per operation.
+      if (++operations >= Math.max(SWEEP_EVERY, logs.size)) {
+        operations = 0;
+        sweep(now);
+      }
       let entry = logs.get(id);
       if (!entry) {
         if (logs.size >= maxIdentities) {

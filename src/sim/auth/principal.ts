@@ -21,11 +21,20 @@ export type Principal =
   | { readonly kind: 'apikey'; readonly ip: string; readonly key: ApiKeyRecord; readonly live?: LiveAuth }
   | { readonly kind: 'user'; readonly ip: string; readonly user: User; readonly live?: LiveAuth };
 
+/** Each key record's identity, made once (a request builds no string for it). */
+const keyIdentities = new WeakMap<ApiKeyRecord, string>();
+
 /** The limit identity of a principal: `apikey:<id>`, `user:<id>` or `anon:<ip>`. */
 export function identityOf(principal: Principal): string {
   switch (principal.kind) {
-    case 'apikey':
-      return `apikey:${principal.key.id}`;
+    case 'apikey': {
+      let identity = keyIdentities.get(principal.key);
+      if (identity === undefined) {
+        identity = `apikey:${principal.key.id}`;
+        keyIdentities.set(principal.key, identity);
+      }
+      return identity;
+    }
     case 'user':
       return `user:${principal.user.id}`;
     case 'anonymous':

@@ -5,10 +5,17 @@ import type { SimRequest } from '../messages.js';
  * the body. FNV-1a, 2 × 32 bits, hex. Credentials and other headers are not part of it.
  */
 export function fingerprintOf(request: SimRequest): string {
-  const query = Object.keys(request.query)
-    .sort()
-    .map((name) => `${name}=${request.query[name]}`)
-    .join('&');
+  const names = Object.keys(request.query);
+  // Most requests name one parameter or none: nothing to sort.
+  const query =
+    names.length === 0
+      ? ''
+      : names.length === 1
+        ? `${names[0]}=${request.query[names[0] as string]}`
+        : names
+            .sort()
+            .map((name) => `${name}=${request.query[name]}`)
+            .join('&');
   const text = `${request.method} ${request.path}?${query}\n${request.body ?? ''}`;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;

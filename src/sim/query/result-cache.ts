@@ -51,35 +51,53 @@ const MAX_CACHED_ROWS = 20_000;
 interface Entry {
   readonly rows: Row[];
   readonly pages: Map<string, string>;
+  /** When it was last read, in lookups: the entry read longest ago is forgotten first. */
+  used: number;
+  /** The page read last, its offset and limit: the common case of one page asked again. */
+  lastOffset: number;
+  lastLimit: number;
+  lastText: string | undefined;
 }
 
 /**
  * A bounded LRU of computed rows. Rows are never mutated after they are computed, so a cached
- * list can be paged and serialized by any number of requests.
+ * list can be paged and serialized by any number of requests. A hit only stamps the entry (no
+ * reordering of the table); the least recently read entry is looked for when one must go, which
+ * happens only on a miss, whose computation costs far more than the walk.
  */
 export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): ResultCache {
   const entries = new Map<string, Entry>();
   const memos = new Map<string, unknown>();
   let hits = 0;
   let misses = 0;
+  /** Counts lookups: the stamp of {@link Entry.used}. */
+  let reads = 0;
   /** Counts clears: a cache pinned under an older generation bypasses the entries. */
   let generation = 0;
+  function forgetLeastRecent(): void {
+    let oldestKey: string | undefined;
+    let oldest = Infinity;
+    for (const [key, entry] of entries) {
+      if (entry.used < oldest) {
+        oldest = entry.used;
+        oldestKey = key;
+      }
+    }
+    if (oldestKey !== undefined) entries.delete(oldestKey);
+  }
   function page(key: string, compute: () => Row[], offset: number, limit: number, pinned: number): string {
     if (pinned !== generation) return JSON.stringify(compute().slice(offset, offset + limit));
     let entry = entries.get(key);
     if (entry) {
       hits++;
-      entries.delete(key);
-      entries.set(key, entry);
+      entry.used = ++reads;
+      if (entry.lastText !== undefined && entry.lastOffset === offset && entry.lastLimit === limit) return entry.lastText;
     } else {
       misses++;
-      entry = { rows: compute(), pages: new Map() };
+      entry = { rows: compute(), pages: new Map(), used: ++reads, lastOffset: 0, lastLimit: 0, lastText: undefined };
       if (entry.rows.length > MAX_CACHED_ROWS) return JSON.stringify(entry.rows.slice(offset, offset + limit));
       entries.set(key, entry);
-      if (entries.size > capacity) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
+      if (entries.size > capacity) forgetLeastRecent();
     }
     const pageKey = `${offset}:${limit}`;
     let text = entry.pages.get(pageKey);
@@ -88,6 +106,9 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
       if (entry.pages.size >= PAGES_PER_ENTRY) entry.pages.clear();
       entry.pages.set(pageKey, text);
     }
+    entry.lastOffset = offset;
+    entry.lastLimit = limit;
+    entry.lastText = text;
     return text;
   }
   function memo<T>(key: string, make: () => T, pinned: number): T {

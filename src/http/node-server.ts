@@ -7,7 +7,7 @@ import { expectationFailed, headersTooLarge, internalError, requestTimeout, unre
 import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
 import { prometheusMetricsOf } from './prometheus-metrics.js';
-import { clientAddressOf, readBody, toSimRequest } from './translate.js';
+import { clientAddressOf, readBodyThen, toSimRequest } from './translate.js';
 import { createWriteBatch } from './write-batch.js';
 
 /** Called after each response with what a request log needs (never a credential). */
@@ -194,33 +194,44 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
     }
     if (answerInspectorAsset(req, res, req.url)) return;
     const started = now();
-    readBody(req)
-      .then(async (read) => {
-        if (read.aborted) {
-          res.destroy();
-          return;
-        }
-        const response = await simulator.handle(toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy)), { holdSlot: true });
-        writes.defer(() =>
-          sendResponse(
-            res,
-            response,
-            req.method === 'HEAD',
-            () => {
-              const method = req.method ?? 'GET';
-              const path = (req.url ?? '/').split('?')[0] ?? '/';
-              const durationMs = now() - started;
-              metrics.observe({ method, path }, response.status, durationMs / 1000);
-              log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
-            },
-            writeTimeoutMs,
+    const fail = (): void => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(errorBodyText(internalError()));
+    };
+    readBodyThen(req, (read) => {
+      if (read.aborted) {
+        res.destroy();
+        return;
+      }
+      let request;
+      try {
+        request = toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy));
+      } catch {
+        fail();
+        return;
+      }
+      simulator.handle(request, { holdSlot: true }).then(
+        (response) =>
+          writes.defer(() =>
+            sendResponse(
+              res,
+              response,
+              req.method === 'HEAD',
+              () => {
+                const method = req.method ?? 'GET';
+                const url = req.url ?? '/';
+                const q = url.indexOf('?');
+                const path = q === -1 ? url : url.slice(0, q);
+                const durationMs = now() - started;
+                metrics.observe({ method, path }, response.status, durationMs / 1000);
+                log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
+              },
+              writeTimeoutMs,
+            ),
           ),
-        );
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(errorBodyText(internalError()));
-      });
+        fail,
+      );
+    });
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures the simulator server against a bare node:http server in the same
  * run, with autocannon. Prints requests/s, latency p50/p99, the ratio to the bare server,
- * start-up time, first-request latency and RSS; and the throughput of a quota-enabled key
+ * the server's CPU time per answer (Linux: steadier than req/s on a shared machine), start-up
+ * time, first-request latency and RSS; and the throughput of a quota-enabled key
  * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
  * session lists, engagement). The quota-key work is then measured again on the Redis store,
@@ -86,6 +87,21 @@ function rssMb(pid: number | undefined): number {
   return kb / 1024;
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in µs, from /proc (Linux); undefined
+ * elsewhere or when it cannot be read.
+ */
+function cpuUsedUs(pid: number | undefined): number | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Measured {
   name: string;
   rps: number;
@@ -93,11 +109,18 @@ interface Measured {
   p99: number;
   errors: number;
   non2xx: number;
+  /**
+   * Server CPU time per answer in µs (Linux), over the measured run: steadier than req/s on a
+   * shared machine, where the load generator and neighbours move the rate from run to run.
+   */
+  cpuUs?: number;
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+async function measure(name: string, options: autocannon.Options, server?: Started): Promise<Measured> {
   await autocannon({ duration: 1, connections, ...options }); // warm-up, not counted
+  const before = cpuUsedUs(server?.child.pid);
   const result = await autocannon({ duration, connections, ...options });
+  const after = cpuUsedUs(server?.child.pid);
   return {
     name,
     rps: result.requests.average,
@@ -105,6 +128,7 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    ...(before !== undefined && after !== undefined && result.requests.total > 0 ? { cpuUs: (after - before) / result.requests.total } : {}),
   };
 }
 
@@ -178,19 +202,23 @@ try {
   const rows: Measured[] = [];
   // The baseline is the same request the cheap rows send (POST, its headers and body), which the
   // bare server reads and answers with fixed bytes: the ceiling for that request on this machine.
-  rows.push(await measure('bare node:http, POST, fixed JSON', { url: bare.url, method: 'POST', headers, body: cheap }));
-  rows.push(await measure('bare node:http, GET, fixed JSON', { url: bare.url }));
-  rows.push(await measure('GET /v1/query/types', { url: `${sim.url}/v1/query/types` }));
-  rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }));
-  rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }));
-  rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }));
-  rows.push(await measure('POST /v1/query 5 new-family types last_30d', { url: queryUrl, method: 'POST', headers, body: newFamilies }));
-  const refused = await measure('429 at the per-endpoint limit (limits on)', {
-    url: `${limited.url}/v1/query?website_id=${largest}`,
-    method: 'POST',
-    headers,
-    body: cheap,
-  });
+  rows.push(await measure('bare node:http, POST, fixed JSON', { url: bare.url, method: 'POST', headers, body: cheap }, bare));
+  rows.push(await measure('bare node:http, GET, fixed JSON', { url: bare.url }, bare));
+  rows.push(await measure('GET /v1/query/types', { url: `${sim.url}/v1/query/types` }, sim));
+  rows.push(await measure('POST /v1/query summary_metrics today', { url: queryUrl, method: 'POST', headers, body: cheap }, sim));
+  rows.push(await measure('POST /v1/query summary_metrics last_30d', { url: queryUrl, method: 'POST', headers, body: summary }, sim));
+  rows.push(await measure('POST /v1/query 5-parameter batch last_90d', { url: queryUrl, method: 'POST', headers, body: batch }, sim));
+  rows.push(await measure('POST /v1/query 5 new-family types last_30d', { url: queryUrl, method: 'POST', headers, body: newFamilies }, sim));
+  const refused = await measure(
+    '429 at the per-endpoint limit (limits on)',
+    {
+      url: `${limited.url}/v1/query?website_id=${largest}`,
+      method: 'POST',
+      headers,
+      body: cheap,
+    },
+    limited,
+  );
   rows.push({ ...refused, non2xx: 0 });
   // Admitted under enforced limits: the cheap query, rotating over MANY_KEYS keys with quotas
   // (300 per 60 s each), so the per-key and per-endpoint checks run and almost all admit.
@@ -210,7 +238,7 @@ try {
             setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': manySecrets[next++ % manySecrets.length] ?? '' } }),
           },
         ],
-      }),
+      }, manyKeys),
     );
   }
   rows.push(...manyRuns);
@@ -233,10 +261,18 @@ try {
   process.stdout.write(
     `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off; ${pinned.note}\n\n`,
   );
-  process.stdout.write(`${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
+  const baselineCpu = rows[0]?.cpuUs;
+  const cpuOf = (r: Measured): string =>
+    r.cpuUs === undefined ? '-'.padStart(14) : `${num(r.cpuUs, 6)}${baselineCpu === undefined ? '' : ` (${(baselineCpu / r.cpuUs).toFixed(2)}x)`}`.padStart(14);
+  process.stdout.write(
+    `${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)} ${'cpu µs/answer'.padStart(14)}\n`,
+  );
   for (const r of rows) {
-    process.stdout.write(`${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)}\n`);
+    process.stdout.write(
+      `${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)} ${cpuOf(r)}\n`,
+    );
   }
+  process.stdout.write('cpu µs/answer: the server process\'s CPU time (user + system) per answer over the row, with the bare server\'s as a ratio (Linux; - elsewhere)\n');
   process.stdout.write(
     [
       '',

@@ -7,47 +7,55 @@ import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
 
 /** How a refused window is answered: the SPEC 8.4 429 by default. */
-type Refuse = (decision: WindowDecision) => SimError;
+type Refuse = (x: Exchange, rule: WindowRule, decision: WindowDecision) => SimError;
+
+/** What an admitted window adds to the request: nothing by default. */
+type Admit = (x: Exchange, rule: WindowRule, decision: WindowDecision) => StageResult;
+
+/** The answer when no window could judge the request: 503 SERVICE_UNAVAILABLE, journaled as `degraded`. */
+const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
 
 /**
- * Checks one window in the store and records the check: `undefined` when admitted (with the
- * window's numbers passed to `admitted`), else the refusal (`refuse`, or the SPEC 8.4 429 with
- * `message`). A store failure (a throw or a rejection) becomes 503 SERVICE_UNAVAILABLE: the
- * simulator never guesses an admission. Synchronous when the store answers synchronously, so
- * the in-memory path allocates no promise.
+ * Checks one window in the store and records the check: continues when admitted (after
+ * `admitted`, given the window's numbers), else answers the refusal (`refuse`, or the SPEC 8.4
+ * 429 with `message`). A store failure (a throw or a rejection) becomes 503
+ * SERVICE_UNAVAILABLE: the simulator never guesses an admission. Synchronous when the store
+ * answers synchronously, and then it makes no closure and no promise: `admitted` and `refuse`
+ * are module functions handed the exchange and the rule.
  */
-function checkWindow(
-  x: Exchange,
-  rule: WindowRule,
-  message: string,
-  admitted: (decision: WindowDecision) => StageResult = () => CONTINUE,
-  refuse: Refuse = (decision) => rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) }),
-): StageResult | Promise<StageResult> {
-  const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
+function checkWindow(x: Exchange, rule: WindowRule, message: string, admitted?: Admit, refuse?: Refuse): StageResult | Promise<StageResult> {
   const shared = x.sim.shared;
   if (shared) {
     // The shared store numbers the check and says the instant it judged it at.
     return shared.store.windows.consume(rule.id, x.now, rule.limit, rule.windowMs).then((decision) => {
       const at = decision.at === x.now ? {} : { at: decision.at };
       x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order: decision.order, ...at });
-      return decision.allowed ? admitted(decision) : respond(refuse(decision), rule.rule);
+      return conclude(x, rule, decision, message, admitted, refuse);
     }, degrade);
   }
   const order = x.sim.admission.journal.nextCheck();
-  const decide = (decision: WindowDecision): StageResult => {
-    // The store could not take one more identity: no window judged the request.
-    if (decision.unavailable === true) return degrade();
-    x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
-    if (decision.allowed) return admitted(decision);
-    return respond(refuse(decision), rule.rule);
-  };
   let pending;
   try {
     pending = x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
   } catch {
     return degrade();
   }
-  return pending instanceof Promise ? pending.then(decide, degrade) : decide(pending);
+  return pending instanceof Promise ? pending.then((decision) => judge(x, rule, order, decision, message, admitted, refuse), degrade) : judge(x, rule, order, pending, message, admitted, refuse);
+}
+
+/** A memory-store decision, recorded as check number `order`, then concluded. */
+function judge(x: Exchange, rule: WindowRule, order: number, decision: WindowDecision, message: string, admitted?: Admit, refuse?: Refuse): StageResult {
+  // The store could not take one more identity: no window judged the request.
+  if (decision.unavailable === true) return degrade();
+  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
+  return conclude(x, rule, decision, message, admitted, refuse);
+}
+
+/** Continue (after `admitted`) or refuse, by the window's decision. */
+function conclude(x: Exchange, rule: WindowRule, decision: WindowDecision, message: string, admitted?: Admit, refuse?: Refuse): StageResult {
+  if (decision.allowed) return admitted ? admitted(x, rule, decision) : CONTINUE;
+  const refusal = refuse ? refuse(x, rule, decision) : rateLimited(message, { ...decision, retryAfter: retryAfterSeconds(decision.reset, x.now) });
+  return respond(refusal, rule.rule);
 }
 
 /** Whether the SPEC 8 limits apply to this request at all. */
@@ -106,25 +114,28 @@ export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult>
     ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
     : keyQuotaRule(x.principal.key);
   if (!rule) return CONTINUE;
-  const liveReset = followsLive(x.sim.profile, 'rate-limit-reset');
+  return checkWindow(x, rule, 'API key rate limit exceeded', admitQuota, refuseQuota);
+}
+
+/** `rate-limit-reset`: the reset of a quota decision as the profile reports it. */
+function quotaReset(x: Exchange, rule: WindowRule, decision: WindowDecision): number {
+  return followsLive(x.sim.profile, 'rate-limit-reset') ? x.now + rule.windowMs : decision.reset;
+}
+
+/** An admitted quota: its X-RateLimit-* headers on every answer of the request. */
+function admitQuota(x: Exchange, rule: WindowRule, decision: WindowDecision): StageResult {
+  x.headers['X-RateLimit-Limit'] = String(rule.limit);
+  x.headers['X-RateLimit-Remaining'] = String(decision.remaining);
+  x.headers['X-RateLimit-Reset'] = String(quotaReset(x, rule, decision));
+  return CONTINUE;
+}
+
+/** A refused quota: SPEC 8.4's 429, or live's words and no numbers in the body (`limit-429-bodies`). */
+function refuseQuota(x: Exchange, rule: WindowRule, decision: WindowDecision): SimError {
   const liveBody = followsLive(x.sim.profile, 'limit-429-bodies');
-  const resetOf = (decision: WindowDecision): number => (liveReset ? x.now + rule.windowMs : decision.reset);
-  return checkWindow(
-    x,
-    rule,
-    'API key rate limit exceeded',
-    (decision) => {
-      x.headers['X-RateLimit-Limit'] = String(rule.limit);
-      x.headers['X-RateLimit-Remaining'] = String(decision.remaining);
-      x.headers['X-RateLimit-Reset'] = String(resetOf(decision));
-      return CONTINUE;
-    },
-    (decision) => {
-      const reset = resetOf(decision);
-      const window = { ...decision, reset, retryAfter: retryAfterSeconds(reset, x.now) };
-      return rateLimited(liveBody ? LIVE_QUOTA_MESSAGE : 'API key rate limit exceeded', window, !liveBody);
-    },
-  );
+  const reset = quotaReset(x, rule, decision);
+  const window = { ...decision, reset, retryAfter: retryAfterSeconds(reset, x.now) };
+  return rateLimited(liveBody ? LIVE_QUOTA_MESSAGE : 'API key rate limit exceeded', window, !liveBody);
 }
 
 /** SPEC 8.1: the matched route's per-endpoint limit per identity, before access checks and validation. */
@@ -146,7 +157,12 @@ export function enforceRouteWindow(x: Exchange): StageResult | Promise<StageResu
   const rule = route.windowRule(x.access);
   if (!rule) return CONTINUE;
   if (rule.rule === 'ingest_limit' && followsLive(x.sim.profile, 'track-errors')) {
-    return checkWindow(x, rule, 'Rate limit exceeded', undefined, () => basketError(rule.basketKey ?? 'TRACK_RATE_LIMITED'));
+    return checkWindow(x, rule, 'Rate limit exceeded', undefined, refuseInBasket);
   }
   return checkWindow(x, rule, 'Rate limit exceeded');
+}
+
+/** The ingestion service's refusal of a window: its `basket` envelope, no rate-limit headers. */
+function refuseInBasket(_x: Exchange, rule: WindowRule): SimError {
+  return basketError(rule.basketKey ?? 'TRACK_RATE_LIMITED');
 }

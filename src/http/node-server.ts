@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SimResponse } from '../sim/messages.js';
+import type { SimRequest, SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
 import { expectationFailed, headersTooLarge, internalError, requestTimeout, unreadableRequest, type SimError } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
@@ -203,7 +203,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
         res.destroy();
         return;
       }
-      let request;
+      let request: SimRequest;
       try {
         request = toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy));
       } catch {
@@ -218,10 +218,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
               response,
               req.method === 'HEAD',
               () => {
-                const method = req.method ?? 'GET';
-                const url = req.url ?? '/';
-                const q = url.indexOf('?');
-                const path = q === -1 ? url : url.slice(0, q);
+                const { method, path } = request;
                 const durationMs = now() - started;
                 metrics.observe({ method, path }, response.status, durationMs / 1000);
                 log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });

@@ -6,16 +6,10 @@ import type { SimRequest } from '../messages.js';
  */
 export function fingerprintOf(request: SimRequest): string {
   const names = Object.keys(request.query);
-  // Most requests name one parameter or none: nothing to sort.
-  const query =
-    names.length === 0
-      ? ''
-      : names.length === 1
-        ? `${names[0]}=${request.query[names[0] as string]}`
-        : names
-            .sort()
-            .map((name) => `${name}=${request.query[name]}`)
-            .join('&');
+  // Most requests name one parameter or none: nothing to sort, and no array made for the pairs.
+  if (names.length > 1) names.sort();
+  let query = '';
+  for (let i = 0; i < names.length; i++) query += `${i === 0 ? '' : '&'}${names[i]}=${request.query[names[i] as string]}`;
   const text = `${request.method} ${request.path}?${query}\n${request.body ?? ''}`;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord, Organization, RevenueConfig, ShortLink, UptimeMonitor, User, Website } from './model/entities.js';
 import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
+import { createAnswerMemo, type AnswerMemo } from './query/answer-memo.js';
 import { createResultCache, type ResultCache } from './query/result-cache.js';
 import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_ENTRIES, type TrafficReader } from './traffic-cache.js';
 import { createAdminState, type AdminState } from './admin/admin-state.js';
@@ -20,6 +21,8 @@ export interface SimState {
   readonly traffic: TrafficReader;
   /** Computed rows of recent queries. */
   readonly results: ResultCache;
+  /** The answer texts of repeated queries, forgotten whenever data changes (`query/answer-memo.ts`). */
+  readonly answers: AnswerMemo;
   readonly organizations: Map<string, Organization>;
   /** In creation order, which is the order the website list uses. */
   readonly websites: Map<string, Website>;
@@ -63,10 +66,18 @@ const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => 
 /** Builds the initial state of a world. */
 export function createState(world: World, options: StateOptions = {}): SimState {
   const websites = [...world.websites].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  const results = createResultCache();
+  const trackedEvents = createEventStore(options.eventStorage);
+  const ingested = createIngestLedger({
+    ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
+    ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
+  });
+  const profiles = createProfileStore();
   return {
     world,
     traffic: createTrafficCache(world, DEFAULT_TRAFFIC_CACHE_ENTRIES, options.trafficCacheBytes ?? DEFAULT_TRAFFIC_CACHE_BYTES),
-    results: createResultCache(),
+    results,
+    answers: createAnswerMemo({ results, trackedEvents, ingested, profiles }),
     organizations: byId(world.organizations),
     websites: byId(websites),
     users: byId(world.users),
@@ -78,12 +89,9 @@ export function createState(world: World, options: StateOptions = {}): SimState 
     sessionsByHash: new Map(world.fixtureSessions.map((s) => [hashSecret(s.token), s.userId])),
     hashMemo: new Map(),
     admin: createAdminState(world.seed),
-    trackedEvents: createEventStore(options.eventStorage),
-    ingested: createIngestLedger({
-      ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
-      ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
-    }),
-    profiles: createProfileStore(),
+    trackedEvents,
+    ingested,
+    profiles,
     setupChecks: createSetupCheckStore(),
     manage: createManageState(world),
     dictionaries: createIngestDictionaries(world.dictionaries),

@@ -77,6 +77,8 @@ export interface ProfileStore extends ProfileReader {
   readonly limits: ProfileStoreLimits;
   /** Profiles kept, all websites. */
   readonly size: number;
+  /** Identifies applied so far, all websites: grows whenever any profile or alias changes. */
+  readonly changes: number;
   /** Upserts a profile (and its alias) as of `now`: all of it, or nothing when a bound would be passed. */
   identify(input: IdentifyInput, now: number): IdentifyResult;
 }
@@ -143,12 +145,16 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}): Pr
   /** website id → identifies that changed it. */
   const versions = new Map<string, number>();
   let size = 0;
+  let changes = 0;
   let aliasCount = 0;
   let chars = 0;
   return {
     limits: bounds,
     get size() {
       return size;
+    },
+    get changes() {
+      return changes;
     },
     identify(input, now) {
       let sites = profiles.get(input.websiteId);
@@ -187,6 +193,7 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}): Pr
       chars += delta;
       profile.chars = nextChars;
       versions.set(input.websiteId, (versions.get(input.websiteId) ?? 0) + 1);
+      changes++;
       return { ok: true };
     },
     profile(websiteId, profileId) {

@@ -17,6 +17,8 @@ export interface ResultCache {
   memo<T>(key: string, make: () => T): T;
   /** Forgets everything (after data changes). */
   clear(): void;
+  /** How many times {@link clear} ran: grows exactly when cached rows may have gone stale. */
+  clears(): number;
   /**
    * This cache as of now, for work that yields between pieces (a batch): after a later
    * {@link clear}, the pinned cache computes and serializes without reading or storing entries.
@@ -134,6 +136,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
         memos.clear();
         generation++;
       },
+      clears: () => generation,
       pin: () => cacheOf(generation),
       stats: () => ({ entries: entries.size, hits, misses }),
     };
@@ -141,7 +144,8 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
   return cacheOf(undefined);
 }
 
-function scopeKey(scope: QueryScope): string {
+/** The part of a cache key that names a scope: its websites (and organization), link or monitor. */
+export function scopeKey(scope: QueryScope): string {
   switch (scope.kind) {
     case 'websites':
       return `w:${scope.websites.map((w) => w.id).join(',')}${scope.organizationId === undefined ? '' : `|o:${scope.organizationId}`}`;

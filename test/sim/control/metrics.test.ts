@@ -102,6 +102,22 @@ describe('GET /__sim/metrics', () => {
     expect(snapshot.shared).toBe(false);
   });
 
+  it('renders the latency histogram by route pattern and status: cumulative buckets with inclusive bounds, +Inf, sum and count', async () => {
+    const sim = servedSimulator();
+    const metrics = prometheusMetricsOf(sim);
+    for (const seconds of [0.001, 0.002, 0.3, 20]) metrics.observe({ method: 'POST', path: '/v1/query' }, 200, seconds);
+    metrics.observe({ method: 'GET', path: '/v1/websites/web_acme_store' }, 404, -1);
+    const { exposition } = await scrape(sim);
+    const name = 'analytics_sim_request_duration_seconds';
+    expect(exposition.types.get(name)).toBe('histogram');
+    const bucket = (le: string, labels = { route: '/v1/query', status: '200' }): number => valueOf(exposition, `${name}_bucket`, { ...labels, le });
+    expect([bucket('0.001'), bucket('0.0025'), bucket('0.25'), bucket('0.5'), bucket('10'), bucket('+Inf')]).toEqual([1, 2, 2, 3, 3, 4]);
+    expect(valueOf(exposition, `${name}_count`, { route: '/v1/query', status: '200' })).toBe(4);
+    expect(valueOf(exposition, `${name}_sum`, { route: '/v1/query', status: '200' })).toBeCloseTo(20.303, 9);
+    // A path is labelled with its route pattern, never the raw path; a negative time counts as 0.
+    expect(bucket('0.001', { route: '/v1/websites/:id', status: '404' })).toBe(1);
+  });
+
   it('is documented in the OpenAPI document as a Prometheus text response', async () => {
     const answer = await call(freshSimulator(), 'GET', '/openapi.json');
     const ok = answer.json.paths['/__sim/metrics'].get.responses['200'];

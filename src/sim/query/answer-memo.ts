@@ -1,8 +1,7 @@
 import type { ProfileStore } from '../ingest/profile-store.js';
 import type { EventStore } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
-import type { QueryScope } from './definition.js';
-import type { QueryPlan } from './plan.js';
+import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { scopeKey, type ResultCache } from './result-cache.js';
 
 /**
@@ -15,7 +14,7 @@ import { scopeKey, type ResultCache } from './result-cache.js';
  */
 export interface AnswerMemo {
   /** The text kept for `plan` over `scope` at `now`, if it is still exactly what answering again would give. */
-  read(plan: QueryPlan, scope: QueryScope, now: number): string | undefined;
+  read(plan: MemoPlan, scope: QueryScope, now: number): string | undefined;
   /** The data as it stands: take it before computing an answer, and hand it to {@link write}. */
   mark(): DataMark;
   /**
@@ -24,7 +23,7 @@ export interface AnswerMemo {
    * on every request); plans that are not remembered, answers that read the clock beyond the
    * minute, and large texts are not kept.
    */
-  write(plan: QueryPlan, scope: QueryScope, now: number, since: DataMark, text: string): void;
+  write(plan: MemoPlan, scope: QueryScope, now: number, since: DataMark, text: string): void;
 }
 
 /**
@@ -38,6 +37,11 @@ export interface DataMark {
   readonly ingested: number;
   readonly identifies: number;
   readonly clears: number;
+}
+
+/** What the memo reads of a query plan (`plan.ts`'s `QueryPlan` is one): the types of its parameters. */
+export interface MemoPlan {
+  readonly parameters: readonly { readonly type: Pick<QueryTypeDefinition, 'skipDateRange' | 'family'> }[];
 }
 
 /** What the memo watches for changes. */
@@ -66,7 +70,7 @@ interface Kept extends DataMark {
  * not a type that skips the date range (computed afresh every time) nor a retention type (its
  * rows are observed up to the instant of the request).
  */
-function isKeepable(plan: QueryPlan): boolean {
+function isKeepable(plan: MemoPlan): boolean {
   if (!Object.isFrozen(plan)) return false;
   for (const parameter of plan.parameters) {
     if (parameter.type.skipDateRange || parameter.type.family === 'retention') return false;
@@ -77,7 +81,7 @@ function isKeepable(plan: QueryPlan): boolean {
 /** Creates an empty memo over the data of one simulator state. */
 export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
   /** Plans are frozen and shared by the requests that send their body: the kept answers go when the plan does. */
-  const kept = new WeakMap<QueryPlan, Map<string, Kept>>();
+  const kept = new WeakMap<MemoPlan, Map<string, Kept>>();
   const unchangedSince = (mark: DataMark): boolean =>
     mark.events === sources.trackedEvents.size &&
     mark.ingested === sources.ingested.size &&

@@ -107,7 +107,15 @@ export function serverTarget(base: string): FuzzTarget {
       await fetch(url('/__sim/reset'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     },
     async send(request) {
-      const target = new URL(request.path.startsWith('/') ? request.path : `/${request.path}`, base);
+      // Joined as text: resolved against the base, a path that starts with `//` would name a host.
+      const root = base.replace(/\/+$/, '');
+      let target: URL;
+      try {
+        target = new URL(`${root}${request.path.startsWith('/') ? request.path : `/${request.path}`}`);
+      } catch {
+        return null;
+      }
+      if (target.origin !== new URL(root).origin) return null;
       for (const [k, v] of Object.entries(request.query)) target.searchParams.append(k, v);
       const headers = new Headers();
       for (const [k, v] of Object.entries(request.headers)) {
@@ -123,8 +131,9 @@ export function serverTarget(base: string): FuzzTarget {
       try {
         res = await fetch(target, { method: request.method, headers, ...(withBody ? { body: request.body } : {}) });
       } catch (error) {
-        // fetch's own refusal (no cause) is not the server's doing; a network error (a cause) is.
-        if (error instanceof TypeError && error.cause === undefined) return null;
+        // fetch's own refusal (no cause, or undici's InvalidArgumentError: a header value it will
+        // not send) is not the server's doing; a network error is.
+        if (error instanceof TypeError && (error.cause === undefined || (error.cause instanceof Error && error.cause.name === 'InvalidArgumentError'))) return null;
         throw error;
       }
       const out: Record<string, string> = {};
@@ -188,7 +197,8 @@ export async function runFuzz(options: { runs: number; seed: number; target?: Fu
       try {
         response = await target.send(request);
       } catch (error) {
-        note(report.exceptions, describe(request, String(error).slice(0, 200)));
+        const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause).slice(0, 120)})` : '';
+        note(report.exceptions, describe(request, `${String(error).slice(0, 200)}${cause}`));
         continue;
       }
       if (response === null) {

@@ -233,13 +233,25 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
 }
 
 /**
+ * Milliseconds a connection refused before its body was read stays open after the refusal,
+ * dropping what the client still sends: closing a socket with unread bytes makes the kernel
+ * reset the connection, and a client still sending a large body would see the reset instead
+ * of the answer. The client closing ends it sooner.
+ */
+const LINGER_MS = 5_000;
+
+/**
  * Answers what node's HTTP layer refuses before a request reaches the listener in the JSON
  * error shape of every other refusal, then closes the connection: a request line or headers it
  * cannot parse (400), headers over its limit (431), a request that did not arrive within the
- * request timeout (408). A connection that broke is only closed.
+ * request timeout (408). The refusal is followed by the end of the server's side; the rest of
+ * what the client sends is read and dropped (each piece fails to parse again and comes back
+ * here) until the client closes or {@link LINGER_MS} pass. A connection that broke is only closed.
  */
 function createClientErrorHandler(requestTimeoutSeconds: number): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  const lingering = new WeakSet<Duplex>();
   return (error, socket) => {
+    if (lingering.has(socket) && error.code !== 'ECONNRESET' && error.code !== 'EPIPE') return;
     // A response already under way on this connection cannot be followed by another one.
     const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE' || current?.headersSent === true) {
@@ -257,6 +269,10 @@ function createClientErrorHandler(requestTimeoutSeconds: number): (error: NodeJS
     socket.end(
       `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+    lingering.add(socket);
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
   };
 }
 

@@ -221,6 +221,32 @@ describe('the node:http server', () => {
       expect(answer.json).toEqual({ success: false, error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' });
     });
 
+    it('lets a client still sending a 4 MB body read the 431 of its oversized headers, never a reset', async () => {
+      const socket = connect(server.port, '127.0.0.1');
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      const pieces = 64;
+      const outcome = await new Promise<{ text: string; error?: string }>((resolve) => {
+        let text = '';
+        let error: string | undefined;
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+        socket.on('close', () => resolve({ text, ...(error === undefined ? {} : { error }) }));
+        socket.write(`POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Padding: ${'p'.repeat(64 * 1024)}\r\nContent-Length: ${piece.length * pieces}\r\n\r\n`);
+        let sent = 0;
+        const pump = (): void => {
+          while (sent < pieces && !socket.destroyed) {
+            sent++;
+            if (!socket.write(piece)) return void socket.once('drain', pump);
+          }
+          if (!socket.destroyed) socket.end();
+        };
+        pump();
+      });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.text.startsWith('HTTP/1.1 431 Request Header Fields Too Large\r\n')).toBe(true);
+      expect(JSON.parse(outcome.text.slice(outcome.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, code: 'HEADERS_TOO_LARGE' });
+    });
+
     it('answers a request line it cannot parse with 400 and the JSON error body', async () => {
       const socket = connect(server.port, '127.0.0.1');
       const raw = await new Promise<string>((resolve, reject) => {

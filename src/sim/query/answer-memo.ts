@@ -58,6 +58,12 @@ const SCOPES_PER_PLAN = 16;
 /** Answers longer than this (characters) are not kept: the result cache already holds their pages. */
 const MAX_KEPT_CHARS = 64 * 1024;
 
+/**
+ * Characters kept in all, at most: past it every kept answer is forgotten at once (the plans'
+ * table cannot be walked). Answers of plans gone with their bodies still count until then.
+ */
+const MAX_TOTAL_CHARS = 4 * 1024 * 1024;
+
 const MINUTE_MS = 60_000;
 
 interface Kept extends DataMark {
@@ -81,7 +87,8 @@ function isKeepable(plan: MemoPlan): boolean {
 /** Creates an empty memo over the data of one simulator state. */
 export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
   /** Plans are frozen and shared by the requests that send their body: the kept answers go when the plan does. */
-  const kept = new WeakMap<MemoPlan, Map<string, Kept>>();
+  let kept = new WeakMap<MemoPlan, Map<string, Kept>>();
+  let keptChars = 0;
   const unchangedSince = (mark: DataMark): boolean =>
     mark.events === sources.trackedEvents.size &&
     mark.ingested === sources.ingested.size &&
@@ -102,10 +109,21 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
     }),
     write(plan, scope, now, since, text) {
       if (text.length > MAX_KEPT_CHARS || !isKeepable(plan)) return;
+      const key = scopeKey(scope);
       let byScope = kept.get(plan);
       if (byScope === undefined) kept.set(plan, (byScope = new Map()));
-      else if (byScope.size >= SCOPES_PER_PLAN) byScope.clear();
-      byScope.set(scopeKey(scope), { ...since, minute: Math.floor(now / MINUTE_MS), text });
+      const replaced = byScope.get(key);
+      if (replaced !== undefined) keptChars -= replaced.text.length;
+      else if (byScope.size >= SCOPES_PER_PLAN) {
+        for (const entry of byScope.values()) keptChars -= entry.text.length;
+        byScope.clear();
+      }
+      if (keptChars + text.length > MAX_TOTAL_CHARS) {
+        kept = new WeakMap([[plan, (byScope = new Map())]]);
+        keptChars = 0;
+      }
+      byScope.set(key, { ...since, minute: Math.floor(now / MINUTE_MS), text });
+      keptChars += text.length;
     },
   };
 }

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { event, track, trackSimulator } from '../ingest/support.js';
 import { advanceClock, outcomesOf, rowsOf, runQuery, STORE, sumOf, withoutRequestId } from './support.js';
+import { createAnswerMemo, type MemoPlan } from '../../../src/sim/query/answer-memo.js';
+import { createResultCache } from '../../../src/sim/query/result-cache.js';
+import { createEventStore } from '../../../src/sim/ingest/event-store.js';
+import { createIngestLedger } from '../../../src/sim/ingest/ingest-ledger.js';
+import { createProfileStore } from '../../../src/sim/ingest/profile-store.js';
+import type { QueryScope } from '../../../src/sim/query/definition.js';
 
 // A query asked again with the same body, over the same scope, in the same minute, is answered
 // from the text its last answer had (src/sim/query/answer-memo.ts). These tests change each thing
@@ -86,5 +92,33 @@ describe('answers to a repeated query', () => {
     expect(withoutRequestId(await runQuery(sim, body, { website_id: 'web_acme_www' }))).toBe(withoutRequestId(www));
     expect(withoutRequestId(await runQuery(sim, body, STORE))).toBe(withoutRequestId(store));
     expect(withoutRequestId(www)).not.toBe(withoutRequestId(store));
+  });
+});
+
+describe('the answer memo', () => {
+  const sources = () => {
+    const results = createResultCache();
+    return { results, trackedEvents: createEventStore(), ingested: createIngestLedger(), profiles: createProfileStore() };
+  };
+  const plan = (): MemoPlan => Object.freeze({ parameters: Object.freeze([{ type: { skipDateRange: false, family: 'summary' as const } }]) }) as unknown as MemoPlan;
+  const scope = { kind: 'websites', websites: [{ id: 'web_a' }] } as unknown as QueryScope;
+
+  it('keeps at most about 4 M characters of answers in all, forgetting the older ones at once past that', () => {
+    const memo = createAnswerMemo(sources());
+    const text = 'x'.repeat(64 * 1024);
+    const plans = Array.from({ length: 70 }, plan);
+    for (const p of plans) memo.write(p, scope, 0, memo.mark(), text);
+    expect(memo.read(plans[0] as MemoPlan, scope, 0)).toBeUndefined();
+    expect(memo.read(plans[69] as MemoPlan, scope, 0)).toBe(text);
+  });
+
+  it('counts an answer written again for the same plan and scope once', () => {
+    const memo = createAnswerMemo(sources());
+    const text = 'x'.repeat(64 * 1024);
+    const first = plan();
+    memo.write(first, scope, 0, memo.mark(), text);
+    const again = plan();
+    for (let i = 0; i < 200; i++) memo.write(again, scope, 0, memo.mark(), text);
+    expect(memo.read(first, scope, 0)).toBe(text);
   });
 });

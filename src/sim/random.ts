@@ -17,8 +17,11 @@ export interface Random {
   pick<T>(items: readonly T[]): T;
   /** A standard normal variate (Box-Muller). */
   normal(): number;
-  /** A string of `length` characters drawn from `alphabet`. */
-  string(length: number, alphabet: string): string;
+  /**
+   * `prefix` followed by `length` characters drawn from `alphabet`, made as one flat string (not
+   * a chain of concatenations: a request id or secret kept for long costs its characters only).
+   */
+  string(length: number, alphabet: string, prefix?: string): string;
   /**
    * An independent stream named by `label`. Forks depend only on this stream's seed and the
    * label, never on how much was drawn, so concurrent consumers cannot disturb each other.
@@ -49,10 +52,12 @@ export function createRandom(seed: string | number): Random {
       const v = next();
       return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
     },
-    string(length, alphabet) {
-      let out = '';
-      for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)];
-      return out;
+    string(length, alphabet, prefix = '') {
+      const codes = new Array<number>(prefix.length + length);
+      for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
+      for (let i = prefix.length; i < codes.length; i++) codes[i] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
+      // Lengths here are the simulator's own (ids, secrets, tokens): tens of characters, never input's.
+      return String.fromCharCode.apply(null, codes);
     },
     fork(label) {
       return createRandom(`${seedString}/${label}`);

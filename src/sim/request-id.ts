@@ -25,7 +25,7 @@ export function createRequestIds(seed: string): RequestIdSource {
   const recent: string[] = new Array(KEPT);
   let issued = 0;
   const generate = (): string => {
-    const id = `req_${stream.string(16, ALPHANUMERIC)}`;
+    const id = stream.string(16, ALPHANUMERIC, 'req_');
     generated++;
     recent[generated % KEPT] = id;
     return id;

@@ -18,5 +18,17 @@ export function fingerprintOf(request: SimRequest): string {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return hex64(a >>> 0, b >>> 0);
+}
+
+/** Character codes of the hex digits. */
+const DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** Two 32-bit words as 16 hex digits, made as one flat string (journal entries keep it). */
+function hex64(a: number, b: number): string {
+  const d = (word: number, shift: number): number => DIGITS[(word >>> shift) & 15] as number;
+  return String.fromCharCode(
+    d(a, 28), d(a, 24), d(a, 20), d(a, 16), d(a, 12), d(a, 8), d(a, 4), d(a, 0),
+    d(b, 28), d(b, 24), d(b, 20), d(b, 16), d(b, 12), d(b, 8), d(b, 4), d(b, 0),
+  );
 }

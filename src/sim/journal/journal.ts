@@ -1,64 +1,7 @@
-import type { AdmissionRule } from '../admission/rules.js';
-import type { StepRef } from '../faults/fault-plan.js';
+import { createEntryColumns } from './entry-columns.js';
+import type { JournalEntry } from './journal-entry.js';
 
-/** One sliding-window check made for a request: enough for an oracle to replay it. */
-export interface WindowCheck {
-  readonly rule: AdmissionRule;
-  /** The window's identity in the store, e.g. `api-key:key_x` or `query:execute:anon:1.2.3.4`. */
-  readonly id: string;
-  readonly limit: number;
-  readonly windowMs: number;
-  readonly allowed: boolean;
-  /** Position of this check among all window checks of the simulator: the order the store saw them. */
-  readonly order: number;
-  /**
-   * The instant the store judged the check at, when it differs from the entry's `at` (a shared
-   * store judges a window's checks in order of arrival, and two processes' clocks may differ
-   * by a millisecond).
-   */
-  readonly at?: number;
-}
-
-/** `admitted`, the rule that refused the request, or `scenario` for an injected fault. */
-export type Outcome = 'admitted' | AdmissionRule | 'scenario';
-
-/**
- * One admission decision and its response. Identities name keys by id and users by id,
- * never by secret or token.
- */
-export interface JournalEntry {
-  /**
-   * Position of the request's arrival since the simulator started or was reset (reserved when
-   * it arrives, so entries list in arrival order even when they finish out of order).
-   */
-  readonly seq: number;
-  /** Simulator clock time of the decision, epoch ms. */
-  readonly at: number;
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  /** The matched route pattern, or null when no route matched. */
-  readonly route: string | null;
-  /** `apikey:<id>`, `user:<id>` or `anon:<ip>`. */
-  readonly identity: string;
-  readonly keyId: string | null;
-  readonly outcome: Outcome;
-  readonly status: number;
-  /** Window checks made, in order. */
-  readonly checks: readonly WindowCheck[];
-  /** Requests of the same key in flight before this one (when the gate applied). */
-  readonly inFlight: number | null;
-  /** The in-flight cap at the time (when the gate applied). */
-  readonly inFlightCap: number | null;
-  /** Scenario steps that touched the request (the first refusing one decided it). */
-  readonly faults: readonly StepRef[];
-  /** Hash of method, path, query and body: the same request sent again has the same one. */
-  readonly fingerprint: string;
-  /** The Retry-After the response carried, in seconds, or null. */
-  readonly retryAfter: number | null;
-  /** What the simulator ignored or reinterpreted in the request (the `Warning` headers it sent). */
-  readonly warnings: readonly string[];
-}
+export type { JournalEntry, Outcome, WindowCheck } from './journal-entry.js';
 
 /** Filters of a journal listing. All are optional and combine with AND. */
 export interface JournalQuery {
@@ -99,28 +42,33 @@ export interface Journal {
   restart(now: number): void;
 }
 
+/** Whether an entry with these fields passes a journal query's filters (its `limit` aside). */
+function passes(query: JournalQuery, identity: string, route: string | null, path: string, outcome: string, at: number): boolean {
+  if (query.identity !== undefined && identity !== query.identity) return false;
+  if (query.route !== undefined && route !== query.route && path !== query.route) return false;
+  if (query.outcome !== undefined && outcome !== query.outcome) return false;
+  if (query.since !== undefined && at < query.since) return false;
+  if (query.until !== undefined && at > query.until) return false;
+  return true;
+}
+
 /** The entries of an ordered list that pass a journal query's filters, the newest `limit` of them. */
 export function filterEntries(entries: readonly JournalEntry[], query: JournalQuery = {}): JournalEntry[] {
   const out: JournalEntry[] = [];
-  for (const e of entries) {
-    if (query.identity !== undefined && e.identity !== query.identity) continue;
-    if (query.route !== undefined && e.route !== query.route && e.path !== query.route) continue;
-    if (query.outcome !== undefined && e.outcome !== query.outcome) continue;
-    if (query.since !== undefined && e.at < query.since) continue;
-    if (query.until !== undefined && e.at > query.until) continue;
-    out.push(e);
-  }
+  for (const e of entries) if (passes(query, e.identity, e.route, e.path, e.outcome, e.at)) out.push(e);
   return query.limit !== undefined && out.length > query.limit ? out.slice(out.length - query.limit) : out;
 }
 
 /** Entries kept by default: the newest 100,000. */
 export const DEFAULT_JOURNAL_CAPACITY = 100_000;
 
-/** Creates an empty journal that keeps at most `capacity` entries, dropping the oldest. */
+/**
+ * Creates an empty journal that keeps at most `capacity` entries, dropping the oldest. Entries
+ * are kept as columns (`entry-columns.ts`) and made as objects again only when listed; a
+ * listing with a `limit` reads from the newest back and makes only the entries it returns.
+ */
 export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY): Journal {
-  let ring: (JournalEntry | undefined)[] = new Array(Math.min(capacity, 1024));
-  let start = 0;
-  let size = 0;
+  const kept = createEntryColumns(capacity);
   let seq = 0;
   let checks = 0;
   let ordered = true;
@@ -128,52 +76,45 @@ export function createJournal(now: number, capacity = DEFAULT_JOURNAL_CAPACITY):
   let complete = true;
   let since = now;
 
-  const at = (i: number): JournalEntry => ring[(start + i) % ring.length] as JournalEntry;
+  /** Puts the kept entries in arrival order (requests can finish out of order). */
+  const order = (): void => {
+    const sorted = Array.from({ length: kept.size }, (_, i) => kept.entry(i)).sort((a, b) => a.seq - b.seq);
+    kept.clear();
+    for (const e of sorted) kept.append(e);
+    ordered = true;
+  };
 
   return {
     reserve: () => ++seq,
     nextCheck: () => ++checks,
-    record(full) {
-      if (size > 0 && full.seq < at(size - 1).seq) ordered = false;
-      if (size === ring.length && ring.length < capacity) {
-        const grown: (JournalEntry | undefined)[] = new Array(Math.min(capacity, ring.length * 2));
-        for (let i = 0; i < size; i++) grown[i] = at(i);
-        ring = grown;
-        start = 0;
-      }
-      if (size < ring.length) {
-        ring[(start + size) % ring.length] = full;
-        size++;
-      } else {
-        ring[start] = full;
-        start = (start + 1) % ring.length;
+    record(entry) {
+      if (kept.size > 0 && entry.seq < kept.seq(kept.size - 1)) ordered = false;
+      if (kept.append(entry)) {
         dropped++;
         complete = false;
-        since = at(0).at;
+        since = kept.at(0);
       }
     },
     list(query = {}) {
-      if (!ordered) {
-        const sorted = Array.from({ length: size }, (_, i) => at(i)).sort((a, b) => a.seq - b.seq);
-        ring = sorted;
-        start = 0;
-        ordered = true;
+      if (!ordered) order();
+      const limit = query.limit ?? Number.POSITIVE_INFINITY;
+      const out: JournalEntry[] = [];
+      for (let i = kept.size - 1; i >= 0 && out.length < limit; i--) {
+        if (passes(query, kept.identity(i), kept.route(i), kept.path(i), kept.outcome(i), kept.at(i))) out.push(kept.entry(i));
       }
-      return filterEntries(Array.from({ length: size }, (_, i) => at(i)), query);
+      return out.reverse();
     },
-    info: () => ({ complete, since, capacity, size, dropped }),
+    info: () => ({ complete, since, capacity, size: kept.size, dropped }),
     clear(now) {
-      ring = new Array(Math.min(capacity, 1024));
-      start = 0;
-      size = 0;
+      kept.clear();
+      ordered = true;
       dropped = 0;
       complete = false;
       since = now;
     },
     restart(now) {
-      ring = new Array(Math.min(capacity, 1024));
-      start = 0;
-      size = 0;
+      kept.clear();
+      ordered = true;
       seq = 0;
       checks = 0;
       dropped = 0;

@@ -46,6 +46,11 @@ export interface EventReader {
    */
   countTouching(owners: readonly string[], fromMs: number, toMs: number): number;
   /**
+   * How many events the owners hold on any day: {@link EventReader.countTouching} over all time,
+   * in one step per owner. Grows exactly when an event lands on one of them.
+   */
+  countOwned(owners: readonly string[]): number;
+  /**
    * Visits the events of an owner (a website id, or {@link organizationOwner} of an
    * organization) whose time is within [fromMs, toMs], day by day, in arrival order per day.
    */
@@ -162,6 +167,8 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
     const last = Math.floor(toMs / DAY_MS);
     return [...days].filter(([day]) => day >= first && day <= last).sort(([a], [b]) => a - b);
   };
+  /** owner → events it holds, all days. */
+  const totals = new Map<string, number>();
   let size = 0;
   let chars = 0;
   return {
@@ -191,6 +198,7 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
         }
         insertTime(entry, entry.list.length, event.timestamp);
         entry.list.push(event);
+        totals.set(owner, (totals.get(owner) ?? 0) + 1);
       }
       size += events.length;
       chars += added;
@@ -205,6 +213,11 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
         if (!days) continue;
         for (const [day, entry] of days) if (day >= first && day <= last) count += entry.list.length;
       }
+      return count;
+    },
+    countOwned(owners) {
+      let count = 0;
+      for (const owner of owners) count += totals.get(owner) ?? 0;
       return count;
     },
     scan(owner, fromMs, toMs, visit) {

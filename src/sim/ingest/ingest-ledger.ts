@@ -92,6 +92,8 @@ export interface IngestLedger {
    * Costs one step per day that holds records, never one per record.
    */
   countTouching(websiteIds: readonly string[], fromMs: number, toMs: number): number;
+  /** Records of every kind the websites hold on any day, in one step per website. */
+  countOwned(websiteIds: readonly string[]): number;
   /**
    * Reserves an event id for de-duplication (the service keys it on client id, type and event
    * id): true the first time, false for a duplicate. Remembers at most `maxRecords` ids, and
@@ -119,6 +121,8 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
   const kinds = new Map<string, Map<string, Map<number, IngestRecord[]>>>();
   /** website id → day → records of every kind. */
   const counts = new Map<string, Map<number, number>>();
+  /** website id → records of every kind, all days. */
+  const totals = new Map<string, number>();
   const eventIds = new Set<string>();
   const visitors = new Map<string, Map<string, number>>();
   let size = 0;
@@ -148,6 +152,7 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
         list.push(record);
         tally.set(day, (tally.get(day) ?? 0) + 1);
       }
+      totals.set(websiteId, (totals.get(websiteId) ?? 0) + records.length);
     }
     size += count;
     chars += added;
@@ -187,6 +192,11 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
         if (!tally) continue;
         for (const [day, n] of tally) if (day >= firstDay && day <= lastDay) total += n;
       }
+      return total;
+    },
+    countOwned(websiteIds) {
+      let total = 0;
+      for (const id of websiteIds) total += totals.get(id) ?? 0;
       return total;
     },
     claimEventId(key) {

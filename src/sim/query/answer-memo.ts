@@ -3,39 +3,51 @@ import type { EventStore } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { scopeKey, type ResultCache } from './result-cache.js';
+import { ownersOf } from './scope-owners.js';
 
 /**
  * The serialized answers of repeated queries: for a remembered plan (the same body text, time
- * zone, profile and local day) over the same scope, in the same minute, with no data changed
- * since, the text of the answer after its request id, so a dashboard polling the same query
- * skips execution and serialization. Below it the result cache still decides every answer it
- * keeps; this memo only remembers what that gave, and forgets it whenever anything could
- * change it.
+ * zone, profile and local day) over the same scope, in the same minute, with none of the
+ * scope's data changed since, the text of the answer after its request id, so a dashboard
+ * polling the same query skips execution and serialization. Below it the result cache still
+ * decides every answer it keeps; this memo only remembers what that gave, and forgets it
+ * whenever anything could change it.
  */
 export interface AnswerMemo {
-  /** The text kept for `plan` over `scope` at `now`, if it is still exactly what answering again would give. */
-  read(plan: MemoPlan, scope: QueryScope, now: number): string | undefined;
-  /** The data as it stands: take it before computing an answer, and hand it to {@link write}. */
-  mark(): DataMark;
   /**
-   * Keeps `text` as the answer of `plan` over `scope` at `now`, computed from the data as it
-   * stood at `since`. Only for an answer that raised no warning (a warning must be said again
-   * on every request); plans that are not remembered, answers that read the clock beyond the
-   * minute, and large texts are not kept.
+   * The lookup of `plan` over `scope` at `now`: its `text` is the kept answer while that is
+   * still exactly what answering again would give. Undefined for plans whose answers are never
+   * kept (types computed afresh each time, retention). Taken before computing an answer, it
+   * marks the data the answer is computed from: hand it to {@link write}.
    */
-  write(plan: MemoPlan, scope: QueryScope, now: number, since: DataMark, text: string): void;
+  read(plan: MemoPlan, scope: QueryScope, now: number): MemoLookup | undefined;
+  /**
+   * Keeps `text` as the answer of the lookup's plan and scope. Only for an answer that raised
+   * no warning (a warning must be said again on every request); large texts are not kept.
+   */
+  write(lookup: MemoLookup, text: string): void;
+}
+
+/** One read of the memo (see {@link AnswerMemo.read}). */
+export interface MemoLookup {
+  readonly text: string | undefined;
+  readonly plan: MemoPlan;
+  /** The scope's key ({@link scopeKey}), made once per request. */
+  readonly key: string;
+  readonly minute: number;
+  readonly mark: DataMark;
 }
 
 /**
- * Counters that move whenever data behind any answer changes: tracked events and ingested
- * records (only ever appended), identifies, and clears of the result cache (a website's traffic
- * size, a monitor's interval). Coarser than the result cache's per-website, per-day stamps: any
- * change anywhere forgets every kept answer, and the next request of each asks the result cache.
+ * The data behind a scope's answers as it stands: the tracked events and ingested records of
+ * the scope's owners (only ever appended) and the identifies on its websites, summed (each
+ * only grows, so the sum is unchanged exactly when none moved); and the clears of the result
+ * cache (a website's traffic size, a monitor's interval). The same owners and counts the
+ * result cache's per-day stamps read (`execute.ts`), over all days: an event on another
+ * website leaves a kept answer standing.
  */
 export interface DataMark {
-  readonly events: number;
-  readonly ingested: number;
-  readonly identifies: number;
+  readonly owned: number;
   readonly clears: number;
 }
 
@@ -66,7 +78,8 @@ const MAX_TOTAL_CHARS = 4 * 1024 * 1024;
 
 const MINUTE_MS = 60_000;
 
-interface Kept extends DataMark {
+interface Kept {
+  readonly mark: DataMark;
   readonly minute: number;
   readonly text: string;
 }
@@ -89,27 +102,25 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
   /** Plans are frozen and shared by the requests that send their body: the kept answers go when the plan does. */
   let kept = new WeakMap<MemoPlan, Map<string, Kept>>();
   let keptChars = 0;
-  const unchangedSince = (mark: DataMark): boolean =>
-    mark.events === sources.trackedEvents.size &&
-    mark.ingested === sources.ingested.size &&
-    mark.identifies === sources.profiles.changes &&
-    mark.clears === sources.results.clears();
+  const markOf = (scope: QueryScope): DataMark => {
+    const owners = ownersOf(scope);
+    return {
+      owned: sources.trackedEvents.countOwned(owners) + sources.ingested.countOwned(owners) + sources.profiles.version(owners),
+      clears: sources.results.clears(),
+    };
+  };
   return {
     read(plan, scope, now) {
-      const byScope = kept.get(plan);
-      if (byScope === undefined) return undefined;
-      const entry = byScope.get(scopeKey(scope));
-      return entry !== undefined && entry.minute === Math.floor(now / MINUTE_MS) && unchangedSince(entry) ? entry.text : undefined;
-    },
-    mark: () => ({
-      events: sources.trackedEvents.size,
-      ingested: sources.ingested.size,
-      identifies: sources.profiles.changes,
-      clears: sources.results.clears(),
-    }),
-    write(plan, scope, now, since, text) {
-      if (text.length > MAX_KEPT_CHARS || !isKeepable(plan)) return;
+      if (!isKeepable(plan)) return undefined;
       const key = scopeKey(scope);
+      const minute = Math.floor(now / MINUTE_MS);
+      const mark = markOf(scope);
+      const entry = kept.get(plan)?.get(key);
+      const fresh = entry !== undefined && entry.minute === minute && entry.mark.owned === mark.owned && entry.mark.clears === mark.clears;
+      return { text: fresh ? entry.text : undefined, plan, key, minute, mark };
+    },
+    write({ plan, key, minute, mark }, text) {
+      if (text.length > MAX_KEPT_CHARS) return;
       let byScope = kept.get(plan);
       if (byScope === undefined) kept.set(plan, (byScope = new Map()));
       const replaced = byScope.get(key);
@@ -122,7 +133,7 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
         kept = new WeakMap([[plan, (byScope = new Map())]]);
         keptChars = 0;
       }
-      byScope.set(key, { ...since, minute: Math.floor(now / MINUTE_MS), text });
+      byScope.set(key, { mark, minute, text });
       keptChars += text.length;
     },
   };

@@ -1,6 +1,6 @@
 import type { Dictionaries } from '../model/traffic.js';
 import type { TrafficReader } from '../traffic-cache.js';
-import { organizationOwner, type EventReader } from '../ingest/event-store.js';
+import type { EventReader } from '../ingest/event-store.js';
 import type { IngestLedger } from '../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../ingest/profile-store.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
@@ -8,7 +8,8 @@ import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 import { allowedFilters } from './registry.js';
-import { resultKey, type ResultCache } from './result-cache.js';
+import { resultKey, scopeKey, type ResultCache } from './result-cache.js';
+import { ownersOf } from './scope-owners.js';
 
 /** The outcome of one parameter: its rows are already serialized (`rowsJson`, a JSON array). */
 export interface ParameterResult {
@@ -96,7 +97,7 @@ function runType(type: QueryTypeDefinition, profile: Profile, ctx: Parameters<Qu
 const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
 const ID_OF_TARGET: Record<QueryTarget, string> = { website: 'website_id or organization_id', link: 'link_id', monitor: 'schedule_id' };
 
-function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, env: ExecutionEnvironment): ParameterResult {
+function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, scopeText: string, env: ExecutionEnvironment): ParameterResult {
   const { type } = parameter;
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
@@ -118,7 +119,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   // records are part of it: a new one on the scope's websites and days makes every part new.
   const baseKey = type.skipDateRange
     ? null
-    : resultKey(type, scope, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
+    : resultKey(type, scopeText, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
       ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested) +
       identifiedStamp(type, scope, env.profiles);
@@ -175,11 +176,8 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
  */
 function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, events: EventReader): number {
   if (scope.kind !== 'websites') return 0;
-  const owners = scope.websites.map((w) => w.id);
-  if (scope.organizationId !== undefined) owners.push(organizationOwner(scope.organizationId));
-  return type.family === 'retention'
-    ? events.countTouching(owners, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
-    : events.countTouching(owners, fromMs, toMs);
+  const owners = ownersOf(scope);
+  return type.family === 'retention' ? events.countOwned(owners) : events.countTouching(owners, fromMs, toMs);
 }
 
 /**
@@ -189,12 +187,10 @@ function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: numb
  */
 function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, ledger: IngestLedger): string {
   if (scope.kind !== 'websites' || ledger.size === 0) return '';
-  const ids = scope.websites.map((w) => w.id);
-  // An organization's own records (MCP calls sent without a website) belong to its scope too.
-  if (scope.organizationId !== undefined) ids.push(organizationOwner(scope.organizationId));
+  const owners = ownersOf(scope);
   // Retention follows its cohorts past the range; the AI types report when server-side tracking began, whenever that was.
   const allDays = type.family === 'retention' || type.family === 'ai-agents';
-  const count = allDays ? ledger.countTouching(ids, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) : ledger.countTouching(ids, fromMs, toMs);
+  const count = allDays ? ledger.countOwned(owners) : ledger.countTouching(owners, fromMs, toMs);
   return count === 0 ? '' : `|i${count}`;
 }
 
@@ -220,8 +216,8 @@ class MissingSortField extends Error {
  * Runs every parameter of a valid plan against its scope and pages the rows. Failed
  * parameters come after successful ones, each group in request order, as the service sends them.
  */
-export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment): QueryResult {
-  return assembleResult(plan, env, plan.parameters.map((p) => runParameter(plan, p, scope, env)));
+export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment, scopeText = scopeKey(scope)): QueryResult {
+  return assembleResult(plan, env, plan.parameters.map((p) => runParameter(plan, p, scope, scopeText, env)));
 }
 
 /**
@@ -235,12 +231,13 @@ export async function executeQueryInPieces(
   env: ExecutionEnvironment,
   pause: () => Promise<void>,
   prepare: (parameter: ParameterPlan) => Promise<void>,
+  scopeText = scopeKey(scope),
 ): Promise<QueryResult> {
   const results: ParameterResult[] = [];
   for (const parameter of plan.parameters) {
     if (results.length > 0) await pause();
     await prepare(parameter);
-    results.push(runParameter(plan, parameter, scope, env));
+    results.push(runParameter(plan, parameter, scope, scopeText, env));
   }
   return assembleResult(plan, env, results);
 }

@@ -19,6 +19,7 @@ import { MAX_BATCH_QUERIES, namedTypes, type ParameterPlan, type QueryPlan } fro
 import { planRemembered } from './remembered-plans.js';
 import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './work-budget.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
+import { scopeKey } from './result-cache.js';
 
 /**
  * The `timezone` parameter: an IANA name in its canonical spelling; an unknown name is dropped
@@ -234,9 +235,8 @@ export const queryRoutes = [
       const single = !Array.isArray(body);
       const { answers } = ctx.state;
       // A single query asked again (same body, scope and minute, no data changed): the answer it got.
-      const known = single ? answers.read(plans[0] as QueryPlan, scope, ctx.now) : undefined;
-      if (known !== undefined) return jsonText(`${head}${known}}`);
-      const since = single ? answers.mark() : undefined;
+      const lookup = single ? answers.read(plans[0] as QueryPlan, scope, ctx.now) : undefined;
+      if (lookup?.text !== undefined) return jsonText(`${head}${lookup.text}}`);
       let warned = false;
       const env = {
         now: ctx.now,
@@ -254,10 +254,11 @@ export const queryRoutes = [
         },
       };
       const answered = (text: string): Reply => {
-        if (since !== undefined && !warned) answers.write(plans[0] as QueryPlan, scope, ctx.now, since, text);
+        if (lookup !== undefined && !warned) answers.write(lookup, text);
         return jsonText(`${head}${text}}`);
       };
-      if (single && !needsPieces(plans, scope, ctx.now)) return answered(serializeResult(executeQuery(plans[0] as QueryPlan, scope, env)));
+      const scopeText = lookup?.key ?? scopeKey(scope);
+      if (single && !needsPieces(plans, scope, ctx.now)) return answered(serializeResult(executeQuery(plans[0] as QueryPlan, scope, env, scopeText)));
       // A batch is answered query by query, and a long parameter's days are generated in pieces
       // before its pass, letting other requests run in between. The work keeps the websites it
       // planned with; a change that clears the caches meanwhile (a website's traffic size, a
@@ -269,7 +270,7 @@ export const queryRoutes = [
         const results: string[] = [];
         for (const plan of plans) {
           if (results.length > 0) await pause();
-          results.push(serializeResult(await executeQueryInPieces(plan, scope, pinned, pause, prepare)));
+          results.push(serializeResult(await executeQueryInPieces(plan, scope, pinned, pause, prepare, scopeText)));
         }
         if (single) return answered(results[0] as string);
         return jsonText(`${head}"batch":true,"results":[${results.map((result) => `{${result}}`).join(',')}]}`);

@@ -156,14 +156,14 @@ export function scopeKey(scope: QueryScope): string {
   }
 }
 
-/** The cache key of one parameter's rows: everything that decides them. */
+/** The cache key of one parameter's rows: everything that decides them (`scopeText` is the scope's {@link scopeKey}, made once per request). */
 export function resultKey(
   type: QueryTypeDefinition,
-  scope: QueryScope,
+  scopeText: string,
   range: { fromMs: number; toMs: number; unit: string },
   timezone: string,
   filters: readonly Filter[],
 ): string {
   const time = `${range.fromMs}-${range.toMs}-${range.unit}`;
-  return `${type.name}|${scopeKey(scope)}|${time}|${timezone}|${filters.length > 0 ? JSON.stringify(filters) : ''}`;
+  return `${type.name}|${scopeText}|${time}|${timezone}|${filters.length > 0 ? JSON.stringify(filters) : ''}`;
 }

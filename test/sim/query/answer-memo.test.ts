@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { event, track, trackSimulator } from '../ingest/support.js';
 import { advanceClock, outcomesOf, rowsOf, runQuery, STORE, sumOf, withoutRequestId } from './support.js';
-import { createAnswerMemo, type MemoPlan } from '../../../src/sim/query/answer-memo.js';
+import { createAnswerMemo, type AnswerMemo, type MemoLookup, type MemoPlan } from '../../../src/sim/query/answer-memo.js';
 import { createResultCache } from '../../../src/sim/query/result-cache.js';
 import { createEventStore } from '../../../src/sim/ingest/event-store.js';
 import { createIngestLedger } from '../../../src/sim/ingest/ingest-ledger.js';
@@ -34,6 +34,17 @@ describe('answers to a repeated query', () => {
     expect(tracked(rowsOf(await runQuery(sim, body, STORE), 'custom_events'))).toBe(0);
     expect((await track(sim, event('memo_probe', { websiteId: 'web_acme_store' }), { key: secretOf(sim, 'key_acme_track') })).status).toBe(200);
     expect(tracked(rowsOf(await runQuery(sim, body, STORE), 'custom_events'))).toBe(1);
+  });
+
+  it('count an event tracked on one website in the next identical organization-wide query', async () => {
+    const sim = trackSimulator();
+    const body = { parameters: ['custom_events'], preset: 'today', limit: 1000 };
+    const org = { organization_id: 'org_acme' };
+    const tracked = (rows: Record<string, unknown>[]): number => sumOf(rows.filter((r) => r.name === 'memo_org_probe'), 'total_events');
+    rowsOf(await runQuery(sim, body, org), 'custom_events');
+    expect(tracked(rowsOf(await runQuery(sim, body, org), 'custom_events'))).toBe(0);
+    expect((await track(sim, event('memo_org_probe', { websiteId: 'web_acme_store' }), { key: secretOf(sim, 'key_acme_track') })).status).toBe(200);
+    expect(tracked(rowsOf(await runQuery(sim, body, org), 'custom_events'))).toBe(1);
   });
 
   it("follow the clock: today's pageviews grow when the virtual clock moves on ten minutes", async () => {
@@ -102,23 +113,39 @@ describe('the answer memo', () => {
   };
   const plan = (): MemoPlan => Object.freeze({ parameters: Object.freeze([{ type: { skipDateRange: false, family: 'summary' as const } }]) }) as unknown as MemoPlan;
   const scope = { kind: 'websites', websites: [{ id: 'web_a' }] } as unknown as QueryScope;
+  const lookup = (memo: AnswerMemo, p: MemoPlan): MemoLookup => memo.read(p, scope, 0) as MemoLookup;
+
+  it("keeps a website's answer while events land on another website, and forgets it at the first on its own", () => {
+    const stores = sources();
+    const memo = createAnswerMemo(stores);
+    const p = plan();
+    memo.write(lookup(memo, p), 'kept');
+    const at = (websiteId: string) =>
+      ({ name: 'e', websiteId, timestamp: 1_000, anonymousId: null, sessionId: null, profileId: null, namespace: null, source: null, path: null, eventId: null, propertiesJson: null }) as unknown as Parameters<
+        typeof stores.trackedEvents.append
+      >[0][number];
+    expect(stores.trackedEvents.append([at('web_b'), at('web_c')]).ok).toBe(true);
+    expect(memo.read(p, scope, 0)?.text).toBe('kept');
+    expect(stores.trackedEvents.append([at('web_a')]).ok).toBe(true);
+    expect(memo.read(p, scope, 0)?.text).toBeUndefined();
+  });
 
   it('keeps at most about 4 M characters of answers in all, forgetting the older ones at once past that', () => {
     const memo = createAnswerMemo(sources());
     const text = 'x'.repeat(64 * 1024);
     const plans = Array.from({ length: 70 }, plan);
-    for (const p of plans) memo.write(p, scope, 0, memo.mark(), text);
-    expect(memo.read(plans[0] as MemoPlan, scope, 0)).toBeUndefined();
-    expect(memo.read(plans[69] as MemoPlan, scope, 0)).toBe(text);
+    for (const p of plans) memo.write(lookup(memo, p), text);
+    expect(memo.read(plans[0] as MemoPlan, scope, 0)?.text).toBeUndefined();
+    expect(memo.read(plans[69] as MemoPlan, scope, 0)?.text).toBe(text);
   });
 
   it('counts an answer written again for the same plan and scope once', () => {
     const memo = createAnswerMemo(sources());
     const text = 'x'.repeat(64 * 1024);
     const first = plan();
-    memo.write(first, scope, 0, memo.mark(), text);
+    memo.write(lookup(memo, first), text);
     const again = plan();
-    for (let i = 0; i < 200; i++) memo.write(again, scope, 0, memo.mark(), text);
-    expect(memo.read(first, scope, 0)).toBe(text);
+    for (let i = 0; i < 200; i++) memo.write(lookup(memo, again), text);
+    expect(memo.read(first, scope, 0)?.text).toBe(text);
   });
 });

@@ -83,7 +83,7 @@ describe('the work one request may ask for', () => {
       const type = findQueryType(name);
       if (type?.target !== 'website' || type.skipDateRange) continue;
       beforePass = -1;
-      const answer = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: [name], startDate: '2025-02-01', endDate: '2025-04-30' } });
+      const answer = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_www' }, body: { parameters: [name], startDate: '2025-02-01', endDate: '2025-04-30' } });
       expect(answer.status).toBe(200);
       if (beforePass !== -1 && (await trafficEntries()) !== beforePass) generatedByPass.push(name);
     }

@@ -1,8 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root, where `node --import tsx src/cli/main.ts` runs. */
+/** The repository root, where the CLI runs. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The CLI bundled from the source before the tests (test/global-setup.ts), relative to
+ * {@link REPO_ROOT}: one directory down, like dist/, so it finds package.json as dist/ does.
+ */
+export const CLI_ENTRY = '.test-dist/cli/main.js';
+
+/** The command line that starts the CLI from the source as it stands: `[node, entry]`. */
+export const CLI_FROM_SOURCE: readonly string[] = [process.execPath, CLI_ENTRY];
 
 export interface Exit {
   readonly code: number | null;
@@ -36,7 +45,7 @@ export interface StartOptions {
  * hung process can never outlive the test; nothing here sleeps.
  */
 export function startCli(args: readonly string[], options: StartOptions = {}): CliProcess {
-  return startProcess(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], options);
+  return startProcess(process.execPath, [CLI_ENTRY, ...args], options);
 }
 
 /** Starts any command in the repository root, watched as {@link startCli} watches the CLI. */

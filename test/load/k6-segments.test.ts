@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runK6Plan, STATUSES, type K6Report } from '../../load/k6-runner.js';
 import { startServer, type Server } from '../../load/runner.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { CLI_FROM_SOURCE, REPO_ROOT } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 
@@ -26,7 +26,7 @@ describe('a k6 plan split into execution segments', () => {
 
   beforeAll(async () => {
     await buildK6();
-    server = await startServer([process.execPath, '--import', 'tsx', 'src/cli/main.ts']);
+    server = await startServer([...CLI_FROM_SOURCE]);
     report = await runK6Plan('key-quota', server.url, { duration: 3, segments: 2 });
   }, 600_000);
 

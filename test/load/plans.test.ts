@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_NAMES, startServer, type PlanName, type PlanOptions, type Report, type Server } from '../../load/runner.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { CLI_FROM_SOURCE, REPO_ROOT } from '../helpers/cli.js';
 
 /**
  * `.ci/run` sets ANALYTICS_SIM_FIRST_LINE_ONLY=skip on its second and third Node lines: these runs
@@ -54,7 +54,7 @@ describe.skipIf(FIRST_LINE_ONLY)('load plans against a real server process', () 
   const servers = new Map<PlanName, Server>();
   beforeAll(async () => {
     for (const [plan, server] of await Promise.all(
-      PLAN_NAMES.map(async (plan) => [plan, await startServer([process.execPath, '--import', 'tsx', 'src/cli/main.ts'])] as const),
+      PLAN_NAMES.map(async (plan) => [plan, await startServer([...CLI_FROM_SOURCE])] as const),
     )) {
       servers.set(plan, server);
     }

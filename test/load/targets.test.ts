@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spreadLoad, startSimulators, type Report, type Server } from '../../load/runner.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { CLI_FROM_SOURCE, REPO_ROOT } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 /**
@@ -15,7 +15,7 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 const FIRST_LINE_ONLY = process.env.ANALYTICS_SIM_FIRST_LINE_ONLY === 'skip';
 
 const run = promisify(execFile);
-const FROM_SOURCE = [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
+const FROM_SOURCE = [...CLI_FROM_SOURCE];
 
 interface CliRun {
   readonly code: number;

@@ -241,6 +241,9 @@ try {
   const manyRuns: Measured[] = [await measure(`${MANY_KEYS.toLocaleString('en')} keys, first request of each`, rotating, manyKeys, MANY_KEYS)];
   for (let run = 1; run <= 3; run++) manyRuns.push(await measure(`${MANY_KEYS.toLocaleString('en')} keys with quotas, admitted (run ${run})`, rotating, manyKeys));
   rows.push(...manyRuns);
+  // The baseline again, after the rows it is compared with: on a shared machine the same bare row
+  // moves by a fifth between runs, so every ratio is taken against the mean of the two.
+  rows.push(await measure('bare node:http, POST, fixed JSON (again)', { url: bare.url, method: 'POST', headers, body: cheap }, bare));
   const quotaSecret = fixtures.apiKeys.find((k) => k.id === 'key_acme_quota_default')?.secret ?? '';
   // A fixed number of requests, so the whole run fits the journal (100,000 entries) and every
   // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
@@ -253,14 +256,17 @@ try {
   // The store rows run several processes of their own (redis-server, workers): not pinned.
   pinned.unpin();
   const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42']);
-  const baseline = rows[0]?.rps ?? 1;
+  const bareRows = rows.filter((r) => r.name.startsWith('bare node:http, POST'));
+  const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+  const baseline = mean(bareRows.map((r) => r.rps)) || 1;
 
   const pad = (s: string, n: number): string => s.padEnd(n);
   const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
   process.stdout.write(
     `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off; ${pinned.note}\n\n`,
   );
-  const baselineCpu = rows[0]?.cpuUs;
+  const bareCpus = bareRows.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
+  const baselineCpu = bareCpus.length === bareRows.length ? mean(bareCpus) : undefined;
   const cpuOf = (r: Measured): string =>
     r.cpuUs === undefined ? '-'.padStart(14) : `${num(r.cpuUs, 6)}${baselineCpu === undefined ? '' : ` (${(baselineCpu / r.cpuUs).toFixed(2)}x)`}`.padStart(14);
   process.stdout.write(
@@ -271,7 +277,10 @@ try {
       `${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)} ${cpuOf(r)}\n`,
     );
   }
-  process.stdout.write('cpu µs/answer: the server process\'s CPU time (user + system) per answer over the row, with the bare server\'s as a ratio (Linux; - elsewhere)\n');
+  process.stdout.write(
+    `vs bare: against the mean of the two bare POST rows (${baseline.toFixed(0)} req/s${baselineCpu === undefined ? '' : `, ${baselineCpu.toFixed(0)} µs`}), measured first and last\n` +
+      'cpu µs/answer: the server process\'s CPU time (user + system) per answer over the row, with the bare server\'s as a ratio (Linux; - elsewhere)\n',
+  );
   process.stdout.write(
     [
       '',

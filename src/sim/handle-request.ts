@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../contract/errors.js';
-import { settleLease } from './admission/in-flight-lease.js';
+import { settleLease, withRelease } from './admission/in-flight-lease.js';
 import { internalError, serviceUnavailable, type SimError } from './errors.js';
 import { journalEntryOf } from './journal/record-exchange.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
@@ -90,14 +90,11 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       return response;
     }
     let released = false;
-    return {
-      ...response,
-      release: () => {
-        if (released) return;
-        released = true;
-        void release();
-      },
-    };
+    return withRelease(response, () => {
+      if (released) return;
+      released = true;
+      void release();
+    });
   };
 }
 

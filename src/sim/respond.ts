@@ -57,23 +57,15 @@ export function errorResponse(error: SimError, requestId: string): SimResponse {
 
 /** The response for a route's reply; `extra` headers (rate-limit state) come before the reply's own. */
 export function replyResponse(reply: Reply, requestId: string, extra?: Readonly<Record<string, string>>): SimResponse {
-  if (reply.status === 204) {
-    // No Content: no body and no Content-Type (a CORS preflight, for instance).
-    return { status: 204, headers: { 'X-Request-ID': requestId, ...extra, ...reply.headers }, body: '' };
-  }
-  if (reply.text === '' && reply.contentType === undefined) {
-    // An empty body (a 202 or a redirect): no Content-Type, as for a 204.
-    return { status: reply.status, headers: { 'X-Request-ID': requestId, ...extra, ...reply.headers }, body: '' };
-  }
-  return {
-    status: reply.status,
-    headers: {
-      'Content-Type': reply.text !== undefined ? (reply.contentType ?? 'text/plain; charset=utf-8') : JSON_TYPE,
-      'X-Request-ID': requestId,
-      ...extra,
-      ...reply.headers,
-    },
-    body: reply.text ?? JSON.stringify(reply.body),
-    ...(reply.bytes ? { bytes: reply.bytes } : {}),
-  };
+  // No Content (a CORS preflight), or an empty body (a 202, a redirect): no Content-Type.
+  const typed = reply.status !== 204 && (reply.text !== '' || reply.contentType !== undefined);
+  const headers: Record<string, string> = typed
+    ? { 'Content-Type': reply.text !== undefined ? (reply.contentType ?? 'text/plain; charset=utf-8') : JSON_TYPE, 'X-Request-ID': requestId }
+    : { 'X-Request-ID': requestId };
+  // Assigned, not spread: a later value replaces an earlier one in its place, as a spread would.
+  if (extra) for (const name in extra) headers[name] = extra[name] as string;
+  if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name] as string;
+  if (!typed) return { status: reply.status, headers, body: '' };
+  const body = reply.text ?? JSON.stringify(reply.body);
+  return reply.bytes ? { status: reply.status, headers, body, bytes: reply.bytes } : { status: reply.status, headers, body };
 }

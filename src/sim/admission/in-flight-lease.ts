@@ -18,5 +18,13 @@ export function settleLease(gate: InFlightGate, lease: string | null, response: 
     released = true;
     gate.release(lease);
   };
-  return { ...response, release };
+  return withRelease(response, release);
+}
+
+/**
+ * `response` with `release`, made field by field: every response of a held slot has one shape
+ * (a spread of responses of several shapes is a slow copy on the hot path).
+ */
+export function withRelease(response: SimResponse, release: () => void): SimResponse {
+  return { status: response.status, headers: response.headers, body: response.body, bytes: response.bytes, delayMs: response.delayMs, abort: response.abort, release };
 }

@@ -40,7 +40,11 @@ export interface RequestCounters {
 
 /** Creates counters at zero. */
 export function createRequestCounters(): RequestCounters {
-  let rows = new Map<string, { outcome: Outcome; route: string; key: string; count: number }>();
+  type Row = { outcome: Outcome; route: string; key: string; count: number };
+  // Rows by outcome, then route, then key label: lookups on strings already made (interned
+  // route patterns, key ids), no key text built per request. `order` keeps first-seen order.
+  let rows = new Map<Outcome, Map<string, Map<string, Row>>>();
+  let order: Row[] = [];
   let keys = new Set<string>();
   const keyLabel = (keyId: string | null): string => {
     if (keyId === null) return NO_KEY_LABEL;
@@ -53,14 +57,22 @@ export function createRequestCounters(): RequestCounters {
     record(entry) {
       const route = entry.route ?? UNMATCHED_ROUTE_LABEL;
       const key = keyLabel(entry.keyId);
-      const id = `${entry.outcome}\u0000${route}\u0000${key}`;
-      const row = rows.get(id);
+      let byRoute = rows.get(entry.outcome);
+      if (byRoute === undefined) rows.set(entry.outcome, (byRoute = new Map()));
+      let byKey = byRoute.get(route);
+      if (byKey === undefined) byRoute.set(route, (byKey = new Map()));
+      const row = byKey.get(key);
       if (row) row.count++;
-      else rows.set(id, { outcome: entry.outcome, route, key, count: 1 });
+      else {
+        const made = { outcome: entry.outcome, route, key, count: 1 };
+        byKey.set(key, made);
+        order.push(made);
+      }
     },
-    counts: () => [...rows.values()].map((row) => ({ ...row })),
+    counts: () => order.map((row) => ({ ...row })),
     restart() {
       rows = new Map();
+      order = [];
       keys = new Set();
     },
   };

@@ -2,14 +2,33 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { forwardedAddress } from '../sim/auth/authenticate.js';
 import { MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
 
-/** Splits a request target into its path and its query parameters (first value wins). */
+/** A query string with no percent-escape and no '+': its names and values are read as they are. */
+const PLAIN_QUERY = /^[^%+]*$/;
+
+/** Splits a request target into its path and its query parameters (first value wins), as URLSearchParams reads them. */
 export function parseTarget(target: string): { path: string; query: Record<string, string> } {
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   const query: Record<string, string> = {};
   if (q !== -1 && q < target.length - 1) {
-    for (const [name, value] of new URLSearchParams(target.slice(q + 1))) {
-      if (!(name in query)) query[name] = value;
+    const search = target.slice(q + 1);
+    if (!PLAIN_QUERY.test(search)) {
+      for (const [name, value] of new URLSearchParams(search)) {
+        if (!(name in query)) query[name] = value;
+      }
+    } else {
+      // Nothing to decode (no '%', no '+'): the pairs as URLSearchParams reads them, split by hand.
+      let from = 0;
+      while (from <= search.length) {
+        let to = search.indexOf('&', from);
+        if (to === -1) to = search.length;
+        if (to > from) {
+          const eq = search.indexOf('=', from);
+          const name = eq === -1 || eq > to ? search.slice(from, to) : search.slice(from, eq);
+          if (!(name in query)) query[name] = eq === -1 || eq > to ? '' : search.slice(eq + 1, to);
+        }
+        from = to + 1;
+      }
     }
   }
   return { path: path.length > 0 ? path : '/', query };

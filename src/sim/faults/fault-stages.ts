@@ -20,7 +20,7 @@ function limitOf(x: Exchange): number {
 
 /** Asks the active scenarios what they do to this request (once: probabilities are drawn here). */
 export function planFaults(x: Exchange): StageResult | Promise<StageResult> {
-  if (!x.principal) return CONTINUE;
+  if (!x.principal || x.sim.scenarios.idle()) return CONTINUE;
   const faults = x.sim.scenarios.plan(
     {
       method: x.request.method,

@@ -31,6 +31,8 @@ export interface ScenarioRunner {
    * at once unless the draws' ordinals come from a shared store.
    */
   plan(facts: RequestFacts, now: number): FaultPlan | Promise<FaultPlan>;
+  /** True when no scenario runs: every `plan` would be `NO_FAULTS`, so a request need not state its facts. */
+  idle(): boolean;
 }
 
 /**
@@ -104,6 +106,7 @@ export function createScenarioRunner(seed: string, shared?: OrdinalSource): Scen
         }),
       }));
     },
+    idle: () => active.size === 0,
     plan(facts, now) {
       if (active.size === 0) return NO_FAULTS;
       const lives: Live[] = [];

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from '../sim/messages.js';
+import { emptyQuery, MAX_BODY_BYTES, type SimRequest, type SimResponse } from '../sim/messages.js';
 
 /**
  * Translation between the Fetch API's Request and Response (which MSW hands a handler, and
@@ -40,7 +40,7 @@ export interface RequestContext {
  * has no `Host`: it is the URL's host, as on the wire), the body as text up to 1 MB.
  */
 export async function toSimRequest(request: Request, url: URL, context: RequestContext, limit = MAX_BODY_BYTES): Promise<SimRequest> {
-  const query: Record<string, string> = {};
+  const query = emptyQuery();
   for (const [name, value] of url.searchParams) {
     if (!(name in query)) query[name] = value;
   }

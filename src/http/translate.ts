@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { forwardedAddress } from '../sim/auth/authenticate.js';
-import { MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
+import { emptyQuery, MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
 
 /** A query string with no percent-escape and no '+': its names and values are read as they are. */
 const PLAIN_QUERY = /^[^%+]*$/;
@@ -9,7 +9,7 @@ const PLAIN_QUERY = /^[^%+]*$/;
 export function parseTarget(target: string): { path: string; query: Record<string, string> } {
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
-  const query: Record<string, string> = {};
+  const query = emptyQuery();
   if (q !== -1 && q < target.length - 1) {
     const search = target.slice(q + 1);
     if (!PLAIN_QUERY.test(search)) {
@@ -23,9 +23,10 @@ export function parseTarget(target: string): { path: string; query: Record<strin
         let to = search.indexOf('&', from);
         if (to === -1) to = search.length;
         if (to > from) {
-          const eq = search.indexOf('=', from);
-          const name = eq === -1 || eq > to ? search.slice(from, to) : search.slice(from, eq);
-          if (!(name in query)) query[name] = eq === -1 || eq > to ? '' : search.slice(eq + 1, to);
+          let eq = search.indexOf('=', from);
+          if (eq === -1 || eq > to) eq = to;
+          const name = search.slice(from, eq);
+          if (!(name in query)) query[name] = eq === to ? '' : search.slice(eq + 1, to);
         }
         from = to + 1;
       }

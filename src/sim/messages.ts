@@ -64,5 +64,15 @@ export interface HandleOptions {
   readonly holdSlot?: boolean;
 }
 
+/**
+ * An empty {@link SimRequest.query} for an adapter to fill with the first value of each name. It
+ * has no prototype, so a parameter named `constructor`, `toString` or `__proto__` is kept (and
+ * reported as unknown where the route has no such parameter) instead of being taken for an
+ * inherited property and dropped without a word.
+ */
+export function emptyQuery(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
+
 /** Largest body the simulator reads: 1 MB, as the service's ingestion limit. */
 export const MAX_BODY_BYTES = 1_000_000;

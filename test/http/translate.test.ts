@@ -28,4 +28,12 @@ describe('parseTarget', () => {
     expect(parseTarget('/p?').query).toEqual({});
     expect(parseTarget('?a=1')).toEqual({ path: '/', query: { a: '1' } });
   });
+
+  it('keeps parameters named like inherited properties (constructor, toString, __proto__), by either path', () => {
+    for (const search of ['constructor=1&toString=2&__proto__=3', 'constructor=%31&toString=2&__proto__=3']) {
+      const { query } = parseTarget(`/v1/query?${search}`);
+      expect(Object.keys(query)).toEqual(['constructor', 'toString', '__proto__']);
+      expect([query.constructor, query.toString, query['__proto__']]).toEqual(['1', '2', '3']);
+    }
+  });
 });

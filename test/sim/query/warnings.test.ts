@@ -47,6 +47,17 @@ describe('what the simulator ignored, said in a Warning header', () => {
     expect(warnings.some((w) => /^website_id: No website_id, link_id, schedule_id or organization_id was named: answered for all \d+ websites of organization org_acme/.test(w))).toBe(true);
   });
 
+  it('names a query parameter called constructor, toString or __proto__ in the URL like any other unknown one', async () => {
+    const res = await sim.fetch('/v1/query?website_id=web_acme_store&constructor=1&toString=x&__proto__=y', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(SUMMARY_QUERY),
+    });
+    expect(res.status).toBe(200);
+    const warnings = [...(res.headers.get('warning') ?? '').matchAll(/199 analytics-sim "([^"]*)"/g)].map((m) => m[1]);
+    for (const name of ['constructor', 'toString', '__proto__']) expect(warnings).toContain(`${name}: ${name} is not a query parameter of this route and was ignored`);
+  });
+
   it('names a parameter written in any script in an ASCII-only Warning header (a header value is bytes), with U+XXXX for what ASCII lacks', async () => {
     const answer = await call(sim, 'POST', '/v1/query', { key, query: { ...SITE, 'zeitraum😀': 'x"y' }, body: SUMMARY_QUERY });
     expect(answer.status).toBe(200);

@@ -1,4 +1,4 @@
-import { hashPresented, isWellFormedKey, presentedKey } from '../auth/authenticate.js';
+import { hashPresented, presentedKey } from '../auth/authenticate.js';
 import { identityOf } from '../auth/principal.js';
 import { basketError, LIVE_CONCURRENCY_MESSAGE, LIVE_QUOTA_MESSAGE, rateLimited, serviceUnavailable, type SimError } from '../errors.js';
 import { followsLive } from '../profile.js';
@@ -70,9 +70,8 @@ function limited(x: Exchange): boolean {
  */
 export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   if (!limited(x) || x.request.method === 'OPTIONS') return CONTINUE;
-  const secret = presentedKey(x.request);
-  if (secret === undefined || !isWellFormedKey(secret)) return CONTINUE;
-  const fingerprint = hashPresented(secret, x.state.hashMemo);
+  const fingerprint = presentedFingerprint(x);
+  if (fingerprint === undefined) return CONTINUE;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   const shared = x.sim.shared;
   if (shared) {
@@ -83,6 +82,16 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   }
   const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
   return acquired ? next({ lease: fingerprint, inFlight: held, inFlightCap: cap }) : refuseInFlight(x, cap, held);
+}
+
+/**
+ * The hash of the well-formed secret the request presents, or undefined. A key authentication
+ * resolved was found by that very hash, so it is read from the key, not from the headers again.
+ */
+function presentedFingerprint(x: Exchange): string | undefined {
+  if (x.principal?.kind === 'apikey') return x.principal.key.keyHash;
+  const secret = presentedKey(x.request);
+  return secret === undefined ? undefined : hashPresented(secret, x.state.hashMemo);
 }
 
 /** The 429 of a full in-flight gate: Retry-After 1. */

@@ -1,4 +1,4 @@
-import { emptyQuery, MAX_BODY_BYTES, type SimRequest, type SimResponse } from '../sim/messages.js';
+import { addQueryPair, emptyQuery, MAX_BODY_BYTES, type SimRequest, type SimResponse } from '../sim/messages.js';
 
 /**
  * Translation between the Fetch API's Request and Response (which MSW hands a handler, and
@@ -40,10 +40,8 @@ export interface RequestContext {
  * has no `Host`: it is the URL's host, as on the wire), the body as text up to 1 MB.
  */
 export async function toSimRequest(request: Request, url: URL, context: RequestContext, limit = MAX_BODY_BYTES): Promise<SimRequest> {
-  const query = emptyQuery();
-  for (const [name, value] of url.searchParams) {
-    if (!(name in query)) query[name] = value;
-  }
+  const reading = emptyQuery();
+  for (const [name, value] of url.searchParams) addQueryPair(reading, name, value);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -53,7 +51,8 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
   return {
     method: request.method.toUpperCase(),
     path: context.path,
-    query,
+    query: reading.query,
+    ...(reading.repeated.length > 0 ? { repeatedQuery: reading.repeated } : {}),
     headers,
     ...(read.body !== undefined ? { body: read.body } : {}),
     ...(read.tooLarge ? { bodyTooLarge: true } : {}),

@@ -1,20 +1,23 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { forwardedAddress } from '../sim/auth/authenticate.js';
-import { emptyQuery, MAX_BODY_BYTES, type SimRequest } from '../sim/messages.js';
+import { addQueryPair, emptyQuery, MAX_BODY_BYTES, type QueryReading, type SimRequest } from '../sim/messages.js';
 
 /** A query string with no percent-escape and no '+': its names and values are read as they are. */
 const PLAIN_QUERY = /^[^%+]*$/;
 
-/** Splits a request target into its path and its query parameters (first value wins), as URLSearchParams reads them. */
-export function parseTarget(target: string): { path: string; query: Record<string, string> } {
+/**
+ * Splits a request target into its path and its query parameters (first value wins, the
+ * repeated names noted), as URLSearchParams reads them.
+ */
+export function parseTarget(target: string): QueryReading & { path: string } {
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
-  const query = emptyQuery();
+  const reading = emptyQuery();
   if (q !== -1 && q < target.length - 1) {
     const search = target.slice(q + 1);
     if (!PLAIN_QUERY.test(search)) {
       for (const [name, value] of new URLSearchParams(search)) {
-        if (!(name in query)) query[name] = value;
+        addQueryPair(reading, name, value);
       }
     } else {
       // Nothing to decode (no '%', no '+'): the pairs as URLSearchParams reads them, split by hand.
@@ -26,13 +29,13 @@ export function parseTarget(target: string): { path: string; query: Record<strin
           let eq = search.indexOf('=', from);
           if (eq === -1 || eq > to) eq = to;
           const name = search.slice(from, eq);
-          if (!(name in query)) query[name] = eq === to ? '' : search.slice(eq + 1, to);
+          addQueryPair(reading, name, eq === to ? '' : search.slice(eq + 1, to));
         }
         from = to + 1;
       }
     }
   }
-  return { path: path.length > 0 ? path : '/', query };
+  return { path: path.length > 0 ? path : '/', query: reading.query, repeated: reading.repeated };
 }
 
 /** Header values by lower-case name, repeated values joined with ", ". */
@@ -123,13 +126,14 @@ export function clientAddressOf(req: IncomingMessage, trustProxy: boolean): stri
 
 /** Builds the core's request from a node request and its read body; `clientAddress` as {@link clientAddressOf} decided it. */
 export function toSimRequest(req: IncomingMessage, read: ReadBody, target = req.url ?? '/', clientAddress?: string): SimRequest {
-  const { path, query } = parseTarget(target);
+  const { path, query, repeated } = parseTarget(target);
   const request: { -readonly [K in keyof SimRequest]: SimRequest[K] } = {
     method: (req.method ?? 'GET').toUpperCase(),
     path,
     query,
     headers: flattenHeaders(req.headers),
   };
+  if (repeated.length > 0) request.repeatedQuery = repeated;
   if (read.body !== undefined) request.body = read.body;
   if (read.tooLarge) request.bodyTooLarge = true;
   const remoteAddress = req.socket?.remoteAddress;

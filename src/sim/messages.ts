@@ -11,6 +11,11 @@ export interface SimRequest {
   readonly path: string;
   /** Query-string parameters; the first value of a repeated name wins. */
   readonly query: Readonly<Record<string, string>>;
+  /**
+   * Names the query string gave more than once (each once, at most {@link MAX_REPEATED_NAMES}):
+   * their later values were dropped, and the route names them in a warning.
+   */
+  readonly repeatedQuery?: readonly string[];
   /** Header values by lower-case name; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The body as text, when there is one. */
@@ -64,14 +69,30 @@ export interface HandleOptions {
   readonly holdSlot?: boolean;
 }
 
+/** Repeated query names a request reports, at most. */
+export const MAX_REPEATED_NAMES = 10;
+
 /**
- * An empty {@link SimRequest.query} for an adapter to fill with the first value of each name. It
- * has no prototype, so a parameter named `constructor`, `toString` or `__proto__` is kept (and
- * reported as unknown where the route has no such parameter) instead of being taken for an
- * inherited property and dropped without a word.
+ * A query string's pairs read into {@link SimRequest.query}, the first value of a name winning,
+ * and the names given more than once ({@link SimRequest.repeatedQuery}). The record has no
+ * prototype, so a parameter named `constructor`, `toString` or `__proto__` is kept (and reported
+ * as unknown where the route has no such parameter) instead of being taken for an inherited
+ * property and dropped without a word.
  */
-export function emptyQuery(): Record<string, string> {
-  return Object.create(null) as Record<string, string>;
+export interface QueryReading {
+  readonly query: Record<string, string>;
+  readonly repeated: string[];
+}
+
+/** An empty {@link QueryReading}, to fill with {@link addQueryPair}. */
+export function emptyQuery(): QueryReading {
+  return { query: Object.create(null) as Record<string, string>, repeated: [] };
+}
+
+/** Adds one pair: a new name keeps its value; a repeated one is noted (once), its value dropped. */
+export function addQueryPair(reading: QueryReading, name: string, value: string): void {
+  if (!(name in reading.query)) reading.query[name] = value;
+  else if (reading.repeated.length < MAX_REPEATED_NAMES && !reading.repeated.includes(name)) reading.repeated.push(name);
 }
 
 /** Largest body the simulator reads: 1 MB, as the service's ingestion limit. */

@@ -162,9 +162,11 @@ function fieldsOf(schema: Pick<z.ZodObject, 'shape'>): readonly QueryField[] {
  * Reads the query string with the route's schema, field by field: what parses is handed on,
  * what does not is kept for {@link reportQueryProblems}. Names the schema does not declare are
  * dropped and named in a `Warning`; absent optional fields stay absent. A route without a schema
- * reads no query string: each parameter it is sent is named in a `Warning`.
+ * reads no query string: each parameter it is sent is named in a `Warning`. A name the query
+ * string gave more than once is named too: its first value was used.
  */
 export const readQuery: Stage = (x) => {
+  warnRepeatedParameters(x);
   const schema = routeOf(x).query;
   if (!schema) {
     warnUnknownParameters(x, NO_QUERY_FIELDS);
@@ -210,6 +212,16 @@ function isDeclared(fields: readonly QueryField[], name: string): boolean {
 const NO_QUERY_FIELDS: readonly QueryField[] = [];
 
 /** Query-string names the route does not declare: ignored, as the service does, and said so. */
+/** A name the query string gave more than once: the first value was used, the others dropped. */
+function warnRepeatedParameters(x: Exchange): void {
+  const { repeatedQuery, query } = x.request;
+  if (!repeatedQuery) return;
+  for (const name of repeatedQuery) {
+    const field = truncate(name, 64);
+    x.warnings.push({ field, message: `${field} was given more than once; the first value (${truncate(String(query[name]), 64)}) was used and the others were ignored` });
+  }
+}
+
 function warnUnknownParameters(x: Exchange, fields: readonly QueryField[]): void {
   let reported = 0;
   for (const name in x.request.query) {

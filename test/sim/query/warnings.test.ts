@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../../../src/http/node-server.js';
 import { SUMMARY_QUERY } from '../../helpers/credentials.js';
 import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
 
@@ -56,6 +57,23 @@ describe('what the simulator ignored, said in a Warning header', () => {
     expect(res.status).toBe(200);
     const warnings = [...(res.headers.get('warning') ?? '').matchAll(/199 analytics-sim "([^"]*)"/g)].map((m) => m[1]);
     for (const name of ['constructor', 'toString', '__proto__']) expect(warnings).toContain(`${name}: ${name} is not a query parameter of this route and was ignored`);
+  });
+
+  it('names a query parameter given twice, with the value it used, over HTTP and through fetch', async () => {
+    const url = '/v1/query?website_id=web_acme_store&website_id=web_acme_www';
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(SUMMARY_QUERY) };
+    const res = await sim.fetch(url, init);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('warning')).toBe('199 analytics-sim "website_id: website_id was given more than once; the first value (web_acme_store) was used and the others were ignored"');
+    const served = freshSimulator();
+    const server = await startServer(served, { port: 0 });
+    try {
+      const overHttp = await fetch(`${server.url}${url}`, { ...init, headers: { ...init.headers, 'x-api-key': secretOf(served, 'key_acme_read') } });
+      expect(overHttp.status).toBe(200);
+      expect(overHttp.headers.get('warning')).toBe(res.headers.get('warning'));
+    } finally {
+      await server.close();
+    }
   });
 
   it('names a parameter written in any script in an ASCII-only Warning header (a header value is bytes), with U+XXXX for what ASCII lacks', async () => {

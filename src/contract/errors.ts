@@ -82,8 +82,8 @@ export type RateLimitBody = z.infer<typeof rateLimitBodySchema>;
 
 /**
  * The live ingestion service's error envelope (`basket.<KEY>` codes): the body of every refusal
- * of the ingestion routes but `/track` under the spec profile. The request id travels in the
- * `X-Request-ID` header only.
+ * of the ingestion routes but `/track` under the spec profile. `requestId` repeats the
+ * `X-Request-ID` response header.
  */
 export const basketErrorBodySchema = z.object({
   success: z.literal(false),
@@ -94,6 +94,8 @@ export const basketErrorBodySchema = z.object({
   code: z.string(),
   /** True for 408, 425, 429 and 5xx. */
   retryable: z.boolean(),
+  /** The request's id, the same as the X-Request-ID response header. */
+  requestId: z.string(),
   why: z.string().optional(),
   fix: z.string().optional(),
   /** Schema problems: the zod issue code, the path joined with dots, the message. */

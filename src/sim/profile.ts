@@ -61,7 +61,7 @@ export const PROFILE_SWITCHES = [
   {
     name: 'track-errors',
     spec: '/track errors use the API error body {success, error, code, requestId, details}',
-    live: "every /track refusal uses the ingestion envelope {success, status, error, message, code, retryable, why, fix, errors[{code, field: '0.name', message}]}: code basket.<KEY> for the catalogue's errors, its own code otherwise (PARSE for malformed JSON); the 600/60 s window's 429 sends no rate-limit headers",
+    live: "every /track refusal uses the ingestion envelope {success, status, error, message, code, retryable, requestId, why, fix, errors[{code, field: '0.name', message}]}: code basket.<KEY> for the catalogue's errors, its own code otherwise (PARSE for malformed JSON); the 600/60 s window's 429 sends no rate-limit headers",
   },
   {
     name: 'validation',

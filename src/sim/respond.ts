@@ -12,7 +12,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * says how many.
  */
 export function errorBodyText(error: SimError, requestId?: string): string {
-  if (error.basket) return basketBodyText(error);
+  if (error.basket) return basketBodyText(error, requestId);
   const body: Record<string, unknown> = { success: false, error: error.message, code: error.code };
   if (requestId !== undefined) body.requestId = requestId;
   if (error.details) {
@@ -26,10 +26,10 @@ export function errorBodyText(error: SimError, requestId?: string): string {
 
 /**
  * The live ingestion envelope (`apps/basket/src/lib/structured-errors.ts`,
- * `buildBasketErrorPayload`): `retryable` is true for 408, 425, 429 and 5xx; the request id
- * travels only in the `X-Request-ID` header.
+ * `buildBasketErrorPayload`): `retryable` is true for 408, 425, 429 and 5xx; `requestId` is the
+ * id the `X-Request-ID` header carries (live-ingestion §1, "Error body").
  */
-function basketBodyText(error: SimError): string {
+function basketBodyText(error: SimError, requestId: string | undefined): string {
   const { status } = error;
   const facts = error.basket ?? {};
   const body: Record<string, unknown> = {
@@ -40,6 +40,7 @@ function basketBodyText(error: SimError): string {
     code: error.code,
     retryable: status === 408 || status === 425 || status === 429 || status >= 500,
   };
+  if (requestId !== undefined) body.requestId = requestId;
   if (facts.why) body.why = facts.why;
   if (facts.fix) body.fix = facts.fix;
   if (facts.errors) body.errors = facts.errors.slice(0, MAX_ERROR_DETAILS);

@@ -7,21 +7,12 @@ import {
   SPAN_LIMITS,
   type ErrorSpan,
 } from '../../contract/ingest-spans.js';
-import { basketError, type SimError } from '../errors.js';
-import type { SimRequest } from '../messages.js';
+import type { SimError } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
-import { utf8ByteLength } from '../text.js';
 import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
 import { ERROR_SPANS, type ErrorSpanRecord } from './span-kinds.js';
-
-/** The size of a request's body as the service measures it: its Content-Length when it sent one, else the bytes of the body. */
-function bodyBytes(request: Pick<SimRequest, 'headers' | 'body'>): number {
-  const declared = request.headers['content-length'];
-  if (declared !== undefined && /^\d{1,15}$/.test(declared.trim())) return Number(declared.trim());
-  return utf8ByteLength(request.body ?? '', SPAN_LIMITS.errorsBodyBytes);
-}
 
 const STACK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -51,7 +42,7 @@ export function toErrorRecords(ctx: RouteContext<ClientIdQuery>, identity: Clien
 /**
  * `POST /errors` (live `apps/basket/src/routes/basket.ts`): the tracker's error plugin sends
  * `window.onerror` and unhandled rejections in arrays of at most 50. A body over 128 KiB is
- * refused before the sender is authenticated. The errors join the generated ones in the errors
+ * refused before it is parsed and before the sender is authenticated (`maxBodyBytes`). The errors join the generated ones in the errors
  * query types (recent_errors, error_summary, error_types, errors_by_page, error_trends …).
  */
 export const errorsRoutes = [
@@ -64,6 +55,8 @@ export const errorsRoutes = [
       'Send up to 50 JavaScript errors of a website named by ?client_id= or the databuddy-client-id header, in at most 131,072 bytes. Bots get 204 and nothing is stored.',
     query: clientIdQuerySchema,
     body: documentedAs(errorsBatchSchema),
+    // Measured as the service measures it (Content-Length, else the body's bytes), before the body is parsed.
+    maxBodyBytes: SPAN_LIMITS.errorsBodyBytes,
     bodyError: spanBodyError,
     shapeRefusal: (error) => asSpanEnvelope(error, 'INGEST_ERRORS_BODY_TOO_LARGE'),
     responses: {
@@ -71,10 +64,7 @@ export const errorsRoutes = [
       204: { description: 'The user agent is a bot: nothing is stored, empty body' },
       ...clientIdRefusals('a body that is not an array of at most 50 errors (basket.INVALID_EVENT_SCHEMA, `errors` name the fields)', 'The body is over 131,072 bytes (basket.INGEST_ERRORS_BODY_TOO_LARGE), checked before the client id'),
     },
-    authorize(ctx): ClientIdentity | SimError {
-      if (bodyBytes(ctx.request) > SPAN_LIMITS.errorsBodyBytes) return basketError('INGEST_ERRORS_BODY_TOO_LARGE');
-      return authenticateClientId(ctx);
-    },
+    authorize: (ctx): ClientIdentity | SimError => authenticateClientId(ctx),
     validate: (ctx, body, identity) => checkSpans(ctx, body, ERRORS_BODY, identity),
     handle(ctx, _body, identity, checked) {
       if (checked.bot) return NO_CONTENT;

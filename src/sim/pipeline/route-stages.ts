@@ -14,7 +14,7 @@ import {
   validationError,
 } from '../errors.js';
 import { MAX_BODY_BYTES } from '../messages.js';
-import { suggest, truncate } from '../text.js';
+import { suggest, truncate, utf8ByteLength } from '../text.js';
 import { findUnknownFields } from './unknown-fields.js';
 import { rememberBody, rememberedBody } from './decoded-bodies.js';
 import { findOversizedArray } from './array-caps.js';
@@ -81,9 +81,26 @@ function utf8Length(text: string): number {
 
 const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 
+const DECLARED_LENGTH = /^\s*\d{1,15}\s*$/;
+
 /**
- * Hands a `rawBody` route its body's text as it arrived (413 over 1 MB, nothing else). Decodes
- * the body of a route that declares one: 413 over 1 MB, 415 for form bodies, 400 PARSE
+ * Whether the body is over the limit the route declares (`maxBodyBytes`, else 1 MB), before
+ * anything reads it: the adapter's verdict, a route limit's `Content-Length` when one was sent
+ * (else the body's bytes), and the 1 MB limit over the body's bytes.
+ */
+function overBodyLimit(route: Route, request: Exchange['request']): number | null {
+  if (request.bodyTooLarge || utf8Length(request.body ?? '') > MAX_BODY_BYTES) return MAX_BODY_BYTES;
+  const limit = route.maxBodyBytes;
+  if (limit === undefined) return null;
+  const declared = request.headers['content-length'];
+  const bytes = declared !== undefined && DECLARED_LENGTH.test(declared) ? Number(declared) : utf8ByteLength(request.body ?? '', limit);
+  return bytes > limit ? limit : null;
+}
+
+/**
+ * Hands a `rawBody` route its body's text as it arrived (413 over 1 MB or the route's
+ * `maxBodyBytes`, nothing else). Decodes the body of a route that declares one: 413 over the
+ * same limits (before anything parses it), 415 for form bodies, 400 PARSE
  * for malformed JSON, 400 VALIDATION_ERROR for JSON nested too deep or an array over its cap
  * (`REQUEST_LIMITS`, both checked before the work they would cost), then
  * the route's schema (422 VALIDATION, or the route's own `bodyError` for either refusal).
@@ -92,11 +109,13 @@ export const decodeBody: Stage = (x) => {
   const route = routeOf(x);
   if (route.rawBody) {
     // The exact text, for a signature over the raw bytes: only the size is the pipeline's business.
-    if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return respond(payloadTooLarge(MAX_BODY_BYTES));
+    const limit = overBodyLimit(route, x.request);
+    if (limit !== null) return respond(payloadTooLarge(limit));
     return next({ body: x.request.body ?? '' });
   }
   if (!route.body) return CONTINUE;
-  if (x.request.bodyTooLarge || utf8Length(x.request.body ?? '') > MAX_BODY_BYTES) return respond(payloadTooLarge(MAX_BODY_BYTES));
+  const limit = overBodyLimit(route, x.request);
+  if (limit !== null) return respond(payloadTooLarge(limit));
   const contentType = x.request.headers['content-type'];
   if (contentType && FORM_TYPES.test(contentType)) return respond(unsupportedMediaType(contentType));
   const raw = x.request.body ?? '';

@@ -142,6 +142,12 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
   readonly rawBody?: { readonly schema: z.ZodType; readonly description: string };
   /** Whether a missing body is acceptable (bodies are otherwise required when a schema is set). */
   readonly bodyOptional?: boolean;
+  /**
+   * A smaller body limit than the simulator's 1 MB, in bytes: the request's `Content-Length`
+   * when it sends one, else the body's UTF-8 bytes. Checked with the 1 MB limit, before the
+   * body is parsed (413 PAYLOAD_TOO_LARGE, which `shapeRefusal` may reword), whatever it holds.
+   */
+  readonly maxBodyBytes?: number;
   /** The refusal for a body that does not match `body` (default 422 VALIDATION). */
   readonly bodyError?: (details: readonly ErrorDetail[]) => SimError;
   /**

@@ -13,7 +13,7 @@ function identify(sim: Simulator, body: unknown, options: { key?: string; query?
 function expectBasket(answer: Answer, status: number, code: string): void {
   expect(answer.status).toBe(status);
   expect(answer.json).toMatchObject({ success: false, status: 'error', code: `basket.${code}` });
-  expect(answer.json).not.toHaveProperty('requestId');
+  expect(answer.json.requestId).toBe(answer.headers['X-Request-ID']);
   expect(answer.headers['X-Request-ID']).toMatch(/^req_/);
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 
-const ENVELOPE_KEYS = ['code', 'error', 'fix', 'message', 'retryable', 'status', 'success', 'why'];
+const ENVELOPE_KEYS = ['code', 'error', 'fix', 'message', 'requestId', 'retryable', 'status', 'success', 'why'];
 
 describe('track-errors', () => {
   it('answers /track without a key or website with basket.TRACK_MISSING_CREDENTIALS in the ingestion envelope under live, AUTH_REQUIRED under spec', async () => {
@@ -15,6 +15,7 @@ describe('track-errors', () => {
       message: 'API key or website_id required',
       code: 'basket.TRACK_MISSING_CREDENTIALS',
       retryable: false,
+      requestId: res.headers['X-Request-ID'],
       why: 'Neither an API key nor a website_id query parameter was provided.',
       fix: 'Send an API key header or include website_id on the query string.',
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { propertiesSchema } from './track.js';
+import { MIN_EVENT_TIMESTAMP, propertiesSchema } from './track.js';
 
 /**
  * What the browser tracker sends to `POST /batch` and `POST /`: page views and other named
@@ -13,18 +13,30 @@ export const INGEST_BATCH_MAX = 100;
 const bounded = (max: number, field: string) => z.string().max(max, `${field} is at most ${max} characters`);
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+/** `http(s)://localhost[:port]`, then a path, query or fragment (the service's LOCALHOST_URL_REGEX branch). */
+const LOCALHOST_URL = /^https?:\/\/localhost(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
 
-/** An http(s) URL with a host name (a domain, or localhost with a port). */
-const urlSchema = (max: number, field: string) =>
-  bounded(max, field).refine((value) => {
-    if (!HTTP_URL.test(value)) return false;
-    try {
-      const host = new URL(value).hostname;
-      return host === 'localhost' || host.includes('.') || host.startsWith('[');
-    } catch {
-      return false;
-    }
-  }, `${field} must be an http(s) URL with a domain`);
+/** Whether `value` is an http(s) URL whose host is a domain name (zod's domain pattern: no IP address, no bare name). */
+function isDomainUrl(value: string): boolean {
+  if (!HTTP_URL.test(value)) return false;
+  try {
+    return z.regexes.domain.test(new URL(value).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A page URL as `analyticsEventSchema` takes it: http(s) with a domain name, or
+ * `http(s)://localhost[:port]/…`. No length cap (the service's `path` and `referrer` have none).
+ */
+const urlSchema = (field: string) =>
+  z
+    .string()
+    .refine(
+      (value) => isDomainUrl(value) || LOCALHOST_URL.test(value),
+      `${field} must be an http(s) URL with a domain name (https://example.com/page) or http://localhost:<port>/…`,
+    );
 
 /** "WxH" with each side within 240–10000. */
 const resolutionSchema = (field: string) =>
@@ -36,11 +48,21 @@ const resolutionSchema = (field: string) =>
     return w >= 240 && w <= 10_000 && h >= 240 && h <= 10_000;
   }, `${field} must be WIDTHxHEIGHT, each side 240 to 10000`);
 
-const intAtMost = (max: number, field: string) => z.number().int(`${field} must be a whole number`).min(0).max(max, `${field} is at most ${max}`);
-const numberAtMost = (max: number, field: string) => z.number().min(0).max(max, `${field} is at most ${max}`);
+/** A whole number of at most `max` (no lower bound: the service's schema sets none). */
+const intAtMost = (max: number, field: string) => z.number().int(`${field} must be a whole number`).max(max, `${field} is at most ${max}`);
+/** A number of at most `max` (no lower bound, as in the service's schema). */
+const numberAtMost = (max: number, field: string) => z.number().max(max, `${field} is at most ${max}`);
 
-/** An event time in epoch milliseconds (the route checks it against the clock), or null. */
-const eventTimestampSchema = z.number().int('timestamp must be a whole number of epoch milliseconds').nullable();
+/**
+ * An event time in epoch milliseconds from 2000-01-01, or null (the arrival instant). The upper
+ * bound, one hour after the receiver's clock, is the route's: it knows the clock.
+ */
+const eventTimestampSchema = z
+  .number()
+  .int('timestamp must be a whole number of epoch milliseconds')
+  .gte(MIN_EVENT_TIMESTAMP)
+  .nullable()
+  .describe('Epoch milliseconds (integer), from 2000-01-01 to one hour after the receiver’s clock; null or absent: the arrival instant');
 
 const anonymizeSchema = z.union([z.boolean(), z.literal('auto')]).nullable();
 
@@ -49,15 +71,15 @@ export const analyticsEventSchema = z.object({
   type: z.literal('track').optional(),
   eventId: bounded(512, 'eventId'),
   name: z.string().min(1, 'name is required (1 to 128 characters)').max(128, 'name is at most 128 characters'),
-  path: urlSchema(2048, 'path'),
-  anonymousId: bounded(128, 'anonymousId').nullable().optional(),
+  path: urlSchema('path'),
+  anonymousId: z.string().nullable().optional(),
   anonymizeVisitorIds: anonymizeSchema.optional(),
   profileId: z.string().min(1).max(128, 'profileId is at most 128 characters').nullable().optional(),
-  sessionId: bounded(128, 'sessionId').nullable().optional(),
+  sessionId: z.string().nullable().optional(),
   timestamp: eventTimestampSchema.optional(),
   sessionStartTime: eventTimestampSchema.optional(),
   referrer: z
-    .union([z.literal(''), z.literal('direct'), urlSchema(2048, 'referrer')])
+    .union([z.literal(''), z.literal('direct'), urlSchema('referrer')])
     .nullable()
     .optional(),
   title: bounded(512, 'title').nullable().optional(),
@@ -65,7 +87,6 @@ export const analyticsEventSchema = z.object({
   viewport_size: resolutionSchema('viewport_size').nullable().optional(),
   language: z
     .string()
-    .max(35)
     .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'language must be a BCP 47 tag such as en-US')
     .nullable()
     .optional(),
@@ -105,11 +126,11 @@ export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
 export const outgoingLinkSchema = z.object({
   type: z.literal('outgoing_link'),
   eventId: bounded(512, 'eventId'),
-  href: z.string().min(1, 'href is required').max(2048, 'href is at most 2048 characters'),
+  href: bounded(2048, 'href'),
   text: bounded(2048, 'text').nullable().optional(),
-  anonymousId: bounded(128, 'anonymousId').nullable().optional(),
+  anonymousId: z.string().nullable().optional(),
   anonymizeVisitorIds: anonymizeSchema.optional(),
-  sessionId: bounded(128, 'sessionId').nullable().optional(),
+  sessionId: z.string().nullable().optional(),
   timestamp: eventTimestampSchema.optional(),
   properties: propertiesSchema.nullable().optional(),
 });

@@ -47,7 +47,7 @@ export const timestampSchema = z
           : 'timestamp must be an ISO 8601 date-time with a zone (2025-06-01T12:00:00Z) or a date (2025-06-01)',
     });
   })
-  .describe('Epoch milliseconds (integer) or an ISO 8601 string; within [2000-01-01, now + 1 h]. Default: when the event arrives');
+  .describe('Epoch milliseconds (integer) or an ISO 8601 string; within [2000-01-01, now + 1 h]. Null or absent: when the event arrives');
 
 /** Deepest nesting of arrays and objects accepted inside `properties`. */
 const MAX_PROPERTY_DEPTH = 32;
@@ -90,7 +90,7 @@ export const trackEventSchema = z.object({
     .min(1, 'name is required (1 to 256 characters)').max(256, 'name is at most 256 characters'),
   namespace: bounded(64, 'namespace').optional(),
   source: bounded(64, 'source').optional(),
-  timestamp: timestampSchema.optional(),
+  timestamp: timestampSchema.nullable().optional(),
   properties: propertiesSchema.optional(),
   anonymousId: bounded(256, 'anonymousId').optional(),
   sessionId: bounded(256, 'sessionId').optional(),

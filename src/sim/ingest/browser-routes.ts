@@ -11,7 +11,8 @@ import {
   type AnalyticsEvent,
   type OutgoingLink,
 } from '../../contract/ingest-events.js';
-import { eventTimeInWindow } from '../../contract/track.js';
+import { SPAN_FUTURE_MESSAGE } from '../../contract/ingest-spans.js';
+import { MAX_EVENT_FUTURE_MS } from '../../contract/track.js';
 import { basketError, type BasketIssue, type SimError } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
@@ -93,7 +94,19 @@ const ITEM_TYPES = {
   },
 } as const;
 
-const OUT_OF_RANGE = 'Timestamp outside accepted range: at least 2000-01-01 and at most one hour after the receiver’s clock';
+/**
+ * Issues for an item's times more than an hour after the receiver's clock (`timestamp`, and a
+ * page view's `sessionStartTime`), in the service's words; the lower bound, 2000-01-01, is the
+ * schema's.
+ */
+function futureTimeIssues(value: { readonly timestamp?: number | null; readonly sessionStartTime?: number | null }, now: number): BasketIssue[] {
+  const issues: BasketIssue[] = [];
+  for (const field of ['timestamp', 'sessionStartTime'] as const) {
+    const time = value[field];
+    if (typeof time === 'number' && time > now + MAX_EVENT_FUTURE_MS) issues.push({ code: 'custom', field, message: SPAN_FUTURE_MESSAGE });
+  }
+  return issues;
+}
 
 /** Validates one item and makes its record, without storing it. */
 function readItem(ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, item: unknown, country: string): ItemOutcome {
@@ -106,8 +119,9 @@ function readItem(ctx: RouteContext<ClientIdQuery>, client: ClientIdentity, item
   const parsed = spec.schema.safeParse(item);
   if (!parsed.success) return schemaFailure(basketIssuesOf(parsed.error.issues), type, stringField(item, 'eventId'));
   const value = parsed.data;
+  const late = futureTimeIssues(value, ctx.now);
+  if (late.length > 0) return schemaFailure(late, type, value.eventId);
   const time = timeOf(value.timestamp, ctx.now);
-  if (!eventTimeInWindow(time, ctx.now)) return schemaFailure([{ code: 'too_big', field: 'timestamp', message: OUT_OF_RANGE }], type, value.eventId);
   const record = type === 'track' ? ITEM_TYPES.track.record(ctx, client, value as AnalyticsEvent, time, country) : ITEM_TYPES.outgoing_link.record(ctx, client, value as OutgoingLink, time, country);
   return { ok: true, type, eventId: value.eventId, record, dedupKey: `${client.website.id}\u0000${type}\u0000${value.eventId}` };
 }

@@ -2,7 +2,7 @@ import type { AnalyticsEvent, OutgoingLink } from '../../contract/ingest-events.
 import { defineIngestKind, type IngestLedger, type IngestRecord } from './ingest-ledger.js';
 import type { IngestDictionaries } from './ingest-dictionaries.js';
 import type { SessionDimension } from '../model/traffic.js';
-import type { ClientIdentity } from './client-id-auth.js';
+import { sanitizeText, type ClientIdentity } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { storedVisitorId } from './visitor-id.js';
 
@@ -99,10 +99,17 @@ function pathnameOf(url: string): string {
 
 const orEmpty = (value: string | null | undefined): string => value ?? '';
 
-/** The session id as the service keeps it: only `[A-Za-z0-9_-]`, at most 128 characters, else ''. */
+/**
+ * The session id as the service keeps it (the schema takes any length): sanitized and cut to
+ * 128 characters, then kept only when it is `[A-Za-z0-9_-]+`, else ''.
+ */
 function storedSessionId(sessionId: string | null | undefined): string {
-  return sessionId && /^[A-Za-z0-9_-]+$/.test(sessionId) ? sessionId.slice(0, 128) : '';
+  const id = sanitizeText(sessionId, 128);
+  return /^[A-Za-z0-9_-]+$/.test(id) ? id : '';
 }
+
+/** A count or duration as kept: the schema has no lower bound, the aggregates count from 0. */
+const atLeastZero = (value: number | null | undefined): number => Math.max(0, value ?? 0);
 
 /** What names a visitor: the anonymous id, else the session, else the event itself. */
 function visitorKeyOf(anonymousId: string, sessionId: string, eventId: string): string {
@@ -148,9 +155,9 @@ export function toPageEventRecord(
     url: event.path,
     ...fields,
     viewportSize: orEmpty(event.viewport_size),
-    timeOnPage: event.time_on_page ?? 0,
-    scrollDepth: event.scroll_depth ?? 0,
-    interactionCount: event.interaction_count ?? 0,
+    timeOnPage: atLeastZero(event.time_on_page),
+    scrollDepth: atLeastZero(event.scroll_depth),
+    interactionCount: atLeastZero(event.interaction_count),
     utmTerm: orEmpty(event.utm_term),
     utmContent: orEmpty(event.utm_content),
     country,

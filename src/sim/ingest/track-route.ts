@@ -70,7 +70,7 @@ function fieldOf(batch: boolean, i: number, name: string): string {
 function eventTimes(events: readonly TrackEvent[], batch: boolean, now: number): number[] | SimError {
   const details: ErrorDetail[] = [];
   const times = events.map((event, i) => {
-    if (event.timestamp === undefined) return now;
+    if (event.timestamp === undefined || event.timestamp === null) return now;
     const ms = eventTimeOf(event.timestamp) as number;
     if (!eventTimeInWindow(ms, now)) {
       details.push({

@@ -197,7 +197,7 @@ describe('POST /track refuses malformed requests', () => {
 
   it('refuses timestamps that are not whole milliseconds or ISO 8601 with a zone', async () => {
     const sim = freshSimulator();
-    for (const timestamp of [1.5, 'yesterday', '2025-06-02T10:00:00', '2025-13-40T00:00:00Z', true, null]) {
+    for (const timestamp of [1.5, 'yesterday', '2025-06-02T10:00:00', '2025-13-40T00:00:00Z', true]) {
       const answer = await track(sim, event('t', { timestamp }), { query: STORE });
       expect(invalidFields(answer), String(timestamp)).toEqual(['body.timestamp']);
     }

@@ -44,6 +44,11 @@ export const PROFILE_SWITCHES = [
     live: "the current public list (23 overview types); every other type needs the website's permission",
   },
   {
+    name: 'public-policy',
+    spec: 'a public website answers its public types to anybody, whatever the filters; /compile always needs a credential',
+    live: "the newest public policy: an anonymous caller on a public website runs only unfiltered queries of public types (any filter in any batch item is 401 for the whole request), /compile follows the same rule (the type and its filters), and a caller without the website's permission gets 403 for a filtered query as for a private type",
+  },
+  {
     name: 'rate-limit-reset',
     spec: 'X-RateLimit-Reset and Retry-After of the per-key quota point at the instant the oldest request leaves the window',
     live: 'X-RateLimit-Reset is now + the window on every answer; a quota 429 says Retry-After: the whole window',
@@ -67,6 +72,16 @@ export const PROFILE_SWITCHES = [
     name: 'validation',
     spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries',
     live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap of 50 (only the simulator’s own 1000)',
+  },
+  {
+    name: 'page-bounds',
+    spec: '/v1/query limit 0 or over 10000 and page 0 are refused by the route with 400 VALIDATION_ERROR ("Limit must be at least 1", …); a fractional limit or page is 422 VALIDATION',
+    live: "the newest body schema's integer bounds: limit 0, limit 10001, limit 1.5, page 0 and page 1.5 are all 422 VALIDATION, ahead of the route's own checks (reach, plan gate, dates)",
+  },
+  {
+    name: 'plan-gate',
+    spec: 'the 402 plan gate (error tracking on the free plan) applies to website_id queries of the eight gated error types only',
+    live: 'the 402 plan gate applies at every website scope (website_id, organization_id, and no id with an organization implied) and gates error_fingerprints too',
   },
 ] as const satisfies readonly { name: string; spec: string; live: string }[];
 

@@ -14,7 +14,7 @@ export function queryTypesDocument(): string {
       const notes = [
         t.target !== 'website' ? `${t.target} (${t.target === 'link' ? 'link_id' : 'schedule_id'})` : '',
         t.publicAccess ? 'public' : t.olderPublicAccess ? 'public under spec' : '',
-        t.gate ? 'plan: error tracking' : '',
+        t.gate ? 'plan: error tracking' : t.liveGate ? 'plan: error tracking under live' : '',
         t.insightsOnly ? 'insights only' : '',
         t.paging === 'self' ? 'pages itself' : '',
       ].filter(Boolean);
@@ -37,7 +37,9 @@ builder's \`limit\` (\`defaultLimit\` in \`/v1/query/types\`); a type that *page
 \`limit\`/\`page\` only where the live SQL does (most return every row, such as every bucket of a
 time series). *public* types answer without a credential on a public website; *public under spec*
 ones only under the spec profile (the older, broader list). Types needing the error-tracking
-feature answer 402 \`FEATURE_UNAVAILABLE\` on websites of organizations on the free plan.
+feature answer 402 \`FEATURE_UNAVAILABLE\` for organizations on the free plan: under spec on a
+\`website_id\` query, under live at every website scope (\`website_id\`, \`organization_id\`, or
+none with an organization implied); *under live* ones only under the live profile.
 *Day weight* is what a day of a medium or larger website weighs in the work budget of one
 parameter (${MAX_PARAMETER_WORK}), measured by \`npm run measure:costs\`; a small website's day weighs half
 as much, a tiny one's a tenth whatever the type. In brackets, the longest range it admits on one

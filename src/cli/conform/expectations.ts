@@ -97,7 +97,7 @@ export const TARGET_IDS: Readonly<Record<QueryTarget, { readonly flag: string; r
  * without a credential is refused whether the website is public or not.
  */
 export const PRIVATE_TYPE: string =
-  LIVE_TYPES.find((t) => t.target === 'website' && !t.publicAccess && !t.olderPublicAccess && t.gate === undefined)?.name ?? 'summary_metrics';
+  LIVE_TYPES.find((t) => t.target === 'website' && !t.publicAccess && !t.olderPublicAccess && t.liveGate === undefined)?.name ?? 'summary_metrics';
 
 /**
  * Live types that need a row filter no generic check can supply (live-catalogue.json,

@@ -54,10 +54,10 @@ function failedParameter(type: QueryTypeDefinition, item: ParameterResult): Chec
   return fail('shapes', type.name, expectedOf(type), `failed: ${error}`);
 }
 
-/** The requests of the group: the types of one target, gated types apart, at most 50 a request. */
+/** The requests of the group: the types of one target, types the live plan gate covers apart, at most 50 a request. */
 function batchesOf(types: readonly QueryTypeDefinition[]): QueryTypeDefinition[][] {
   const batches: QueryTypeDefinition[][] = [];
-  for (const part of [types.filter((t) => t.gate === undefined), types.filter((t) => t.gate !== undefined)]) {
+  for (const part of [types.filter((t) => t.liveGate === undefined), types.filter((t) => t.liveGate !== undefined)]) {
     for (let i = 0; i < part.length; i += PARAMETERS_PER_REQUEST) batches.push(part.slice(i, i + PARAMETERS_PER_REQUEST));
   }
   return batches.filter((b) => b.length > 0);

@@ -49,11 +49,15 @@ export function inOrganization(principal: Principal, organizationId: string): bo
   return false;
 }
 
-/** Whether the principal reaches a website: global keys and members by organization, restricted keys by list. */
+/**
+ * Whether the principal reaches a website: global keys and members by organization, restricted
+ * keys by list and organization (the newest service checks a website-scoped key's organization
+ * too; keys made here list only websites of their own organization, so both profiles agree).
+ */
 export function canReachWebsite(principal: Principal, website: Website): boolean {
   if (principal.kind === 'apikey') {
     const { key } = principal;
-    return key.websiteIds === null ? key.organizationId === website.organizationId : key.websiteIds.includes(website.id);
+    return key.organizationId === website.organizationId && (key.websiteIds === null || key.websiteIds.includes(website.id));
   }
   if (principal.kind === 'user') return principal.user.organizationIds.includes(website.organizationId);
   return false;
@@ -88,10 +92,18 @@ function websitesOf(state: SimState, organizationId: string): Website[] {
 /**
  * The public website a query may read without a credential (SPEC 4.3): one named by
  * `website_id`, public, with every named type public under the profile and no link or monitor
- * named; else null.
+ * named; else null. Under `live` (`public-policy`) a request that carries any filter (`filtered`,
+ * in any item of a batch) reads nothing publicly: it needs the website's permission.
  */
-export function publicWebsite(ids: QueryIds, types: readonly QueryTypeDefinition[], state: SimState, profile: Profile): Website | null {
+export function publicWebsite(
+  ids: QueryIds,
+  types: readonly QueryTypeDefinition[],
+  state: SimState,
+  profile: Profile,
+  filtered = false,
+): Website | null {
   if (ids.website_id === undefined || ids.link_id !== undefined || ids.schedule_id !== undefined) return null;
+  if (filtered && followsLive(profile, 'public-policy')) return null;
   const website = state.websites.get(ids.website_id);
   return website?.isPublic === true && types.length > 0 && types.every((t) => isPublicType(t, profile)) ? website : null;
 }
@@ -107,8 +119,9 @@ export function scopesOfTypes(types: readonly QueryTypeDefinition[]): Scope[] {
  * Decides what a query runs against, once the pipeline has granted access (credential and
  * scopes). The named id wins in the order link, schedule, website, organization; without one,
  * a global key or a session supplies its organization. Public websites answer public types to
- * anyone. Resource out of reach (or unknown) → 403 ACCESS_DENIED; no resource named and none
- * implied → 400 MISSING_PROJECT_ID.
+ * anyone (under `live`, unfiltered requests only: `filtered` says the body carries a filter).
+ * Resource out of reach (or unknown) → 403 ACCESS_DENIED; no resource named and none implied →
+ * 400 MISSING_PROJECT_ID.
  */
 export function resolveQueryScope(
   principal: Principal,
@@ -116,8 +129,9 @@ export function resolveQueryScope(
   types: readonly QueryTypeDefinition[],
   state: SimState,
   profile: Profile,
+  filtered = false,
 ): QueryScope | SimError {
-  const open = publicWebsite(ids, types, state, profile);
+  const open = publicWebsite(ids, types, state, profile, filtered);
   if (open) return { kind: 'websites', websites: [open] };
   if (principal.kind === 'anonymous') return unauthenticated(principal);
   if (ids.link_id !== undefined) {

@@ -174,8 +174,10 @@ export interface QueryTypeDefinition {
   readonly customizable: boolean;
   /** `defaultLimit` as the spec profile reports it (the live limit, 100 when live has none). */
   readonly defaultLimit: number;
-  /** The plan feature the type needs (402 FEATURE_UNAVAILABLE on a plan without it). */
+  /** The plan feature the type needs (402 FEATURE_UNAVAILABLE on a plan without it), per the route version read (the spec profile's). */
   readonly gate: 'error_tracking' | undefined;
+  /** The plan feature the newest service gates the type behind (the live profile's, `plan-gate`): `gate`, or more. */
+  readonly liveGate: 'error_tracking' | undefined;
   /** Served to the API, hidden from the AI agent's type list, as live. */
   readonly insightsOnly: boolean;
   /**
@@ -222,6 +224,8 @@ export interface QueryTypeSpec {
   readonly customizable?: boolean;
   readonly limit?: number;
   readonly gate?: 'error_tracking';
+  /** Gated by the newest service only (defaults to `gate`). */
+  readonly liveGate?: 'error_tracking';
   readonly insightsOnly?: boolean;
   readonly paging?: 'engine' | 'self';
   readonly fields: Readonly<Record<string, FieldType>>;
@@ -288,6 +292,7 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     customizable: spec.customizable ?? true,
     defaultLimit: spec.limit ?? 100,
     gate: spec.gate,
+    liveGate: spec.liveGate ?? spec.gate,
     insightsOnly: spec.insightsOnly ?? false,
     paging: spec.paging ?? 'engine',
     fields: spec.fields,

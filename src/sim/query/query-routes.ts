@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { batchResponseSchema, compileResponseSchema, queryResponseSchema, queryTypesResponseSchema } from '../../contract/query-response.js';
 import { websitesQuerySchema, websitesResponseSchema } from '../../contract/website.js';
 import { errorBodySchema } from '../../contract/errors.js';
-import { compileRequestSchema, DATE_PRESETS, queryBodySchema, queryStringSchema, type QueryBody, type QueryRequest } from '../../contract/query-request.js';
+import {
+  compileRequestSchema,
+  DATE_PRESETS,
+  queryBodySchema,
+  queryStringSchema,
+  type CompileRequest,
+  type QueryBody,
+  type QueryRequest,
+} from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
 import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
@@ -12,10 +20,12 @@ import { suggest } from '../text.js';
 import { compileQuery } from './compile-sql.js';
 import { canonicalTimeZone } from './dates.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
+import type { Website } from '../model/entities.js';
 import { followsLive, type Profile } from '../profile.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './execute.js';
 import { needsPieces, prefetchTraffic } from './prefetch-traffic.js';
-import { MAX_BATCH_QUERIES, namedTypes, type ParameterPlan, type QueryPlan } from './plan.js';
+import { MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './plan.js';
+import { issueDetails } from '../decode-body.js';
 import { planRemembered } from './remembered-plans.js';
 import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './work-budget.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
@@ -54,6 +64,32 @@ function typesNamedIn(body: QueryBody): readonly QueryTypeDefinition[] {
   return lastTypes;
 }
 
+/** The newest body schema's pagination bounds (`page-bounds` under live): integers, limit 1 to 10000, page from 1. */
+const livePageBounds = z.object({
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional(),
+  page: z.number().int().min(1).optional(),
+});
+
+/**
+ * `page-bounds` under live: the 422 VALIDATION the newest body schema answers for a limit or page
+ * out of its bounds, in any query of a batch (`body[i].limit`), in the words of a schema refusal;
+ * null when every query is within them.
+ */
+function pageBoundsRefusal(body: QueryBody): SimError | null {
+  const details: ErrorDetail[] = [];
+  queriesOf(body).forEach((query, i) => {
+    if (query.limit === undefined && query.page === undefined) return;
+    const parsed = livePageBounds.safeParse({ limit: query.limit, page: query.page });
+    if (!parsed.success) details.push(...issueDetails(parsed.error.issues, Array.isArray(body) ? [i] : []));
+  });
+  return details.length > 0 ? schemaValidation(details) : null;
+}
+
+/** Whether any query of the body carries a filter (an empty `filters` list carries none). */
+function carriesFilters(body: QueryBody): boolean {
+  return queriesOf(body).some((query) => query.filters !== undefined && query.filters.length > 0);
+}
+
 /**
  * Says what the service ignores in a query body: filters on fields a type does not allow
  * (dropped, yet counted in `filters_applied`) and the body's `timeZone` (never read; the time
@@ -86,17 +122,34 @@ const ERROR_TRACKING_PLANS = new Set(['hobby', 'pro', 'scale']);
 
 
 /**
- * The service's plan gate: a request on one website (`website_id`) that names a gated type
- * (batch included) fails whole with 402 when the website's organization is on a plan without
- * the feature. Organization-, link- and monitor-scoped requests are never gated.
+ * The service's plan gate: a request that names a gated type (batch included) fails whole with
+ * 402 when the organization it reads is on a plan without the feature. Under `spec` only a
+ * request on one website (`website_id`) is gated, and only the eight error types the route
+ * version read lists; under `live` (`plan-gate`) every website scope is (`website_id`,
+ * `organization_id`, no id with an organization implied), and `error_fingerprints` too. Link-
+ * and monitor-scoped requests are never gated.
  */
 function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, types: readonly QueryTypeDefinition[], scope: QueryScope): SimError | null {
-  if (ctx.query.website_id === undefined || scope.kind !== 'websites') return null;
-  const gated = types.filter((t) => t.gate === 'error_tracking');
+  if (scope.kind !== 'websites') return null;
+  const live = followsLive(ctx.sim.profile, 'plan-gate');
+  if (!live && ctx.query.website_id === undefined) return null;
+  const gated = types.filter((t) => (live ? t.liveGate : t.gate) === 'error_tracking');
   if (gated.length === 0) return null;
-  const website = scope.websites[0];
-  const plan = (website && ctx.state.organizations.get(website.organizationId)?.plan) ?? 'free';
+  const organizationId = scope.organizationId ?? scope.websites[0]?.organizationId;
+  const plan = (organizationId !== undefined ? ctx.state.organizations.get(organizationId)?.plan : undefined) ?? 'free';
   return ERROR_TRACKING_PLANS.has(plan) ? null : featureUnavailable('error tracking', gated.map((t) => t.name), plan);
+}
+
+/**
+ * The public website a `/v1/query/compile` request may read without the website's permission:
+ * under `live` (`public-policy`) the same rule as a query's (a public website, a public type,
+ * no filter); under `spec` none (the route always needs a credential and reach).
+ */
+function compilePublicWebsite(ctx: RouteContext<{ website_id?: string | undefined }>, body: CompileRequest): Website | null {
+  if (!followsLive(ctx.sim.profile, 'public-policy')) return null;
+  const type = findQueryType(body.type);
+  const filtered = body.filters !== undefined && body.filters.length > 0;
+  return publicWebsite({ website_id: ctx.query.website_id }, type ? [type] : [], ctx.state, ctx.sim.profile, filtered);
 }
 
 /** One type's entry in `configs`, as the profile reports it. */
@@ -187,17 +240,33 @@ export const queryRoutes = [
       kind: 'key',
       scope: 'read:data',
       scopesFor: (body: QueryBody) => scopesOfTypes(typesNamedIn(body)),
-      publicWhen: (ctx, body) => publicWebsite(ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile) !== null,
+      publicWhen: (ctx, body) => publicWebsite(ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile, carriesFilters(body)) !== null,
     },
-    summary: 'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential.',
+    summary:
+      'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential (under the live profile, only without any filter).',
     query: queryParams,
     responses: {
       200: { description: 'One result (single query) or `results` (batch); failed parameters come last', schema: z.union([queryResponseSchema, batchResponseSchema]) },
+      402: {
+        description:
+          'A named type needs error tracking, which the plan of the organization read lacks (FEATURE_UNAVAILABLE); the whole request fails. Under the live profile at every website scope, error_fingerprints included',
+        schema: errorBodySchema,
+      },
+      422: {
+        description: 'The body does not have the schema’s shape (VALIDATION), with details naming the fields; under the live profile also a limit or page out of bounds',
+        schema: errorBodySchema,
+      },
     },
     limit: 'query:execute',
     body: queryBodySchema,
     authorize(ctx, body): QueryScope | SimError {
-      const scope = resolveQueryScope(ctx.principal, ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile);
+      // page-bounds: live's body schema refuses these before the route looks at the request;
+      // the route's first own step is the nearest (the simulator's schema is both profiles').
+      if (followsLive(ctx.sim.profile, 'page-bounds')) {
+        const refused = pageBoundsRefusal(body);
+        if (refused) return refused;
+      }
+      const scope = resolveQueryScope(ctx.principal, ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile, carriesFilters(body));
       if (!isError(scope) && scope.kind === 'websites' && scope.organizationId !== undefined && ctx.query.organization_id === undefined) {
         ctx.warn({
           field: 'website_id',
@@ -281,13 +350,19 @@ export const queryRoutes = [
     method: 'POST',
     path: '/v1/query/compile',
     family: 'query',
-    access: { kind: 'key', scope: 'read:data' },
-    summary: 'Compile a query to SQL and parameters without running it (read:data).',
+    access: {
+      kind: 'key',
+      scope: 'read:data',
+      publicWhen: (ctx, body: CompileRequest) => compilePublicWebsite(ctx, body) !== null,
+    },
+    summary:
+      'Compile a query to SQL and parameters without running it (read:data). Under the live profile, a public type on a public website without any filter needs no credential, as /v1/query.',
     query: compileParams,
     responses: { 200: { description: 'ClickHouse-style SQL and its parameters', schema: compileResponseSchema } },
     limit: 'query:compile',
     body: compileRequestSchema,
-    authorize(ctx): undefined | SimError {
+    authorize(ctx, body): undefined | SimError {
+      if (compilePublicWebsite(ctx, body) !== null) return undefined;
       const { principal } = ctx;
       const websiteId = ctx.query.website_id;
       if (websiteId !== undefined) {

@@ -44,7 +44,7 @@ describe('the plan gate', () => {
     expect(res.status).toBe(200);
   });
 
-  it('does not gate error types that live leaves ungated, nor organization-wide queries', async () => {
+  it('under spec, gates neither error_fingerprints nor organization-wide queries (live does: test/sim/profile/plan-gate.test.ts)', async () => {
     const sim = freshSimulator();
     const ungated = await runQuery(sim, { parameters: ['error_fingerprints'], preset: 'last_7d' }, GLOBEX_SITE, 'key_globex_read');
     expect(ungated.status).toBe(200);

@@ -310,6 +310,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'error_fingerprints',
     family: 'errors',
+    liveGate: 'error_tracking',
     filters: ["message", "path", "error_type"],
     customizable: true,
     paging: 'self',

@@ -4,6 +4,7 @@ import { MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
+import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
 import { suggest } from '../sim/text.js';
 import { describeArgumentError } from './argument-error.js';
 import { CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
@@ -43,6 +44,8 @@ export interface ServeOptions {
   readonly requestTimeout: number;
   /** Seconds a response may wait for a client that does not read it (0: no limit). */
   readonly writeTimeout: number;
+  /** Milliseconds from an ingestion route accepting a record to queries seeing it (0: at once). */
+  readonly ingestDelay: number;
   /** Believe the forwarded headers (`x-forwarded-for`, …) for the client address of anonymous limits. */
   readonly trustProxy: boolean;
   /** The token `/__sim` requires on a non-loopback host; undefined: generated at start when needed. */
@@ -141,6 +144,10 @@ Options (serve):
   --write-timeout <s>   Seconds an answer may wait for a client that does not read it;
                         past it the connection is closed and its in-flight slot freed;
                         0 for no limit (default 30)
+  --ingest-delay <ms>   Milliseconds from an ingestion route accepting a record to queries
+                        seeing it, to test a client against the live pipeline's lag;
+                        PUT /__sim/ingest-delay changes it at run time (default 0: what
+                        you send is in every answer asked from its instant on)
   --trust-proxy         Take the client address of anonymous limits from cf-connecting-ip,
                         x-forwarded-for or x-real-ip (set by a proxy in front); without it
                         the socket peer is the client, whatever those headers say
@@ -187,6 +194,13 @@ function parseSeconds(text: string): number | null {
   return seconds <= 3600 ? seconds : null;
 }
 
+/** Whole milliseconds from 0 to {@link MAX_INGEST_DELAY_MS}, or null. */
+function parseMilliseconds(text: string): number | null {
+  if (!/^\d{1,8}$/.test(text)) return null;
+  const ms = Number(text);
+  return ms <= MAX_INGEST_DELAY_MS ? ms : null;
+}
+
 /** A whole number from 1 to {@link MAX_WORKERS}, or null. */
 function parseWorkers(text: string): number | null {
   if (!/^\d{1,3}$/.test(text)) return null;
@@ -226,6 +240,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
         workers: { type: 'string' },
         'request-timeout': { type: 'string' },
         'write-timeout': { type: 'string' },
+        'ingest-delay': { type: 'string' },
         'trust-proxy': { type: 'boolean' },
         'control-token': { type: 'string' },
         config: { type: 'string' },
@@ -284,6 +299,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   if (requestTimeout === null) return { kind: 'error', message: `--request-timeout must be seconds from 0 to 3600 (got '${values['request-timeout']}').` };
   const writeTimeout = parseSeconds(values['write-timeout'] ?? '30');
   if (writeTimeout === null) return { kind: 'error', message: `--write-timeout must be seconds from 0 to 3600 (got '${values['write-timeout']}').` };
+  const ingestDelay = parseMilliseconds(values['ingest-delay'] ?? '0');
+  if (ingestDelay === null) return { kind: 'error', message: `--ingest-delay must be whole milliseconds from 0 to ${MAX_INGEST_DELAY_MS} (got '${values['ingest-delay']}').` };
   const controlToken = values['control-token'] ?? fromEnv(CONTROL_TOKEN_ENV);
   if (controlToken !== undefined && !CONTROL_TOKEN_PATTERN.test(controlToken)) {
     const source = values['control-token'] !== undefined ? '--control-token' : CONTROL_TOKEN_ENV;
@@ -306,6 +323,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     workers: values.workers,
     requestTimeout: values['request-timeout'],
     writeTimeout: values['write-timeout'],
+    ingestDelay: values['ingest-delay'],
     trustProxy: values['trust-proxy'],
     controlToken,
   };
@@ -333,6 +351,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       workers,
       requestTimeout,
       writeTimeout,
+      ingestDelay,
       trustProxy: values['trust-proxy'] ?? false,
       controlToken,
     },
@@ -343,4 +362,4 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
 const COMMANDS = ['serve', 'conform'];
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--request-timeout', '--write-timeout', '--trust-proxy', '--control-token', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];

@@ -89,6 +89,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     workers: pick('workers', config.workers),
     requestTimeout: pick('requestTimeout', config.requestTimeout),
     writeTimeout: pick('writeTimeout', config.writeTimeout),
+    ingestDelay: pick('ingestDelay', config.ingestDelay),
     trustProxy: pick('trustProxy', config.trustProxy),
     controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,
   };

@@ -105,6 +105,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       limits: options.limits,
       strict: options.strict,
       profile: options.profile,
+      ingestDelayMs: options.ingestDelay,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
       ...(shared ? { store: shared } : {}),
     });

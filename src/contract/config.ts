@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { instantSchema } from './control.js';
+import { ingestDelayMsSchema, instantSchema } from './control.js';
 import { keyQuotaInputSchema } from './keys.js';
 import { scenarioSchema } from './scenario.js';
 import { scopeSchema } from './scopes.js';
@@ -98,6 +98,9 @@ export const simulatorConfigSchema = z
       .max(3600)
       .optional()
       .describe("Seconds a client has to send a request's headers and body; past it the answer is 408 and the connection closes; 0 for no limit (default 30)."),
+    ingestDelay: ingestDelayMsSchema
+      .optional()
+      .describe('Milliseconds from an ingestion route accepting a record to queries seeing it, as the live pipeline lags (default 0: visible at once). PUT /__sim/ingest-delay changes it at run time.'),
     writeTimeout: z
       .number()
       .min(0)

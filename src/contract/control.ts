@@ -124,6 +124,25 @@ export const profileSchema = z.enum(['spec', 'live']);
 /** `PUT /__sim/profile`: the profile to follow from now on. */
 export const profileRequestSchema = z.object({ profile: profileSchema });
 
+/** The longest ingestion delay the simulator takes: a day, ms. */
+export const MAX_INGEST_DELAY_MS = 86_400_000;
+
+/** An ingestion delay, whole milliseconds from 0 to {@link MAX_INGEST_DELAY_MS}. */
+export const ingestDelayMsSchema = z
+  .number({ error: 'ms must be a number of milliseconds' })
+  .int('ms must be a whole number of milliseconds')
+  .min(0, 'ms must be 0 (visible at once) or more')
+  .max(MAX_INGEST_DELAY_MS, `ms must be at most ${MAX_INGEST_DELAY_MS} (a day)`);
+
+/** `PUT /__sim/ingest-delay`: how long accepted records wait before queries see them. */
+export const ingestDelayRequestSchema = z.object({ ms: ingestDelayMsSchema.describe('Milliseconds from acceptance to visibility; 0 shows records at once') });
+
+/** `GET`/`PUT /__sim/ingest-delay`: the delay in force and the records it holds back now. */
+export const ingestDelayReportSchema = z.object({
+  ms: z.number().int().describe('Milliseconds from acceptance to visibility'),
+  pending: z.number().int().describe('Accepted writes (batches, records, identifies) not yet visible'),
+});
+
 /** `GET`/`PUT /__sim/profile`: the profile in force and what each switch does under it. */
 export const profileReportSchema = z.object({
   profile: profileSchema,

@@ -58,12 +58,16 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       seq = control ? 0 : journal.reserve();
       requestId = parts.requestIds().next();
     }
+    const now = core.clock.now();
+    const state = core.state();
+    // Records the ingestion delay held are visible from their due instant on.
+    state.intake.release(now);
     const x = startExchange({
       request,
       requestId,
-      now: core.clock.now(),
+      now,
       sim: core,
-      state: core.state(),
+      state,
       match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
     });
     let response: SimResponse;

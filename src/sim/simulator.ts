@@ -1,5 +1,6 @@
 import type { FixturesListing } from '../contract/fixtures.js';
 import type { Scenario, ScenarioInput } from '../contract/scenario.js';
+import { ingestDelayMsSchema } from '../contract/control.js';
 import type { Route } from './routing/route.js';
 import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-api.js';
 import type { Admission } from './admission/admission.js';
@@ -110,6 +111,13 @@ export interface SimulatorOptions {
    */
   readonly trafficCacheBytes?: number;
   /**
+   * Milliseconds from an ingestion route accepting a record to queries seeing it (default 0:
+   * visible at once, in every answer asked at or after its instant). A delay tests a client that
+   * must cope with the live pipeline's lag; change it at run time with `PUT /__sim/ingest-delay`.
+   * Whole milliseconds from 0 to 86,400,000; anything else throws.
+   */
+  readonly ingestDelayMs?: number;
+  /**
    * Lets other work run; awaited between the queries of a batch so a long batch does not hold
    * the process. The core never schedules anything itself: whoever serves the simulator passes
    * one (the CLI server passes `setImmediate`; a program serving it itself, with
@@ -199,10 +207,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
   };
   const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
+  let ingestDelayMs = checkedIngestDelay(options.ingestDelayMs);
   const run = createSeededRun({
     seed: String(options.seed ?? 42),
     createWorld: options.createWorld,
-    stateOptions: { eventStorage: options.eventStorage ?? {}, ...(options.trafficCacheBytes !== undefined ? { trafficCacheBytes: options.trafficCacheBytes } : {}) },
+    stateOptions: {
+      eventStorage: options.eventStorage ?? {},
+      ...(options.trafficCacheBytes !== undefined ? { trafficCacheBytes: options.trafficCacheBytes } : {}),
+      intake: { now: () => clock.now(), delayMs: () => ingestDelayMs },
+    },
     startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
     clock,
     ...(sharedStore ? { ordinals: (name: string) => sharedStore.ordinal(name) } : {}),
@@ -222,6 +235,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       get: () => profile,
       set: (next) => {
         profile = next;
+      },
+    },
+    ingestDelay: {
+      get: () => ingestDelayMs,
+      set: (ms) => {
+        ingestDelayMs = ms;
       },
     },
     seed: () => run.seed,
@@ -288,6 +307,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       clock: options.clock ?? 'virtual',
       startMs: options.startMs ?? null,
       strict: options.strict ?? false,
+      ingestDelayMs: options.ingestDelayMs ?? 0,
       scenarios: options.scenarios ?? [],
       eventStorage: options.eventStorage ?? {},
       allowedOrigins: options.allowedOrigins ?? null,
@@ -353,6 +373,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       await sharedStore?.close();
     },
   };
+}
+
+/** The ingestion delay option, checked: whole milliseconds from 0 to a day. */
+function checkedIngestDelay(ms: number | undefined): number {
+  if (ms === undefined) return 0;
+  const parsed = ingestDelayMsSchema.safeParse(ms);
+  if (!parsed.success) throw new Error(`ingestDelayMs: ${parsed.error.issues[0]?.message ?? 'invalid'} (got ${String(ms)})`);
+  return parsed.data;
 }
 
 /** Why a direct mutator is refused with a shared store. */

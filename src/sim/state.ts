@@ -9,6 +9,7 @@ import { createEventStore, type EventStore, type EventStoreLimits } from './inge
 import { createIngestLedger, type IngestLedger } from './ingest/ingest-ledger.js';
 import { createIngestDictionaries, type IngestDictionaries } from './ingest/ingest-dictionaries.js';
 import { createProfileStore, type ProfileStore } from './ingest/profile-store.js';
+import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold, type IntakeHoldSource } from './ingest/intake-hold.js';
 import { createSetupCheckStore, type SetupCheckStore } from './ingest/setup-checks.js';
 import { createManageState, type ManageState } from './manage/store.js';
 
@@ -47,6 +48,8 @@ export interface SimState {
   readonly dictionaries: IngestDictionaries;
   /** Profiles and aliases of `POST /identify`, bounded; empty in the seeded state. */
   readonly profiles: ProfileStore;
+  /** What the ingestion delay still holds back from the three stores above (released as the clock reaches it). */
+  readonly intake: IntakeHold;
   /** The AI-traffic setup checks `POST /ai-traffic` recorded (120 s each), bounded. */
   readonly setupChecks: SetupCheckStore;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
@@ -59,6 +62,8 @@ export interface StateOptions {
   readonly eventStorage?: Partial<EventStoreLimits>;
   /** Estimated bytes of generated traffic kept (default {@link DEFAULT_TRAFFIC_CACHE_BYTES}). */
   readonly trafficCacheBytes?: number;
+  /** The clock and the ingestion delay in force (default: no delay). */
+  readonly intake?: IntakeHoldSource;
 }
 
 const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
@@ -67,12 +72,16 @@ const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => 
 export function createState(world: World, options: StateOptions = {}): SimState {
   const websites = [...world.websites].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   const results = createResultCache();
-  const trackedEvents = createEventStore(options.eventStorage);
-  const ingested = createIngestLedger({
-    ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
-    ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
-  });
-  const profiles = createProfileStore();
+  const intake = createIntakeHold(options.intake ?? NO_INTAKE_DELAY);
+  const trackedEvents = createEventStore(options.eventStorage, intake);
+  const ingested = createIngestLedger(
+    {
+      ...(options.eventStorage?.maxEvents !== undefined ? { maxRecords: options.eventStorage.maxEvents } : {}),
+      ...(options.eventStorage?.maxChars !== undefined ? { maxChars: options.eventStorage.maxChars } : {}),
+    },
+    intake,
+  );
+  const profiles = createProfileStore({}, intake);
   return {
     world,
     traffic: createTrafficCache(world, DEFAULT_TRAFFIC_CACHE_ENTRIES, options.trafficCacheBytes ?? DEFAULT_TRAFFIC_CACHE_BYTES),
@@ -92,6 +101,7 @@ export function createState(world: World, options: StateOptions = {}): SimState 
     trackedEvents,
     ingested,
     profiles,
+    intake,
     setupChecks: createSetupCheckStore(),
     manage: createManageState(world),
     dictionaries: createIngestDictionaries(world.dictionaries),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, trustProxy: false, controlToken: undefined };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -72,6 +72,7 @@ describe('parseCommand flags', () => {
       workers: 1,
       requestTimeout: 30,
       writeTimeout: 30,
+      ingestDelay: 0,
       trustProxy: false,
       controlToken: undefined,
     });
@@ -115,6 +116,9 @@ describe('parseCommand errors', () => {
     [['--request-timeout', 'soon'], /--request-timeout must be seconds from 0 to 3600/],
     [['--request-timeout', '3601'], /--request-timeout/],
     [['--write-timeout', '-1'], /write-timeout/],
+    [['--ingest-delay', '1.5'], /--ingest-delay must be whole milliseconds from 0 to 86400000 \(got '1\.5'\)/],
+    [['--ingest-delay', '86400001'], /--ingest-delay/],
+    [['--ingest-delay', 'soon'], /--ingest-delay/],
     [['--control-token', 'short'], /--control-token must be 16 to 256/],
     [['--control-token', 'has spaces in it, many of them'], /--control-token/],
     [['--allowed-origin', 'localhost:5173'], /--allowed-origin.*not an origin/],
@@ -162,6 +166,11 @@ describe('parseCommand: timeouts, proxy and control token', () => {
     expect(serveOptions(parseCommand(['--request-timeout', '2.5', '--write-timeout', '0']))).toMatchObject({ requestTimeout: 2.5, writeTimeout: 0 });
   });
 
+  it('reads --ingest-delay in whole milliseconds, 0 when not given', () => {
+    expect(serveOptions(parseCommand(['--ingest-delay', '5000']))).toMatchObject({ ingestDelay: 5000 });
+    expect(serveOptions(parseCommand([])).ingestDelay).toBe(0);
+  });
+
   it('reads --trust-proxy and --control-token', () => {
     const token = 'abcdefghijklmnop-_.~+/=';
     expect(serveOptions(parseCommand(['--trust-proxy', '--control-token', token]))).toMatchObject({ trustProxy: true, controlToken: token });
@@ -174,6 +183,6 @@ describe('parseCommand: timeouts, proxy and control token', () => {
   });
 
   it('lists the new flags in --help', () => {
-    for (const flag of ['--request-timeout', '--write-timeout', '--trust-proxy', '--control-token']) expect(HELP).toContain(flag);
+    for (const flag of ['--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token']) expect(HELP).toContain(flag);
   });
 });

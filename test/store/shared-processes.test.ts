@@ -22,10 +22,10 @@ afterAll(async () => {
 });
 
 /** `count` processes serving one simulator through a fresh prefix; their base URLs. */
-async function serveShared(count: number): Promise<{ urls: string[]; processes: CliProcess[] }> {
+async function serveShared(count: number, clock: 'virtual' | 'real' = 'virtual'): Promise<{ urls: string[]; processes: CliProcess[] }> {
   const prefix = `processes-${process.pid}-${++prefixes}`;
   const processes = Array.from({ length: count }, () => {
-    const cli = startCli(['serve', '--store', redis.url, '--store-prefix', prefix, '--port', '0', '--clock', 'virtual'], {
+    const cli = startCli(['serve', '--store', redis.url, '--store-prefix', prefix, '--port', '0', '--clock', clock], {
       guardMs: 60_000,
       env: { ANALYTICS_SIM_STORE: '', ANALYTICS_SIM_STORE_PREFIX: '' },
     });
@@ -74,6 +74,22 @@ describe('separate serve processes sharing one Redis store', () => {
     );
     expect(answer.status).toBe(200);
     expect((answer.json.data[0].data as { name: string; total_events: number }[]).find((row) => row.name === 'across_processes')?.total_events).toBe(1);
+  }, 60_000);
+
+  it.each(['virtual', 'real'] as const)('answers on B, at once, an event tracked on A at this instant of the %s clock', async (clock) => {
+    const { urls } = await serveShared(2, clock);
+    const [a, b] = urls as [string, string];
+    // The clock is frozen (virtual) or the wall clock (real): nothing moves it between the POST and the query.
+    const now = (await fetchAnswer(`${a}/__sim/clock`)).json.now as number;
+    const tracked = await fetchAnswer(`${a}/track?website_id=web_acme_www`, post({ name: 'now_across_processes', timestamp: now }, { 'x-api-key': await secretOf(a, 'key_acme_track') }));
+    expect(tracked.status, tracked.text).toBe(200);
+    const day = new Date(now).toISOString().slice(0, 10);
+    const answer = await fetchAnswer(
+      `${b}/v1/query?website_id=web_acme_www`,
+      post({ parameters: ['custom_events'], startDate: day, endDate: day, filters: [{ field: 'event_name', op: 'eq', value: 'now_across_processes' }] }, { 'x-api-key': await secretOf(b, 'key_acme_read') }),
+    );
+    expect(answer.status).toBe(200);
+    expect((answer.json.data[0].data as { name: string; total_events: number }[]).map((row) => [row.name, row.total_events])).toEqual([['now_across_processes', 1]]);
   }, 60_000);
 
   it('frees the in-flight slot of a process killed in the middle of a request within a few seconds', async () => {

@@ -29,6 +29,8 @@ export interface ControlBackendParts {
   reset(seed?: string): Promise<void>;
   /** The profile setting, kept across resets. */
   readonly profile: { get(): Profile; set(profile: Profile): void };
+  /** The ingestion delay setting (ms), kept across resets. */
+  readonly ingestDelay: { get(): number; set(ms: number): void };
   /** The shared store when several processes serve the simulator: its journal, windows and leases are the ones read. */
   shared(): SharedStore | null;
 }
@@ -38,6 +40,12 @@ export interface ProfileReport {
   readonly profile: Profile;
   readonly profiles: readonly Profile[];
   readonly switches: readonly { readonly name: string; readonly follows: Profile; readonly spec: string; readonly live: string }[];
+}
+
+/** `GET /__sim/ingest-delay`: the delay in force and the writes it holds back now. */
+export interface IngestDelayReport {
+  readonly ms: number;
+  readonly pending: number;
 }
 
 /** `GET /__sim/health`. */
@@ -68,6 +76,12 @@ export interface ControlBackend {
     report(): ProfileReport;
     /** Switches the profile for every later request. */
     set(profile: Profile): ProfileReport;
+  };
+  /** The ingestion delay: records accepted from now on become visible this long after. */
+  readonly ingestDelay: {
+    report(): IngestDelayReport;
+    /** Sets the delay for records accepted from now on (those held keep their due instant). */
+    set(ms: number): IngestDelayReport;
   };
   readonly clock: {
     snapshot(): ClockSnapshot;
@@ -140,6 +154,13 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
     async reset(seed) {
       await parts.reset(seed === undefined ? undefined : String(seed));
       return { ok: true, seed: parts.seed(), clock: clock.snapshot() };
+    },
+    ingestDelay: {
+      report: () => ({ ms: parts.ingestDelay.get(), pending: parts.state().intake.pending }),
+      set(ms) {
+        parts.ingestDelay.set(ms);
+        return { ms, pending: parts.state().intake.pending };
+      },
     },
     profile: {
       report: () => profileReport(parts.profile.get()),

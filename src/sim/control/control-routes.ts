@@ -3,6 +3,8 @@ import {
   clockRequestSchema,
   clockSnapshotSchema,
   healthReportSchema,
+  ingestDelayReportSchema,
+  ingestDelayRequestSchema,
   journalClearedSchema,
   journalListingSchema,
   oracleReportSchema,
@@ -101,6 +103,24 @@ export const controlRoutes = [
     body: profileRequestSchema,
     responses: { 200: { description: 'The profile now in force', schema: profileReportSchema } },
     handle: (ctx, body) => ok(ctx.sim.control.profile.set(body.profile)),
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/__sim/ingest-delay',
+    summary: 'The ingestion delay: how long an accepted record waits before queries see it (0: at once), and the writes held back now.',
+    responses: { 200: { description: 'The delay in force', schema: ingestDelayReportSchema } },
+    handle: (ctx) => ok(ctx.sim.control.ingestDelay.report()),
+  }),
+  defineControlRoute({
+    method: 'PUT',
+    path: '/__sim/ingest-delay',
+    summary: 'Make records accepted from now on visible only { ms } after they are accepted, as the live pipeline lags (0: at once); a reset keeps it.',
+    body: ingestDelayRequestSchema,
+    responses: {
+      200: { description: 'The delay now in force', schema: ingestDelayReportSchema },
+      422: { description: 'ms is not a whole number from 0 to 86400000 (VALIDATION, details name it)', schema: errorBodySchema },
+    },
+    handle: (ctx, body) => ok(ctx.sim.control.ingestDelay.set(body.ms)),
   }),
   defineControlRoute({
     method: 'GET',

@@ -1,4 +1,6 @@
 import { DAY_MS } from '../model/world.js';
+import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold } from './intake-hold.js';
+import { countBelow, createSortedTimes, insertTime, latestWithin, type SortedTimes } from './sorted-times.js';
 
 /** A custom event accepted by `POST /track`, as the simulator keeps it. */
 export interface TrackedEvent {
@@ -70,6 +72,11 @@ export interface EventReader {
    * the new events alone.
    */
   scanAppended(owner: string, fromMs: number, toMs: number, cursor: EventCursor, visit: (event: TrackedEvent) => void): void;
+  /**
+   * The latest event time of the owners within [fromMs, toMs], or -Infinity when they hold none
+   * there: a binary search per owner and day touched, never one step per event.
+   */
+  latestWithin(owners: readonly string[], fromMs: number, toMs: number): number;
 }
 
 /** How far a fold has read an owner's events: per UTC day, how many of its events it has seen. */
@@ -81,37 +88,7 @@ export const QUARTER_MS = 900_000;
 /** Events of one owner on one UTC day: in arrival order, with their times sorted beside them. */
 interface DayEvents {
   readonly list: TrackedEvent[];
-  /** The list's timestamps in ascending order (the first `list.length` slots are in use). */
-  times: Float64Array;
-}
-
-/** The number of sorted `times[0, length)` below `ms` (the first index whose time is ≥ ms); times are whole milliseconds, so `x + 0.5` counts those ≤ x. */
-function lowerBound(times: Float64Array, length: number, ms: number): number {
-  let lo = 0;
-  let hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((times[mid] as number) < ms) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Adds `ms` to the sorted times of a day (events mostly arrive in time order: an append). */
-function insertTime(day: DayEvents, length: number, ms: number): void {
-  if (length === day.times.length) {
-    const grown = new Float64Array(Math.max(16, length * 2));
-    grown.set(day.times);
-    day.times = grown;
-  }
-  const times = day.times;
-  if (length === 0 || (times[length - 1] as number) <= ms) {
-    times[length] = ms;
-    return;
-  }
-  const at = lowerBound(times, length, ms + 0.5);
-  times.copyWithin(at + 1, at, length);
-  times[at] = ms;
+  readonly times: SortedTimes;
 }
 
 /** Tracked events of one simulator run: bounded; a batch is stored whole or not at all. */
@@ -151,8 +128,11 @@ function charsOf(event: TrackedEvent): number {
   );
 }
 
-/** Creates an empty store. */
-export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventStore {
+/**
+ * Creates an empty store. With an ingestion delay (`hold`), a batch is checked against the
+ * bounds (counting the batches still held) when it is accepted and stored once its delay has passed.
+ */
+export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: IntakeHold = createIntakeHold(NO_INTAKE_DELAY)): EventStore {
   const bounds: EventStoreLimits = {
     maxEvents: limits.maxEvents ?? DEFAULT_EVENT_STORE_LIMITS.maxEvents,
     maxChars: limits.maxChars ?? DEFAULT_EVENT_STORE_LIMITS.maxChars,
@@ -171,6 +151,31 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
   const totals = new Map<string, number>();
   let size = 0;
   let chars = 0;
+  /** Events and characters of the batches the ingestion delay still holds (they count against the bounds). */
+  let heldEvents = 0;
+  let heldChars = 0;
+  /** Stores a batch whose bounds were checked. */
+  const write = (events: readonly TrackedEvent[], added: number): void => {
+    for (const event of events) {
+      const owner = ownerOf(event);
+      let days = byOwner.get(owner);
+      if (!days) {
+        days = new Map();
+        byOwner.set(owner, days);
+      }
+      const day = Math.floor(event.timestamp / DAY_MS);
+      let entry = days.get(day);
+      if (!entry) {
+        entry = { list: [], times: createSortedTimes() };
+        days.set(day, entry);
+      }
+      insertTime(entry.times, event.timestamp);
+      entry.list.push(event);
+      totals.set(owner, (totals.get(owner) ?? 0) + 1);
+    }
+    size += events.length;
+    chars += added;
+  };
   return {
     limits: bounds,
     get size() {
@@ -180,28 +185,22 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
       return chars;
     },
     append(events) {
-      if (size + events.length > bounds.maxEvents) return { ok: false, reason: 'events' };
+      if (size + heldEvents + events.length > bounds.maxEvents) return { ok: false, reason: 'events' };
       const added = events.reduce((sum, event) => sum + charsOf(event), 0);
-      if (chars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
-      for (const event of events) {
-        const owner = ownerOf(event);
-        let days = byOwner.get(owner);
-        if (!days) {
-          days = new Map();
-          byOwner.set(owner, days);
+      if (chars + heldChars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
+      let held = false;
+      const stored = hold.defer(() => {
+        if (held) {
+          heldEvents -= events.length;
+          heldChars -= added;
         }
-        const day = Math.floor(event.timestamp / DAY_MS);
-        let entry = days.get(day);
-        if (!entry) {
-          entry = { list: [], times: new Float64Array(16) };
-          days.set(day, entry);
-        }
-        insertTime(entry, entry.list.length, event.timestamp);
-        entry.list.push(event);
-        totals.set(owner, (totals.get(owner) ?? 0) + 1);
+        write(events, added);
+      });
+      if (!stored) {
+        held = true;
+        heldEvents += events.length;
+        heldChars += added;
       }
-      size += events.length;
-      chars += added;
       return { ok: true };
     },
     countTouching(owners, fromMs, toMs) {
@@ -214,6 +213,13 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
         for (const [day, entry] of days) if (day >= first && day <= last) count += entry.list.length;
       }
       return count;
+    },
+    latestWithin(owners, fromMs, toMs) {
+      let latest = -Infinity;
+      for (const owner of owners) {
+        for (const [, { times }] of daysWithin(owner, fromMs, toMs)) latest = Math.max(latest, latestWithin(times, fromMs, toMs));
+      }
+      return latest;
     },
     countOwned(owners) {
       let count = 0;
@@ -237,12 +243,12 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}): EventS
       }
     },
     tallyQuarters(owner, fromMs, toMs, visit) {
-      for (const [day, { list, times }] of daysWithin(owner, fromMs, toMs)) {
+      for (const [day, { times }] of daysWithin(owner, fromMs, toMs)) {
         const start = Math.max(day * DAY_MS, Math.floor(fromMs / QUARTER_MS) * QUARTER_MS);
         const end = Math.min((day + 1) * DAY_MS - 1, toMs);
         for (let quarter = start; quarter <= end; quarter += QUARTER_MS) {
-          const below = lowerBound(times, list.length, Math.max(quarter, fromMs));
-          const upTo = lowerBound(times, list.length, Math.min(quarter + QUARTER_MS - 1, toMs) + 0.5);
+          const below = countBelow(times, Math.max(quarter, fromMs));
+          const upTo = countBelow(times, Math.min(quarter + QUARTER_MS - 1, toMs) + 0.5);
           if (upTo > below) visit(quarter, upTo - below);
         }
       }

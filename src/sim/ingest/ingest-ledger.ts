@@ -1,4 +1,6 @@
 import { DAY_MS } from '../model/world.js';
+import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold } from './intake-hold.js';
+import { createSortedTimes, insertTime, latestWithin, type SortedTimes } from './sorted-times.js';
 
 /**
  * The ingested-record ledger: what the ingestion routes accepted (page views, outgoing links,
@@ -95,6 +97,11 @@ export interface IngestLedger {
   /** Records of every kind the websites hold on any day, in one step per website. */
   countOwned(websiteIds: readonly string[]): number;
   /**
+   * The latest record time (all kinds) the websites hold within [fromMs, toMs], or -Infinity
+   * when they hold none there: a binary search per website and day touched.
+   */
+  latestWithin(websiteIds: readonly string[], fromMs: number, toMs: number): number;
+  /**
    * Reserves an event id for de-duplication (the service keys it on client id, type and event
    * id): true the first time, false for a duplicate. Remembers at most `maxRecords` ids, and
    * forgets the oldest past that.
@@ -114,20 +121,26 @@ export interface IngestLedger {
   releaseEventId(key: string): void;
 }
 
-/** Creates an empty ledger. */
-export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): IngestLedger {
+/**
+ * Creates an empty ledger. With an ingestion delay (`hold`), records are checked against the
+ * bounds (counting those still held) when they are accepted and written once their delay has passed.
+ */
+export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}, hold: IntakeHold = createIntakeHold(NO_INTAKE_DELAY)): IngestLedger {
   const bounds: IngestLedgerLimits = { ...DEFAULT_INGEST_LEDGER_LIMITS, ...limits };
   /** kind name → website id → day → records. */
   const kinds = new Map<string, Map<string, Map<number, IngestRecord[]>>>();
-  /** website id → day → records of every kind. */
-  const counts = new Map<string, Map<number, number>>();
+  /** website id → day → the times of its records of every kind (their number is the day's count). */
+  const counts = new Map<string, Map<number, SortedTimes>>();
   /** website id → records of every kind, all days. */
   const totals = new Map<string, number>();
   const eventIds = new Set<string>();
   const visitors = new Map<string, Map<string, number>>();
   let size = 0;
   let chars = 0;
-  /** Checks every bound for all parts, then writes them all. */
+  /** Records and characters the ingestion delay still holds (they count against the bounds). */
+  let heldRecords = 0;
+  let heldChars = 0;
+  /** Checks every bound for all parts, then writes them all (now, or once the ingestion delay has passed). */
   function appendAll(parts: readonly IngestPart[]): IngestAppendResult {
     let count = 0;
     let added = 0;
@@ -135,8 +148,25 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
       count += part.records.length;
       for (const record of part.records) added += part.kind.charsOf(record);
     }
-    if (size + count > bounds.maxRecords) return { ok: false, reason: 'records' };
-    if (chars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
+    if (size + heldRecords + count > bounds.maxRecords) return { ok: false, reason: 'records' };
+    if (chars + heldChars + added > bounds.maxChars) return { ok: false, reason: 'chars' };
+    let held = false;
+    const written = hold.defer(() => {
+      if (held) {
+        heldRecords -= count;
+        heldChars -= added;
+      }
+      write(parts, count, added);
+    });
+    if (!written) {
+      held = true;
+      heldRecords += count;
+      heldChars += added;
+    }
+    return { ok: true };
+  }
+  /** Writes parts whose bounds were checked. */
+  function write(parts: readonly IngestPart[], count: number, added: number): void {
     for (const { kind, websiteId, records } of parts) {
       if (records.length === 0) continue;
       let sites = kinds.get(kind.name);
@@ -150,13 +180,14 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
         let list = days.get(day);
         if (!list) days.set(day, (list = []));
         list.push(record);
-        tally.set(day, (tally.get(day) ?? 0) + 1);
+        let times = tally.get(day);
+        if (!times) tally.set(day, (times = createSortedTimes()));
+        insertTime(times, record.timestamp);
       }
       totals.set(websiteId, (totals.get(websiteId) ?? 0) + records.length);
     }
     size += count;
     chars += added;
-    return { ok: true };
   }
   return {
     limits: bounds,
@@ -190,9 +221,23 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}): In
       for (const id of websiteIds) {
         const tally = counts.get(id);
         if (!tally) continue;
-        for (const [day, n] of tally) if (day >= firstDay && day <= lastDay) total += n;
+        for (const [day, times] of tally) if (day >= firstDay && day <= lastDay) total += times.length;
       }
       return total;
+    },
+    latestWithin(websiteIds, fromMs, toMs) {
+      const firstDay = Math.floor(fromMs / DAY_MS);
+      const lastDay = Math.floor(toMs / DAY_MS);
+      let latest = -Infinity;
+      for (const id of websiteIds) {
+        const tally = counts.get(id);
+        if (!tally) continue;
+        for (let day = firstDay; day <= lastDay; day++) {
+          const times = tally.get(day);
+          if (times) latest = Math.max(latest, latestWithin(times, fromMs, toMs));
+        }
+      }
+      return latest;
     },
     countOwned(websiteIds) {
       let total = 0;

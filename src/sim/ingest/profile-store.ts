@@ -1,4 +1,5 @@
 import type { ProfileTraits } from '../../contract/ingest.js';
+import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold } from './intake-hold.js';
 
 /**
  * The identified profiles of `POST /identify`, per website: what the service keeps in its
@@ -135,8 +136,11 @@ function snapshot(p: MutableProfile): IdentifiedProfile {
   };
 }
 
-/** Creates an empty store. */
-export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}): ProfileStore {
+/**
+ * Creates an empty store. With an ingestion delay (`hold`), an identify is checked against the
+ * bounds (counting those still held) when it is accepted and applied once its delay has passed.
+ */
+export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}, hold: IntakeHold = createIntakeHold(NO_INTAKE_DELAY)): ProfileStore {
   const bounds: ProfileStoreLimits = { ...DEFAULT_PROFILE_STORE_LIMITS, ...limits };
   /** website id → profile id → profile. */
   const profiles = new Map<string, Map<string, MutableProfile>>();
@@ -148,6 +152,50 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}): Pr
   let changes = 0;
   let aliasCount = 0;
   let chars = 0;
+  /** What an identify still held reserves of each bound. */
+  const held = { profiles: 0, aliases: 0, chars: 0 };
+  /** Characters an identify adds: its profile's growth and a new alias. */
+  const charsDelta = (input: IdentifyInput, existing: MutableProfile | undefined, newAlias: boolean): number => {
+    const base = existing ?? { websiteId: input.websiteId, profileId: input.profileId, displayName: null, email: null, traits: {} };
+    const next = input.traits ? merged(base, input.traits) : base;
+    return charsOf({ ...base, ...next }) - (existing?.chars ?? 0) + (newAlias ? (input.anonymousId as string).length : 0);
+  };
+  /** Applies an identify whose bounds were checked. */
+  const write = (input: IdentifyInput, now: number): void => {
+    let sites = profiles.get(input.websiteId);
+    const existing = sites?.get(input.profileId);
+    const siteAliases = aliases.get(input.websiteId);
+    const linked = input.anonymousId === null ? undefined : siteAliases?.get(input.anonymousId);
+    const newAlias = input.anonymousId !== null && linked === undefined;
+    const base = existing ?? { websiteId: input.websiteId, profileId: input.profileId, displayName: null, email: null, traits: {} };
+    const next = input.traits ? merged(base, input.traits) : { displayName: base.displayName, email: base.email, traits: base.traits };
+    const nextChars = charsOf({ ...base, ...next });
+    const delta = nextChars - (existing?.chars ?? 0) + (newAlias ? (input.anonymousId as string).length : 0);
+    if (!sites) profiles.set(input.websiteId, (sites = new Map()));
+    let profile = existing;
+    if (!profile) {
+      profile = { ...base, ...next, anonymousIds: new Set(), firstIdentifiedAt: now, lastIdentifiedAt: now, chars: 0 };
+      sites.set(input.profileId, profile);
+      size++;
+    } else {
+      profile.displayName = next.displayName;
+      profile.email = next.email;
+      profile.traits = next.traits;
+      profile.lastIdentifiedAt = now;
+    }
+    if (input.anonymousId !== null && linked !== input.profileId) {
+      let map = siteAliases;
+      if (!map) aliases.set(input.websiteId, (map = new Map()));
+      if (linked !== undefined) sites.get(linked)?.anonymousIds.delete(input.anonymousId);
+      else aliasCount++;
+      map.set(input.anonymousId, input.profileId);
+      profile.anonymousIds.add(input.anonymousId);
+    }
+    chars += delta;
+    profile.chars = nextChars;
+    versions.set(input.websiteId, (versions.get(input.websiteId) ?? 0) + 1);
+    changes++;
+  };
   return {
     limits: bounds,
     get size() {
@@ -157,43 +205,31 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}): Pr
       return changes;
     },
     identify(input, now) {
-      let sites = profiles.get(input.websiteId);
+      const sites = profiles.get(input.websiteId);
       const existing = sites?.get(input.profileId);
-      if (!existing && size >= bounds.maxProfiles) return { ok: false, reason: 'profiles' };
-      const siteAliases = aliases.get(input.websiteId);
-      const linked = input.anonymousId === null ? undefined : siteAliases?.get(input.anonymousId);
+      if (!existing && size + held.profiles >= bounds.maxProfiles) return { ok: false, reason: 'profiles' };
+      const linked = input.anonymousId === null ? undefined : aliases.get(input.websiteId)?.get(input.anonymousId);
       const newAlias = input.anonymousId !== null && linked === undefined;
-      if (newAlias && aliasCount >= bounds.maxAliases) return { ok: false, reason: 'aliases' };
-      const base = existing ?? { websiteId: input.websiteId, profileId: input.profileId, displayName: null, email: null, traits: {} };
-      const next = input.traits ? merged(base, input.traits) : { displayName: base.displayName, email: base.email, traits: base.traits };
-      const nextChars = charsOf({ ...base, ...next });
-      const delta = nextChars - (existing?.chars ?? 0) + (newAlias ? (input.anonymousId as string).length : 0);
-      if (chars + delta > bounds.maxChars) return { ok: false, reason: 'chars' };
-      // Every bound holds: apply.
-      if (!sites) profiles.set(input.websiteId, (sites = new Map()));
-      let profile = existing;
-      if (!profile) {
-        profile = { ...base, ...next, anonymousIds: new Set(), firstIdentifiedAt: now, lastIdentifiedAt: now, chars: 0 };
-        sites.set(input.profileId, profile);
-        size++;
-      } else {
-        profile.displayName = next.displayName;
-        profile.email = next.email;
-        profile.traits = next.traits;
-        profile.lastIdentifiedAt = now;
+      if (newAlias && aliasCount + held.aliases >= bounds.maxAliases) return { ok: false, reason: 'aliases' };
+      const delta = charsDelta(input, existing, newAlias);
+      if (chars + held.chars + delta > bounds.maxChars) return { ok: false, reason: 'chars' };
+      // Every bound holds: apply, now or once the ingestion delay has passed (reserving its share meanwhile).
+      const reserved = { profiles: existing ? 0 : 1, aliases: newAlias ? 1 : 0, chars: Math.max(0, delta) };
+      let waited = false;
+      const applied = hold.defer(() => {
+        if (waited) {
+          held.profiles -= reserved.profiles;
+          held.aliases -= reserved.aliases;
+          held.chars -= reserved.chars;
+        }
+        write(input, now);
+      });
+      if (!applied) {
+        waited = true;
+        held.profiles += reserved.profiles;
+        held.aliases += reserved.aliases;
+        held.chars += reserved.chars;
       }
-      if (input.anonymousId !== null && linked !== input.profileId) {
-        let map = siteAliases;
-        if (!map) aliases.set(input.websiteId, (map = new Map()));
-        if (linked !== undefined) sites.get(linked)?.anonymousIds.delete(input.anonymousId);
-        else aliasCount++;
-        map.set(input.anonymousId, input.profileId);
-        profile.anonymousIds.add(input.anonymousId);
-      }
-      chars += delta;
-      profile.chars = nextChars;
-      versions.set(input.websiteId, (versions.get(input.websiteId) ?? 0) + 1);
-      changes++;
       return { ok: true };
     },
     profile(websiteId, profileId) {

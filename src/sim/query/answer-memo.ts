@@ -7,7 +7,7 @@ import { ownersOf } from './scope-owners.js';
 
 /**
  * The serialized answers of repeated queries: for a remembered plan (the same body text, time
- * zone, profile and local day) over the same scope, in the same minute, with none of the
+ * zone, profile and local day) over the same scope, with its data ending at the same instant and none of the
  * scope's data changed since, the text of the answer after its request id, so a dashboard
  * polling the same query skips execution and serialization. Below it the result cache still
  * decides every answer it keeps; this memo only remembers what that gave, and forgets it
@@ -15,12 +15,12 @@ import { ownersOf } from './scope-owners.js';
  */
 export interface AnswerMemo {
   /**
-   * The lookup of `plan` over `scope` at `now`: its `text` is the kept answer while that is
+   * The lookup of `plan` over `scope` with its data ending at `cutMs` (`data-cut.ts`): its `text` is the kept answer while that is
    * still exactly what answering again would give. Undefined for plans whose answers are never
    * kept (types computed afresh each time, retention). Taken before computing an answer, it
    * marks the data the answer is computed from: hand it to {@link write}.
    */
-  read(plan: MemoPlan, scope: QueryScope, now: number): MemoLookup | undefined;
+  read(plan: MemoPlan, scope: QueryScope, cutMs: number): MemoLookup | undefined;
   /**
    * Keeps `text` as the answer of the lookup's plan and scope. Only for an answer that raised
    * no warning (a warning must be said again on every request); large texts are not kept.
@@ -34,7 +34,8 @@ export interface MemoLookup {
   readonly plan: MemoPlan;
   /** The scope's key ({@link scopeKey}), made once per request. */
   readonly key: string;
-  readonly minute: number;
+  /** Where the answer's data ends ({@link dataCutOf}): moves each minute, and when a record lands in the current one. */
+  readonly cut: number;
   readonly mark: DataMark;
 }
 
@@ -76,16 +77,14 @@ const MAX_KEPT_CHARS = 64 * 1024;
  */
 const MAX_TOTAL_CHARS = 4 * 1024 * 1024;
 
-const MINUTE_MS = 60_000;
-
 interface Kept {
   readonly mark: DataMark;
-  readonly minute: number;
+  readonly cut: number;
   readonly text: string;
 }
 
 /**
- * Whether every parameter's answer is decided by its plan, its scope, the minute and the data:
+ * Whether every parameter's answer is decided by its plan, its scope, the cut and the data:
  * not a type that skips the date range (computed afresh every time) nor a retention type (its
  * rows are observed up to the instant of the request).
  */
@@ -110,16 +109,15 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
     };
   };
   return {
-    read(plan, scope, now) {
+    read(plan, scope, cut) {
       if (!isKeepable(plan)) return undefined;
       const key = scopeKey(scope);
-      const minute = Math.floor(now / MINUTE_MS);
       const mark = markOf(scope);
       const entry = kept.get(plan)?.get(key);
-      const fresh = entry !== undefined && entry.minute === minute && entry.mark.owned === mark.owned && entry.mark.clears === mark.clears;
-      return { text: fresh ? entry.text : undefined, plan, key, minute, mark };
+      const fresh = entry !== undefined && entry.cut === cut && entry.mark.owned === mark.owned && entry.mark.clears === mark.clears;
+      return { text: fresh ? entry.text : undefined, plan, key, cut, mark };
     },
-    write({ plan, key, minute, mark }, text) {
+    write({ plan, key, cut, mark }, text) {
       if (text.length > MAX_KEPT_CHARS) return;
       let byScope = kept.get(plan);
       if (byScope === undefined) kept.set(plan, (byScope = new Map()));
@@ -133,7 +131,7 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
         kept = new WeakMap([[plan, (byScope = new Map())]]);
         keptChars = 0;
       }
-      byScope.set(key, { mark, minute, text });
+      byScope.set(key, { mark, cut, text });
       keptChars += text.length;
     },
   };

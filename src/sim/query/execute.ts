@@ -35,6 +35,8 @@ export interface QueryResult {
 /** What execution needs from the simulator. */
 export interface ExecutionEnvironment {
   readonly now: number;
+  /** Where the scope's data ends, inclusive ({@link dataCutOf}): never after `now`. */
+  readonly cutMs: number;
   readonly timezone: string;
   readonly traffic: TrafficReader;
   readonly dictionaries: Dictionaries;
@@ -112,9 +114,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     env.warn?.(`sortBy`, `${type.name}: ${orderByRefusal(`${sort.field} ${sort.order.toUpperCase()}`)}`);
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
-  // Data ends at the last whole minute before now: no future rows, and one answer per minute to cache.
-  const cutMs = Math.floor(env.now / 60_000) * 60_000 - 1;
-  const toMs = Math.min(parameter.toMs, cutMs);
+  const toMs = Math.min(parameter.toMs, env.cutMs);
   // Everything that decides the rows but tracked events, the page and the order. Ingested
   // records are part of it: a new one on the scope's websites and days makes every part new.
   const baseKey = type.skipDateRange

@@ -1,6 +1,7 @@
 import type { Derivation, TrafficReader } from '../traffic-cache.js';
 import type { Dictionaries } from '../model/traffic.js';
 import { DAY_MS } from '../model/world.js';
+import { minuteCutOf } from './data-cut.js';
 import { derivationOf, type QueryScope } from './definition.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 
@@ -19,7 +20,7 @@ export const PREFETCH_PIECE = 16;
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
 function dayRange(parameter: ParameterPlan, now: number): [number, number] | null {
   if (parameter.type.target !== 'website' || parameter.type.skipDateRange) return null;
-  const toMs = Math.min(parameter.toMs, Math.floor(now / 60_000) * 60_000 - 1);
+  const toMs = Math.min(parameter.toMs, minuteCutOf(now));
   if (toMs < parameter.fromMs) return null;
   return [Math.floor(parameter.fromMs / DAY_MS), Math.floor(toMs / DAY_MS)];
 }

@@ -22,6 +22,7 @@ import { canonicalTimeZone } from './dates.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import type { Website } from '../model/entities.js';
 import { followsLive, type Profile } from '../profile.js';
+import { dataCutOf } from './data-cut.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './execute.js';
 import { needsPieces, prefetchTraffic } from './prefetch-traffic.js';
 import { MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './plan.js';
@@ -303,12 +304,15 @@ export const queryRoutes = [
       const head = `{"success":true,"requestId":${JSON.stringify(ctx.requestId)},`;
       const single = !Array.isArray(body);
       const { answers } = ctx.state;
-      // A single query asked again (same body, scope and minute, no data changed): the answer it got.
-      const lookup = single ? answers.read(plans[0] as QueryPlan, scope, ctx.now) : undefined;
+      // Where the data ends: the last whole minute, or the latest record accepted since.
+      const cutMs = dataCutOf(scope, ctx.now, ctx.state.trackedEvents, ctx.state.ingested);
+      // A single query asked again (same body, scope and cut, no data changed): the answer it got.
+      const lookup = single ? answers.read(plans[0] as QueryPlan, scope, cutMs) : undefined;
       if (lookup?.text !== undefined) return jsonText(`${head}${lookup.text}}`);
       let warned = false;
       const env = {
         now: ctx.now,
+        cutMs,
         timezone: ctx.query.timezone ?? 'UTC',
         traffic: ctx.state.traffic,
         dictionaries: ctx.state.dictionaries.current(),

@@ -6,7 +6,7 @@ import type { ProfileReader } from '../ingest/profile-store.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../profile.js';
-import type { ParameterPlan, QueryPlan } from './plan.js';
+import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js';
 import { allowedFilters } from './registry.js';
 import { resultKey, scopeKey, type ResultCache } from './result-cache.js';
 import { ownersOf } from './scope-owners.js';
@@ -163,6 +163,8 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   } catch (error) {
     if (error instanceof MissingSortField) {
       env.warn?.('sortBy', `${type.name} has no field ${error.field} to order by; the service fails this parameter`);
+    } else if (!isPlannedFailure(error)) {
+      env.warn?.(parameter.key, maskedCause(type, error));
     }
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
@@ -203,6 +205,17 @@ function identifiedStamp(type: QueryTypeDefinition, scope: QueryScope, profiles:
   if (type.family !== 'profiles' || scope.kind !== 'websites') return '';
   const version = profiles.version(scope.websites.map((w) => w.id));
   return version === 0 ? '' : `|p${version}`;
+}
+
+/**
+ * What the service hides behind "Query execution failed", for the `Warning` and the journal: the
+ * builder's own words (a missing required filter, an operator a filter does not take …), or, for
+ * a failure of the simulator itself, that it is one.
+ */
+function maskedCause(type: QueryTypeDefinition, error: unknown): string {
+  const hidden = `the service fails ${type.name} with only "Query execution failed"`;
+  if (error instanceof Error && error.constructor === Error) return `${hidden}; the cause: ${error.message.slice(0, 300)}`;
+  return `${hidden}; here the simulator itself failed on it (${error instanceof Error ? error.name : 'unknown error'}): please report this request`;
 }
 
 /** Thrown inside `compute` when rows lack the `sortBy` field (ClickHouse's unknown-column error). */

@@ -62,8 +62,13 @@ export interface PlanOptions {
 /** The message of a parameter that fails at execution, as the service sends it. */
 export const EXECUTION_FAILED = 'Query execution failed';
 
-/** Thrown by a parameter that fails at execution (see {@link failingAtExecution}). */
+/** Thrown by a parameter that fails at execution (see {@link failingAtExecution}); planning already said why. */
 class ExecutionFailure extends Error {}
+
+/** Whether a parameter's failure was decided while planning (its cause is already in a `Warning`). */
+export function isPlannedFailure(error: unknown): boolean {
+  return error instanceof ExecutionFailure;
+}
 
 /**
  * `validation` under `live`: the type of a parameter that the service runs and that fails when
@@ -220,8 +225,8 @@ export function planQuery(
     if (unit === 'hour' && !type.skipDateRange && Math.ceil((range.toMs - range.fromMs) / DAY_MS) > MAX_HOURLY_DAYS) {
       const granularityField = 'granularity' in spec && spec.granularity ? `${field}.granularity` : `${prefix}granularity`;
       if (live && options) {
-        // The service's getTimeUnit throws while it prepares the parameters: the whole query fails.
-        options.warn({
+        // The service's getTimeUnit throws while it prepares the parameters: the whole query fails (said once).
+        if (thrown === undefined) options.warn({
           field: granularityField,
           message: `Hourly granularity only supports up to ${MAX_HOURLY_DAYS} days; the service throws while building the query (a failed item in a batch, a 500 for a single query, which the simulator answers as the failed item instead: it never answers 500 for bad input)`,
         });

@@ -6,6 +6,7 @@ import { secretOf } from '../helpers/sim.js';
 import { fetchAnswer } from '../helpers/wire.js';
 import { stripe } from '../sim/ingest/webhook-support.js';
 import type { Answer } from '../helpers/sim.js';
+import { setupSimulator } from '../../src/msw/index.js';
 
 /**
  * What a client developer meets first: a record sent now is in every answer asked right after,
@@ -147,5 +148,49 @@ describe.each(CLOCKS)('what you send is what you see, on $name', ({ make, frozen
     const answer = await fetchAnswer(`${server.url}${config.stripeWebhookPath}`, { method: 'POST', headers: { 'stripe-signature': header, 'content-type': 'application/json' }, body: payload });
     expect(answer.status, answer.text).toBe(200);
     expect(await totalNok()).toEqual([[4999, 1]]);
+  });
+});
+
+describe('what you send is what you see, in process, on a frozen virtual clock', () => {
+  const body = (at: number) => JSON.stringify({ parameters: ['custom_events'], startDate: dayOf(at), endDate: dayOf(at), filters: [{ field: 'event_name', op: 'eq', value: 'in_process_now' }] });
+
+  it('through sim.fetch: an event posted to /track now is in custom_events at once', async () => {
+    const sim = createSimulator({ seed: 42 });
+    const now = sim.clock.now();
+    const tracked = await sim.fetch('http://analytics.test/track', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secretOf(sim, 'key_acme_track')}` },
+      body: JSON.stringify({ name: 'in_process_now', websiteId: 'web_acme_store', timestamp: now }),
+    });
+    expect(tracked.status).toBe(200);
+    const res = await sim.fetch('http://analytics.test/v1/query?website_id=web_acme_store', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': secretOf(sim, 'key_acme_read') },
+      body: body(now),
+    });
+    const json = (await res.json()) as { data: { data: { name: string; total_events: number }[] }[] };
+    expect(json.data[0]?.data.map((r) => [r.name, r.total_events])).toEqual([['in_process_now', 1]]);
+  });
+
+  it('through MSW: an event posted to /track now is in custom_events at once', async () => {
+    const sim = setupSimulator({ seed: 42 });
+    try {
+      const now = sim.clock.now();
+      const tracked = await fetch(sim.url('/track'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': sim.secretOf('key_acme_track') },
+        body: JSON.stringify({ name: 'in_process_now', websiteId: 'web_acme_www', timestamp: now }),
+      });
+      expect(tracked.status).toBe(200);
+      const res = await fetch(sim.url('/v1/query?website_id=web_acme_www'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': sim.secretOf('key_acme_read') },
+        body: body(now),
+      });
+      const json = (await res.json()) as { data: { data: { name: string; total_events: number }[] }[] };
+      expect(json.data[0]?.data.map((r) => [r.name, r.total_events])).toEqual([['in_process_now', 1]]);
+    } finally {
+      sim.close();
+    }
   });
 });

@@ -70,8 +70,8 @@ export const PROFILE_SWITCHES = [
   },
   {
     name: 'validation',
-    spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries',
-    live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap of 50 (only the simulator’s own 1000)',
+    spec: 'an impossible date, a start after the end and hourly over 30 days are refused with 400; /compile of an unknown type is 400 COMPILATION_ERROR; a batch holds at most 50 queries; a refused batch lists the details of every invalid query',
+    live: 'as live, each with a Warning: impossible dates and inverted ranges fail the parameter ("Query execution failed"), hourly over 30 days fails the parameter (a 500 on the service for a single query: the simulator never answers 500 for bad input), an unknown /compile type is 422 VALIDATION, no batch size cap of 50 (only the simulator’s own 1000), a refused batch lists only the first invalid query’s details (the Warning names the others)',
   },
   {
     name: 'page-bounds',
@@ -82,6 +82,11 @@ export const PROFILE_SWITCHES = [
     name: 'plan-gate',
     spec: 'the 402 plan gate (error tracking on the free plan) applies to website_id queries of the eight gated error types only',
     live: 'the 402 plan gate applies at every website scope (website_id, organization_id, and no id with an organization implied) and gates error_fingerprints too',
+  },
+  {
+    name: 'missing-user-agent',
+    spec: 'an ingestion request without a User-Agent (or with a blank one) is taken like a person’s, with a Warning that the live service would block it',
+    live: 'an ingestion request without a User-Agent (or with a blank one) is blocked as a bot, as the service’s detector does (blockMissingUserAgent): 204 with an empty body, "Bot detected" per item on /batch, the GIF on /px.jpg, nothing stored and no limit used; a Warning says why',
   },
 ] as const satisfies readonly { name: string; spec: string; live: string }[];
 

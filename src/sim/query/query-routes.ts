@@ -118,6 +118,26 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
   });
 }
 
+/**
+ * The details a refused request lists, given each query's problems in body order. Under `spec`
+ * every invalid query's; under `live` (`validation`) only the first invalid query's, as the
+ * service's batch validation stops there, with a Warning naming the other invalid queries.
+ */
+function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly ErrorDetail[])[]): ErrorDetail[] {
+  if (!followsLive(ctx.sim.profile, 'validation')) return perQuery.flat();
+  const invalid = perQuery.flatMap((details, i) => (details.length > 0 ? [i] : []));
+  const [first, ...others] = invalid;
+  if (first === undefined) return [];
+  if (others.length > 0) {
+    const named = others.slice(0, 5).map((i) => `batch[${i}]`);
+    ctx.warn({
+      field: 'batch',
+      message: `${others.length === 1 ? `${named[0]} is` : `${named.join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''} are`} invalid too; their details are left out, as the service lists only the first invalid query's`,
+    });
+  }
+  return [...(perQuery[first] as readonly ErrorDetail[])];
+}
+
 /** Plans with error tracking; any other (and none) counts as free, as the service's feature table has it. */
 const ERROR_TRACKING_PLANS = new Set(['hobby', 'pro', 'scale']);
 
@@ -293,8 +313,10 @@ export const queryRoutes = [
       if (details.length > 0) return validationError(details);
       const tz = ctx.query.timezone ?? 'UTC';
       const options = { profile: ctx.sim.profile, warn: ctx.warn };
-      const plans = queries.map((query, i) => planRemembered(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, details, options));
-      if (details.length > 0) return validationError(details);
+      const perQuery = queries.map(() => [] as ErrorDetail[]);
+      const plans = queries.map((query, i) => planRemembered(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, perQuery[i] as ErrorDetail[], options));
+      const refused = batchDetails(ctx, perQuery);
+      if (refused.length > 0) return validationError(refused);
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
       const overBudget = checkWorkBudget(plans as QueryPlan[], scope.kind === 'websites' ? weighWebsites(scope.websites) : SINGLE_SCOPE, Array.isArray(body));
       if (overBudget) return validationError([overBudget]);

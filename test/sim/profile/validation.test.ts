@@ -64,6 +64,28 @@ describe('validation', () => {
     expect(spec.json.error).toBe('A batch holds at most 50 queries');
   });
 
+  it("lists only the first invalid batch item's details under live (a Warning names the others), and every invalid item's under spec", async () => {
+    const body = [
+      { parameters: ['summary_metrics'], preset: 'last_7d' },
+      { parameters: ['summary_metrics'] },
+      { parameters: ['summry'], preset: 'last_7d' },
+      { parameters: [], preset: 'last_7d' },
+    ];
+    const live = await query('live', body);
+    expect(live.status).toBe(400);
+    expect(live.json).toMatchObject({ success: false, code: 'VALIDATION_ERROR', error: 'Either startDate or preset is required' });
+    expect(live.json.details).toEqual([
+      { field: 'batch[1].startDate', message: 'Either startDate or preset is required' },
+      { field: 'batch[1].endDate', message: 'Either endDate or preset is required' },
+    ]);
+    expect(live.headers.Warning).toMatch(/batch\[2\], batch\[3\] are invalid too; their details are left out/);
+    const spec = await query('spec', body);
+    expect(spec.status).toBe(400);
+    expect(spec.json.error).toBe('Either startDate or preset is required');
+    expect((spec.json.details as { field: string }[]).map((d) => d.field.slice(0, 8))).toEqual(['batch[1]', 'batch[1]', 'batch[2]', 'batch[3]']);
+    expect(spec.headers.Warning).toBeUndefined();
+  });
+
   it('answers /compile of an unknown type with 422 VALIDATION under live and 400 COMPILATION_ERROR under spec', async () => {
     for (const profile of ['spec', 'live'] as const) {
       const sim = freshSimulator({ profile });

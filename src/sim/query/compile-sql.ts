@@ -66,7 +66,9 @@ function filterSql(filter: Filter, name: string): [string, string | string[]] {
 
 /**
  * Renders a compile request as deterministic ClickHouse-style SQL, the way the service's
- * builder does, without running it. Filters on fields the type does not allow are skipped.
+ * builder does, without running it. Filters on fields the type does not allow are skipped. No
+ * default limit is injected (both profiles: SPEC.md does not show this route's body): `LIMIT` is
+ * the request's limit, else the builder's own, else absent; `OFFSET` only for an offset above 0.
  */
 export function compileQuery(request: CompileRequest, timezone: string): CompiledQuery | SimError {
   const type = findQueryType(request.type);
@@ -116,15 +118,20 @@ export function compileQuery(request: CompileRequest, timezone: string): Compile
     unit && / AS date$/.test(expr) ? `toStartOfInterval(toTimeZone(time, {timezone:String}), INTERVAL 1 ${unit}) AS date` : expr,
   );
   const groupBy = request.groupBy ?? type.sql.groupBy;
-  params.limit = request.limit ?? Math.min(type.defaultLimit, 1000);
-  params.offset = request.offset ?? 0;
+  // No default limit is injected: the request's, else the builder's own (when it sets one);
+  // an OFFSET only past the first row, as the service's limit clause has it.
+  const limit = request.limit ?? type.liveLimit;
+  const offset = request.offset ?? 0;
+  if (limit !== undefined) params.limit = limit;
+  if (offset > 0) params.offset = offset;
   const sql = [
     `SELECT ${select.join(', ')}`,
     `FROM ${type.sql.table}`,
     `WHERE ${where.join(' AND ')}`,
     ...(groupBy && groupBy.length > 0 ? [`GROUP BY ${groupBy.join(', ')}`] : []),
     ...(orderBy ? [`ORDER BY ${orderBy}`] : []),
-    'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
+    ...(limit !== undefined ? ['LIMIT {limit:UInt32}'] : []),
+    ...(offset > 0 ? ['OFFSET {offset:UInt32}'] : []),
   ].join('\n');
   return { sql, params };
 }

@@ -17,7 +17,7 @@ describe('POST /v1/query/compile', () => {
     expect(res.json.sql).toMatch(/\bFROM\b/);
   });
 
-  it('binds websiteId, day-padded from/to, timezone, limit and offset', async () => {
+  it("binds websiteId, day-padded from/to, timezone and, without a requested limit, the builder's own limit of top_pages (no offset on the first page)", async () => {
     const res = await runCompile(sim, BASE);
     expect(res.json.params).toEqual({
       websiteId: 'web_acme_www',
@@ -25,12 +25,30 @@ describe('POST /v1/query/compile', () => {
       to: '2025-05-07 23:59:59',
       timezone: 'UTC',
       limit: 100,
-      offset: 0,
     });
+    expect(res.json.sql).toMatch(/\nLIMIT \{limit:UInt32\}$/);
+  });
+
+  it('injects no default limit under either profile: a type whose builder sets none compiles without LIMIT, and OFFSET appears only past the first row', async () => {
+    for (const profile of ['spec', 'live'] as const) {
+      const own = freshSimulator({ profile });
+      const bare = await runCompile(own, { ...BASE, type: 'entry_pages' });
+      expect(bare.status).toBe(200);
+      expect(bare.json.params).not.toHaveProperty('limit');
+      expect(bare.json.params).not.toHaveProperty('offset');
+      expect(bare.json.sql).not.toMatch(/LIMIT|OFFSET/);
+      const zero = await runCompile(own, { ...BASE, type: 'entry_pages', offset: 0 });
+      expect(zero.json.sql).not.toMatch(/OFFSET/);
+      const paged = await runCompile(own, { ...BASE, type: 'entry_pages', limit: 20, offset: 40 });
+      expect(paged.json.params).toEqual(expect.objectContaining({ limit: 20, offset: 40 }));
+      expect(paged.json.sql).toMatch(/\nLIMIT \{limit:UInt32\}\nOFFSET \{offset:UInt32\}$/);
+      const own20 = await runCompile(own, { ...BASE, type: 'device_types' });
+      expect(own20.json.params.limit, profile).toBe(20);
+    }
   });
 
   it('uses placeholders for every bound value instead of inlining them', async () => {
-    const res = await runCompile(sim, { ...BASE, filters: [{ field: 'country', op: 'eq', value: "US' OR 1=1 --" }] });
+    const res = await runCompile(sim, { ...BASE, filters: [{ field: 'country', op: 'eq', value: "US' OR 1=1 --" }], offset: 100 });
     const sql = res.json.sql as string;
     for (const name of ['websiteId', 'from', 'to', 'limit', 'offset', 'f0']) expect(sql).toContain(`{${name}:`);
     expect(sql).not.toContain('web_acme_www');

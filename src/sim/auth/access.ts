@@ -71,7 +71,10 @@ export function canReachWebsite(principal: Principal, website: Website): boolean
 export function reachableWebsites(principal: Principal, state: SimState): Website[] {
   if (principal.kind === 'apikey' && principal.live?.queryRoute && !principal.key.scopes.includes('read:data')) return [];
   if (principal.kind === 'user') {
+    // The active organization's websites, to a member only: none to a session whose active
+    // organization is unset (empty) or one the user is not a member of, as the service lists.
     const org = principal.user.activeOrganizationId;
+    if (!principal.user.organizationIds.includes(org)) return [];
     return [...state.websites.values()].filter((w) => w.organizationId === org);
   }
   return [...state.websites.values()].filter((w) => canReachWebsite(principal, w));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionCookie, SUMMARY_QUERY } from '../../helpers/credentials.js';
+import { createSeededWorld } from '../../../src/fixtures/world.js';
 import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
 
 const sim = freshSimulator();
@@ -59,6 +60,23 @@ describe('the dashboard session cookie', () => {
     const active = users.get(userId)?.activeOrganizationId;
     expect(new Set((answer.json.websites as { organizationId: string }[]).map((w) => w.organizationId))).toEqual(new Set([active]));
     expect(websiteIdsOf(answer)).toEqual(await keyList(sameOrgKey));
+  });
+
+  it("lists no websites to a session whose active organization is one its user is not a member of, or none at all", async () => {
+    const elsewhere = freshSimulator({
+      createWorld: (seed) => {
+        const world = createSeededWorld(seed);
+        const moved: Record<string, string> = { user_alice: 'org_globex', user_bob: '' };
+        return { ...world, users: world.users.map((u) => (u.id in moved ? { ...u, activeOrganizationId: moved[u.id] as string } : u)) };
+      },
+    });
+    const fixtures = (await call(elsewhere, 'GET', '/__sim/fixtures')).json as { users: FixtureUser[] };
+    for (const user of fixtures.users) {
+      const answer = await call(elsewhere, 'GET', '/v1/query/websites', { headers: sessionCookie(user.sessionToken) });
+      expect(answer.status, user.id).toBe(200);
+      if (user.id === 'user_carol') expect(websiteIdsOf(answer).length).toBeGreaterThan(0);
+      else expect(answer.json, user.id).toMatchObject({ success: true, websites: [], total: 0 });
+    }
   });
 
   it('finds the cookie among other cookies', async () => {

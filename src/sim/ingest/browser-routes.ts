@@ -16,7 +16,7 @@ import { MAX_EVENT_FUTURE_MS } from '../../contract/track.js';
 import { basketError, type BasketIssue, type SimError } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
-import { classifyUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { matchAiAgent } from '../model/derived/ai-crawlers.js';
 import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
@@ -44,6 +44,8 @@ interface BrowserAccess {
   readonly client: ClientIdentity;
   readonly bot: boolean;
   readonly aiCrawler: boolean;
+  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
+  readonly missingUserAgent: MissingUserAgent;
 }
 
 /** One item's outcome in a `/batch` answer. */
@@ -178,8 +180,8 @@ export function recordAiPageViews(ctx: RouteContext<ClientIdQuery>, client: Clie
 function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | SimError {
   const client = authenticateClientId(ctx);
   if ('code' in client) return client;
-  const verdict = classifyUserAgent(client.userAgent);
-  return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only' };
+  const verdict = classifyUserAgent(client.userAgent, ctx.sim.profile);
+  return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only', missingUserAgent: missingUserAgent(verdict) };
 }
 
 
@@ -204,6 +206,7 @@ export const browserRoutes = [
       return body.length > INGEST_BATCH_MAX ? basketError('INGEST_BATCH_TOO_LARGE') : undefined;
     },
     handle(ctx, body, access) {
+      warnMissingUserAgent(ctx, access.missingUserAgent);
       const country = countryOf(ctx.request.headers);
       if (access.aiCrawler) recordAiPageViews(ctx, access.client, body);
       const outcomes: ItemOutcome[] = access.bot ? [] : body.map((item) => readItem(ctx, access.client, item, country));
@@ -244,6 +247,7 @@ export const browserRoutes = [
     },
     authorize: (ctx) => authorizeBrowser(ctx),
     handle(ctx, body, access) {
+      warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.aiCrawler) recordAiPageViews(ctx, access.client, [body]);
       if (access.bot) return NO_CONTENT;
       const outcome = readItem(ctx, access.client, body, countryOf(ctx.request.headers));

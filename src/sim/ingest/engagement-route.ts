@@ -11,6 +11,7 @@ import { defineRoute, NO_CONTENT, ok } from '../routing/route.js';
 import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
+import { warnMissingUserAgent } from './bots.js';
 import { ENGAGEMENT_SPANS, type EngagementSpanRecord } from './span-kinds.js';
 
 /** The body: at most 20 spans of the item schema's shape. */
@@ -47,6 +48,7 @@ export const engagementRoutes = [
     authorize: (ctx) => authenticateClientId(ctx),
     validate: (ctx, body, identity) => checkSpans(ctx, body, BODY, identity),
     handle(ctx, _body, identity, checked) {
+      warnMissingUserAgent(ctx, checked.missingUserAgent);
       if (checked.bot) return NO_CONTENT;
       const client = parseUserAgent(identity.userAgent);
       const records: EngagementSpanRecord[] = checked.spans.map((span) => ({

@@ -12,6 +12,7 @@ import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route
 import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
+import { warnMissingUserAgent } from './bots.js';
 import { ERROR_SPANS, type ErrorSpanRecord } from './span-kinds.js';
 
 const STACK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -67,6 +68,7 @@ export const errorsRoutes = [
     authorize: (ctx): ClientIdentity | SimError => authenticateClientId(ctx),
     validate: (ctx, body, identity) => checkSpans(ctx, body, ERRORS_BODY, identity),
     handle(ctx, _body, identity, checked) {
+      warnMissingUserAgent(ctx, checked.missingUserAgent);
       if (checked.bot) return NO_CONTENT;
       const records = toErrorRecords(ctx, identity, checked.spans);
       return storeSpans(ctx, ERROR_SPANS, identity.website, records) ?? ok({ status: 'success', type: 'error', count: checked.spans.length });

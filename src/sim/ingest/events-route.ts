@@ -5,7 +5,7 @@ import { eventStorageFull, invalidEventSchema } from '../errors.js';
 import { defineRoute, NO_CONTENT, ok } from '../routing/route.js';
 import { formatIso } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
-import { isBotUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import type { TrackedEvent } from './event-store.js';
 
@@ -13,6 +13,8 @@ import type { TrackedEvent } from './event-store.js';
 interface EventsAccess {
   readonly sender: ClientIdentity;
   readonly bot: boolean;
+  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
+  readonly missingUserAgent: MissingUserAgent;
 }
 
 const asEventsEnvelope = createBasketEnvelope(INGEST_PIPELINE_KEYS);
@@ -56,7 +58,9 @@ export const eventsRoutes = [
     },
     authorize(ctx) {
       const sender = authenticateClientId(ctx);
-      return 'code' in sender ? sender : { sender, bot: isBotUserAgent(ctx.request.headers['user-agent']) };
+      if ('code' in sender) return sender;
+      const verdict = classifyUserAgent(sender.userAgent, ctx.sim.profile);
+      return { sender, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     validate(ctx, spans, access) {
       if (access.bot) return undefined;
@@ -64,6 +68,7 @@ export const eventsRoutes = [
       return problems.length > 0 ? invalidEventSchema(problems) : undefined;
     },
     handle(ctx, spans, access) {
+      warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.bot) return NO_CONTENT;
       const { website } = access.sender;
       const stored: TrackedEvent[] = spans.map((span) => ({

@@ -6,13 +6,13 @@ import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { truncate } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
-import { isBotUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { authenticateClientId, BASKET_TOO_LARGE, sanitizeText, type ClientIdQuery } from './client-id-auth.js';
 
 /** Who identifies: an API key for a website of its organization, or a website's client id. */
 type IdentifyAccess =
   | { readonly kind: 'key'; readonly key: ApiKeyRecord; readonly website: Website }
-  | { readonly kind: 'client'; readonly website: Website; readonly ip: string; readonly bot: boolean };
+  | { readonly kind: 'client'; readonly website: Website; readonly ip: string; readonly bot: boolean; readonly missingUserAgent: MissingUserAgent };
 
 /**
  * Every refusal of `/identify` in the ingestion envelope: the pipeline's missing scope is the
@@ -83,7 +83,8 @@ export const identifyRoutes = [
       }
       const sender = authenticateClientId(ctx);
       if ('code' in sender) return sender;
-      return { kind: 'client', website: sender.website, ip: sender.ip, bot: isBotUserAgent(ctx.request.headers['user-agent']) };
+      const verdict = classifyUserAgent(sender.userAgent, ctx.sim.profile);
+      return { kind: 'client', website: sender.website, ip: sender.ip, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     windowRule(access) {
       if (access.kind === 'key') return identifyRule(access.key.id, access.website.id, '');
@@ -96,6 +97,7 @@ export const identifyRoutes = [
       return profileId;
     },
     handle(ctx, body, access, profileId) {
+      if (access.kind === 'client') warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.kind === 'client' && access.bot) return NO_CONTENT;
       const anonymousId = body.anonymousId === undefined || body.anonymousId === null || body.anonymousId.length === 0 ? null : body.anonymousId;
       const store = ctx.state.profiles;

@@ -3,7 +3,7 @@ import { analyticsEventSchema, outgoingLinkSchema, type AnalyticsEvent } from '.
 import { eventTimeInWindow } from '../../contract/track.js';
 import { basketError, type SimError } from '../errors.js';
 import { defineRoute, type Reply, type RouteContext } from '../routing/route.js';
-import { classifyUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent } from './bots.js';
 import { recordAiPageViews } from './browser-routes.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { ingestPart } from './ingest-ledger.js';
@@ -194,7 +194,8 @@ export const pixelRoutes = [
       const client = authenticateClientId(ctx);
       if ('code' in client) return pixelRefusal(client);
       const event = pixelEvent(ctx.query as Readonly<Record<string, unknown>>);
-      const verdict = classifyUserAgent(client.userAgent);
+      const verdict = classifyUserAgent(client.userAgent, ctx.sim.profile);
+      warnMissingUserAgent(ctx, missingUserAgent(verdict));
       if (verdict.action === 'track_only' && (event.type ?? 'track') === 'track') recordAiPageViews(ctx, client, [event]);
       if (verdict.action !== 'allow') return gif();
       const refused = storePixelEvent(ctx, client.website.id, event, client);

@@ -6,7 +6,7 @@ import { basketError, type BasketErrorKey, type BasketIssue, type SimError } fro
 import type { Website } from '../model/entities.js';
 import { findUnknownFields } from '../pipeline/unknown-fields.js';
 import type { RouteContext } from '../routing/route.js';
-import { isBotUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, type MissingUserAgent } from './bots.js';
 import { sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { basketIssuesOf } from './basket-envelope.js';
 import { countryOf } from './page-events.js';
@@ -50,6 +50,8 @@ export function asSpanEnvelope(error: SimError, tooLarge: BasketErrorKey): SimEr
 export interface CheckedSpans<T> {
   readonly spans: readonly T[];
   readonly bot: boolean;
+  /** Whether the request had no User-Agent, and whether that blocked it (for the route's `Warning`). */
+  readonly missingUserAgent: MissingUserAgent;
 }
 
 /** What {@link checkSpans} needs of a route's body: its schema, its cap, and its items' field order. */
@@ -97,7 +99,8 @@ export function checkSpans<T>(ctx: RouteContext<ClientIdQuery>, body: unknown, s
     return invalidSpans(basketIssuesOf(issues));
   }
   for (const unknown of findUnknownFields(shape.schema, body)) ctx.warn(unknown);
-  return { spans: parsed.data, bot: isBotUserAgent(identity.userAgent) };
+  const verdict = classifyUserAgent(identity.userAgent, ctx.sim.profile);
+  return { spans: parsed.data, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
 }
 
 const SESSION_ID = /^[A-Za-z0-9_-]+$/;

@@ -29,7 +29,7 @@ import { truncate } from '../text.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { createBasketEnvelope } from './basket-envelope.js';
-import { isBotUserAgent } from './bots.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { isIpAllowed, isOriginAllowed } from './client-id-auth.js';
 import type { TrackedEvent } from './event-store.js';
 
@@ -45,6 +45,8 @@ interface TrackAccess {
   /** Event times, epoch ms (the arrival instant for events without a timestamp). */
   readonly times: readonly number[];
   readonly bot: boolean;
+  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
+  readonly missingUserAgent: MissingUserAgent;
 }
 
 /** Where each event goes. */
@@ -264,7 +266,8 @@ export const trackRoutes = [
       if (!Array.isArray(times)) return refusal(ctx, times);
       const sender = resolveSender(ctx, events);
       if ('code' in sender) return refusal(ctx, sender);
-      return { sender, events, times, bot: isBotUserAgent(ctx.request.headers['user-agent']) };
+      const verdict = classifyUserAgent(ctx.request.headers['user-agent'], ctx.sim.profile);
+      return { sender, events, times, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     windowRule(access) {
       if (access.bot) return null;
@@ -277,6 +280,7 @@ export const trackRoutes = [
       return Array.isArray(targets) ? targets : refusal(ctx, targets);
     },
     handle(ctx, _body, access, targets) {
+      warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.bot) return NO_CONTENT;
       const stored: TrackedEvent[] = access.events.map((event, i) => {
         const target = targets[i] as Target;

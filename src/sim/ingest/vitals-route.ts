@@ -11,6 +11,7 @@ import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route
 import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { parseUserAgent } from './parse-user-agent.js';
 import { asSpanEnvelope, checkSpans, spanBase, spanBodyError, storeSpans, type CheckedSpans, type SpanBatchShape } from './span-intake.js';
+import { warnMissingUserAgent } from './bots.js';
 import { VITAL_SPANS, type VitalSpanRecord } from './span-kinds.js';
 
 /** The body: at most 20 spans of the item schema's shape. */
@@ -49,6 +50,7 @@ export const vitalsRoutes = [
     authorize: (ctx) => authenticateClientId(ctx),
     validate: (ctx, body, identity) => checkSpans(ctx, body, VITALS_BODY, identity),
     handle(ctx, _body, identity, checked) {
+      warnMissingUserAgent(ctx, checked.missingUserAgent);
       if (checked.bot) return NO_CONTENT;
       const records = toVitalRecords(ctx, identity, checked.spans);
       return storeSpans(ctx, VITAL_SPANS, identity.website, records) ?? ok({ status: 'success', type: 'web_vitals', count: checked.spans.length });

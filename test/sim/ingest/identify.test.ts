@@ -201,7 +201,8 @@ describe('identified profiles in the profile types', () => {
     const key = secretOf(sim, 'key_acme_track');
     await identify(sim, { profileId: 'api_user', anonymousId: 'anon_api', websiteId: STORE }, { key });
     const at = Date.UTC(2025, 5, 2, 9, 0);
-    await call(sim, 'POST', '/track', { key, body: [
+    // The Node SDK over HTTP: Node's fetch sends User-Agent: node.
+    await call(sim, 'POST', '/track', { key, headers: { 'user-agent': 'node' }, body: [
       { name: 'login', websiteId: STORE, anonymousId: 'anon_api', sessionId: 'sess_1', timestamp: at },
       { name: 'export', websiteId: STORE, anonymousId: 'anon_api', sessionId: 'sess_2', timestamp: at + 3_600_000 },
     ] });

@@ -17,8 +17,9 @@ function dayRows(sim: Simulator, type: string, day: string, body: Record<string,
   return rowsFor(sim, type, { startDate: day, endDate: day, timezone: 'UTC', limit: 10_000, ...body }, STORE);
 }
 
+/** `POST /track` as the browser tracker sends it: ?website_id= and a browser's User-Agent. */
 function track(sim: Simulator, body: unknown): Promise<Answer> {
-  return call(sim, 'POST', '/track', { query: { website_id: 'web_acme_store' }, body });
+  return call(sim, 'POST', '/track', { query: { website_id: 'web_acme_store' }, headers: { 'user-agent': CHROME_MAC }, body });
 }
 
 function batch(sim: Simulator, body: unknown[]): Promise<Answer> {

@@ -85,12 +85,21 @@ describe('errors posted to POST /errors in the errors query types', () => {
     ['Edge on Windows', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36 Edg/136.0.0.0', ['Edge', '136.0.0.0', 'Windows', '10', 'desktop']],
     ['Firefox on Linux', 'Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0', ['Firefox', '138.0', 'Linux', '', 'desktop']],
     ['curl', 'curl/8.5.0', ['', '', '', '', 'desktop']],
-    ['no User-Agent', '', ['', '', '', '', '']],
   ])('names the browser, OS and device of %s in a posted error’s recent_errors row', async (_client, userAgent, [browser, browserVersion, os, osVersion, device]) => {
     const sim = spanSimulator();
     expect((await postSpans(sim, '/errors', [errorSpan()], { headers: { 'user-agent': userAgent } })).status).toBe(200);
     const [row] = await todayRows(sim, 'recent_errors', ONLY_MESSAGE);
     expect(row).toMatchObject({ browser_name: browser, browser_version: browserVersion, os_name: os, os_version: osVersion, device_type: device });
+  });
+
+  it('names no browser, OS or device for an error posted without a User-Agent under spec, and stores none under live, which blocks it', async () => {
+    const spec = freshSimulator();
+    expect((await postSpans(spec, '/errors', [errorSpan()], { headers: { 'user-agent': '' } })).status).toBe(200);
+    const [row] = await todayRows(spec, 'recent_errors', ONLY_MESSAGE);
+    expect(row).toMatchObject({ browser_name: '', browser_version: '', os_name: '', os_version: '', device_type: '' });
+    const live = spanSimulator();
+    expect((await postSpans(live, '/errors', [errorSpan()], { headers: { 'user-agent': '' } })).status).toBe(204);
+    expect(await todayRows(live, 'recent_errors', ONLY_MESSAGE)).toEqual([]);
   });
 
   it('filters posted errors on their own message, type and path, and on the browser their User-Agent names', async () => {

@@ -3,6 +3,10 @@ import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 
 const ENVELOPE_KEYS = ['code', 'error', 'fix', 'message', 'requestId', 'retryable', 'status', 'success', 'why'];
 
+/** What the browser tracker sends, and what the Node SDK sends over HTTP (Node's fetch): the live profile blocks a request without a User-Agent. */
+const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' };
+const NODE_FETCH = { 'user-agent': 'node' };
+
 describe('track-errors', () => {
   it('answers /track without a key or website with basket.TRACK_MISSING_CREDENTIALS in the ingestion envelope under live, AUTH_REQUIRED under spec', async () => {
     const live = freshSimulator({ profile: 'live' });
@@ -38,7 +42,7 @@ describe('track-errors', () => {
 
   it('answers an event for another website with basket.TRACK_WEBSITE_SCOPE_MISMATCH under live', async () => {
     const live = freshSimulator({ profile: 'live' });
-    const res = await call(live, 'POST', '/track', { query: { website_id: 'web_acme_store' }, body: { name: 'signup', websiteId: 'web_acme_www' } });
+    const res = await call(live, 'POST', '/track', { query: { website_id: 'web_acme_store' }, headers: BROWSER, body: { name: 'signup', websiteId: 'web_acme_www' } });
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ code: 'basket.TRACK_WEBSITE_SCOPE_MISMATCH', message: 'Website scope mismatch', retryable: false });
   });
@@ -62,8 +66,8 @@ describe('track-errors', () => {
     for (const profile of ['spec', 'live'] as const) {
       const sim = freshSimulator({ profile });
       const key = secretOf(sim, 'key_acme_track');
-      for (let i = 0; i < 600; i++) await call(sim, 'POST', '/track', { key, body: { name: 'tick' } });
-      const res = await call(sim, 'POST', '/track', { key, body: { name: 'tick' } });
+      for (let i = 0; i < 600; i++) await call(sim, 'POST', '/track', { key, headers: NODE_FETCH, body: { name: 'tick' } });
+      const res = await call(sim, 'POST', '/track', { key, headers: NODE_FETCH, body: { name: 'tick' } });
       expect(res.status).toBe(429);
       if (profile === 'live') {
         expect(res.json).toMatchObject({ code: 'basket.TRACK_RATE_LIMITED', message: 'Rate limit exceeded', retryable: true });

@@ -89,6 +89,7 @@ describe('realtime filters', () => {
     const at = now - 60_000;
     const tracked = await call(live, 'POST', '/track', {
       key: secretOf(live, 'key_acme_track'),
+      headers: { 'user-agent': 'node' }, // Node's fetch: the live profile blocks a request without a User-Agent
       query: { website_id: 'web_acme_store' },
       body: { name: 'plan_upgraded', timestamp: at, anonymousId: 'anon_test', sessionId: 'sess_test', path: '/pricing' },
     });

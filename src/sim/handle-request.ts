@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../contract/errors.js';
-import { settleLease, withRelease } from './admission/in-flight-lease.js';
+import { settleLease } from './admission/in-flight-lease.js';
 import { internalError, serviceUnavailable, type SimError } from './errors.js';
 import { journalEntryOf } from './journal/record-exchange.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
@@ -39,7 +39,7 @@ export interface RequestHandlerParts {
  */
 export function createRequestHandler(parts: RequestHandlerParts): (request: SimRequest, options?: HandleOptions) => Promise<SimResponse> {
   const { core } = parts;
-  const { journal, gate } = core.admission;
+  const { journal } = core.admission;
   return async (request, options = {}) => {
     const control = isControlPath(request.path);
     const shared = core.shared;
@@ -83,22 +83,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const entry = journalEntryOf(x, seq, refusedBy, response);
     journal.record(entry);
     core.metrics.record(entry);
-    if (!shared) return settleLease(gate, x.lease, response, options.holdSlot === true);
-    await shared.store.journal.append(entry).catch(() => undefined);
-    if (x.lease === null || x.leaseId === null) return response;
-    const { lease, leaseId } = x;
-    // A lease the store cannot take back now expires by itself (the store renews it only while held).
-    const release = (): Promise<void> => shared.store.leases.release(lease, leaseId).catch(() => undefined);
-    if (options.holdSlot !== true) {
-      await release();
-      return response;
-    }
-    let released = false;
-    return withRelease(response, () => {
-      if (released) return;
-      released = true;
-      void release();
-    });
+    // The journal lives where the limits do: a shared store's journal is every process's.
+    if (shared) await shared.store.journal.append(entry).catch(() => undefined);
+    return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
   };
 }
 

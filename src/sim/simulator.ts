@@ -4,6 +4,7 @@ import { ingestDelayMsSchema } from '../contract/control.js';
 import type { Route } from './routing/route.js';
 import { createAdminApi, type KeyAdmin, type SessionAdmin } from './admin/admin-api.js';
 import type { Admission } from './admission/admission.js';
+import { createMemoryLimiter, createSharedLimiter } from './admission/limiter.js';
 import { createInFlightGate } from './admission/in-flight-gate.js';
 import { createMemoryStore, type AdmissionStore } from './admission/store.js';
 import { serviceUnavailable } from './errors.js';
@@ -262,6 +263,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     clock,
     admission,
+    limiter: sharedStore ? createSharedLimiter(sharedStore) : createMemoryLimiter(admission),
     get scenarios() {
       return run.scenarios;
     },

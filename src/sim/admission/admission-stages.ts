@@ -4,6 +4,7 @@ import { basketError, LIVE_CONCURRENCY_MESSAGE, LIVE_QUOTA_MESSAGE, rateLimited,
 import { followsLive } from '../profile.js';
 import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
+import type { CheckedWindow, InFlightSlot } from './limiter.js';
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
 
 /** How a refused window is answered: the SPEC 8.4 429 by default. */
@@ -16,38 +17,30 @@ type Admit = (x: Exchange, rule: WindowRule, decision: WindowDecision) => StageR
 const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
 
 /**
- * Checks one window in the store and records the check: continues when admitted (after
- * `admitted`, given the window's numbers), else answers the refusal (`refuse`, or the SPEC 8.4
- * 429 with `message`). A store failure (a throw or a rejection) becomes 503
- * SERVICE_UNAVAILABLE: the simulator never guesses an admission. Synchronous when the store
- * answers synchronously, and then it makes no closure and no promise: `admitted` and `refuse`
+ * Checks one window where limits live (`x.sim.limiter`: memory or a shared store) and records
+ * the check: continues when admitted (after `admitted`, given the window's numbers), else
+ * answers the refusal (`refuse`, or the SPEC 8.4 429 with `message`). A store failure (a throw
+ * or a rejection) becomes 503 SERVICE_UNAVAILABLE, and so does a check no window could judge:
+ * the simulator never guesses an admission. Synchronous when the limiter answers
+ * synchronously (memory), and then it makes no closure and no promise: `admitted` and `refuse`
  * are module functions handed the exchange and the rule.
  */
 function checkWindow(x: Exchange, rule: WindowRule, message: string, admitted?: Admit, refuse?: Refuse): StageResult | Promise<StageResult> {
-  const shared = x.sim.shared;
-  if (shared) {
-    // The shared store numbers the check and says the instant it judged it at.
-    return shared.store.windows.consume(rule.id, x.now, rule.limit, rule.windowMs).then((decision) => {
-      const at = decision.at === x.now ? {} : { at: decision.at };
-      x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order: decision.order, ...at });
-      return conclude(x, rule, decision, message, admitted, refuse);
-    }, degrade);
-  }
-  const order = x.sim.admission.journal.nextCheck();
   let pending;
   try {
-    pending = x.sim.admission.store.consume(rule.id, x.now, rule.limit, rule.windowMs);
+    pending = x.sim.limiter.check(rule, x.now);
   } catch {
     return degrade();
   }
-  return pending instanceof Promise ? pending.then((decision) => judge(x, rule, order, decision, message, admitted, refuse), degrade) : judge(x, rule, order, pending, message, admitted, refuse);
+  return pending instanceof Promise ? pending.then((checked) => judge(x, rule, checked, message, admitted, refuse), degrade) : judge(x, rule, pending, message, admitted, refuse);
 }
 
-/** A memory-store decision, recorded as check number `order`, then concluded. */
-function judge(x: Exchange, rule: WindowRule, order: number, decision: WindowDecision, message: string, admitted?: Admit, refuse?: Refuse): StageResult {
-  // The store could not take one more identity: no window judged the request.
-  if (decision.unavailable === true) return degrade();
-  x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
+/** A checked window, recorded for the journal, then concluded; none (no window could judge it): 503. */
+function judge(x: Exchange, rule: WindowRule, checked: CheckedWindow | null, message: string, admitted?: Admit, refuse?: Refuse): StageResult {
+  if (checked === null) return degrade();
+  const { decision, order } = checked;
+  if (checked.at === undefined) x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order });
+  else x.checks.push({ rule: rule.rule, id: rule.id, limit: rule.limit, windowMs: rule.windowMs, allowed: decision.allowed, order, at: checked.at });
   return conclude(x, rule, decision, message, admitted, refuse);
 }
 
@@ -73,15 +66,18 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return CONTINUE;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
-  const shared = x.sim.shared;
-  if (shared) {
-    return shared.store.leases.acquire(fingerprint, cap).then(
-      ({ acquired, held, lease }) => (acquired ? next({ lease: fingerprint, leaseId: lease, inFlight: held, inFlightCap: cap }) : refuseInFlight(x, cap, held)),
-      () => respond(serviceUnavailable(), 'degraded'),
-    );
+  let pending;
+  try {
+    pending = x.sim.limiter.acquire(fingerprint, cap);
+  } catch {
+    return degrade();
   }
-  const { acquired, held } = x.sim.admission.gate.acquire(fingerprint, cap);
-  return acquired ? next({ lease: fingerprint, inFlight: held, inFlightCap: cap }) : refuseInFlight(x, cap, held);
+  return pending instanceof Promise ? pending.then((slot) => takeSlot(x, fingerprint, cap, slot), degrade) : takeSlot(x, fingerprint, cap, pending);
+}
+
+/** Holds the slot taken, or refuses the request when the gate was full. */
+function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot): StageResult {
+  return slot.acquired ? next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap }) : refuseInFlight(x, cap, slot.held);
 }
 
 /**

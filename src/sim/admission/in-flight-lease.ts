@@ -1,22 +1,23 @@
 import type { SimResponse } from '../messages.js';
-import type { InFlightGate } from './in-flight-gate.js';
+import type { Limiter } from './limiter.js';
 
 /**
- * Ends a request's hold on its in-flight slot. Without `holdSlot` the slot is released now;
- * with it the response carries an idempotent `release` for the adapter to call once the last
- * byte is sent or the client went away (SPEC 8.2.2 counts a request until it is answered).
+ * Ends a request's hold on its in-flight slot (`lease`: the presented key's fingerprint;
+ * `leaseId`: the slot's own name in a shared store). Without `holdSlot` the slot is released
+ * now; with it the response carries an idempotent `release` for the adapter to call once the
+ * last byte is sent or the client went away (SPEC 8.2.2 counts a request until it is answered).
  */
-export function settleLease(gate: InFlightGate, lease: string | null, response: SimResponse, holdSlot: boolean): SimResponse {
+export function settleLease(limiter: Limiter, lease: string | null, leaseId: string | null, response: SimResponse, holdSlot: boolean): SimResponse | Promise<SimResponse> {
   if (lease === null) return response;
   if (!holdSlot) {
-    gate.release(lease);
-    return response;
+    const released = limiter.release(lease, leaseId);
+    return released instanceof Promise ? released.then(() => response) : response;
   }
   let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
-    gate.release(lease);
+    void limiter.release(lease, leaseId);
   };
   return withRelease(response, release);
 }

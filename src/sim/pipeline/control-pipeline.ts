@@ -1,7 +1,7 @@
 import { applyControlCors } from '../cors/cors-stage.js';
 import { presentsControlToken } from '../control/control-token.js';
 import { authRequired, forbidden, unsupportedMediaType } from '../errors.js';
-import { CONTINUE, respond, type Stage } from './exchange.js';
+import { CONTINUE, replayStages, respond, servingStages, type PipelineStep, type Stage } from './exchange.js';
 import { answerUnmatched, decodeBody, operate, readQuery, refuseWarnings, reportQueryProblems, runHandler, validateRoute } from './route-stages.js';
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
@@ -41,18 +41,23 @@ export const guardControlPlane: Stage = (x) => {
 /**
  * The request path of the `/__sim` harness: no authentication, admission, scenario faults or
  * journal entry, and no CORS of the public API (only routes marked `browser` answer pages).
+ * With a shared store, a logged control request is applied by every process through the same
+ * list (`replay`, as in `public-pipeline.ts`).
  */
-export const CONTROL_PIPELINE: readonly Stage[] = [
-  guardControlPlane, //    loopback Origin and Host, JSON bodies only
-  applyControlCors, //     CORS only for `browser` routes (sign-in, health); preflights 204
-  answerUnmatched, //      404 / 405
-  decodeBody, //           the route's body schema
-  readQuery, //            the route's query schema
-  reportQueryProblems, //  400 naming each bad query parameter
-  validateRoute, //        the route's own validation
-  refuseWarnings, //       under --strict, 400 for what would be ignored
-  operate, //              the handler
+const CONTROL_STEPS: readonly PipelineStep[] = [
+  { stage: guardControlPlane, replay: 'skip' }, //   loopback Origin and Host, JSON bodies only
+  { stage: applyControlCors, replay: 'skip' }, //    CORS only for `browser` routes (sign-in, health); preflights 204
+  { stage: answerUnmatched, replay: 'skip' }, //     404 / 405
+  { stage: decodeBody, replay: 'run' }, //           the route's body schema
+  { stage: readQuery, replay: 'run' }, //            the route's query schema
+  { stage: reportQueryProblems, replay: 'run' }, //  400 naming each bad query parameter
+  { stage: validateRoute, replay: 'run' }, //        the route's own validation
+  { stage: refuseWarnings, replay: 'run' }, //       under --strict, 400 for what would be ignored
+  { stage: operate, replay: runHandler }, //         the handler
 ];
 
-/** How every process applies a logged control request that changes state (see `PUBLIC_REPLAY`). */
-export const CONTROL_REPLAY: readonly Stage[] = [decodeBody, readQuery, reportQueryProblems, validateRoute, refuseWarnings, runHandler];
+/** The control chain where a request arrives. */
+export const CONTROL_PIPELINE: readonly Stage[] = servingStages(CONTROL_STEPS);
+
+/** The control chain every process runs to apply a logged request. */
+export const CONTROL_REPLAY: readonly Stage[] = replayStages(CONTROL_STEPS);

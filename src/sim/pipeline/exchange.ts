@@ -139,3 +139,25 @@ export function next(facts: ExchangeFacts): Continue {
 export function respond(answer: Answer, refusedBy?: Refusal): Respond {
   return refusedBy === undefined ? { kind: 'respond', answer } : { kind: 'respond', answer, refusedBy };
 }
+
+/**
+ * One step of a chain, and what it becomes when every process applies a logged request (with a
+ * shared store): the same stage (`'run'`: the route's own steps against the state as the log
+ * made it), nothing (`'skip'`: the process the request arrived at already decided it:
+ * authentication, CORS, faults, admission), or another stage in its place (the handler itself
+ * instead of the step that logs the request). One list gives both chains, so they cannot drift.
+ */
+export interface PipelineStep {
+  readonly stage: Stage;
+  readonly replay: 'run' | 'skip' | Stage;
+}
+
+/** The stages a request runs through where it arrives. */
+export function servingStages(steps: readonly PipelineStep[]): readonly Stage[] {
+  return steps.map((step) => step.stage);
+}
+
+/** The stages every process runs when it applies a logged request. */
+export function replayStages(steps: readonly PipelineStep[]): readonly Stage[] {
+  return steps.flatMap((step) => (step.replay === 'skip' ? [] : [step.replay === 'run' ? step.stage : step.replay]));
+}

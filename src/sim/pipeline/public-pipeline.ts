@@ -2,7 +2,7 @@ import { enforceEndpointLimit, enforceKeyQuota, enforceRouteWindow, gateInFlight
 import { authenticateRequest } from '../auth/authenticate-stage.js';
 import { applyCors } from '../cors/cors-stage.js';
 import { injectFault, planFaults } from '../faults/fault-stages.js';
-import type { Stage } from './exchange.js';
+import { replayStages, servingStages, type PipelineStep, type Stage } from './exchange.js';
 import {
   answerUnmatched,
   authorizeRoute,
@@ -24,40 +24,34 @@ import {
  * sent from a disallowed origin) and answers preflights before faults, the gate and the quotas
  * can touch them. A scenario's refusal stands in front of the service: it holds no slot and
  * uses no quota. A path no route serves still counts against the gate and the quota.
+ *
+ * With a shared store, every process applies a logged request that changes state through the
+ * same list (`replay`): the route's own steps, then the handler; no authentication (the
+ * principal travels with the command), admission or faults: the process the request arrived at
+ * already decided those.
  */
-export const PUBLIC_PIPELINE: readonly Stage[] = [
-  authenticateRequest, //  who: API key, session cookie or anonymous (auth/authenticate-stage.ts)
-  applyCors, //            CORS headers; preflights answered 204 (cors/cors-stage.ts)
-  planFaults, //           what running scenarios do to this request (faults/fault-stages.ts)
-  injectFault, //          a scenario's 429/503/error/reset (faults/fault-stages.ts)
-  gateInFlight, //         at most 20 in flight per key (admission/admission-stages.ts)
-  enforceKeyQuota, //      the rolling per-key quota (admission/admission-stages.ts)
-  answerUnmatched, //      404 / 405 (pipeline/route-stages.ts)
-  decodeBody, //           413, 415, 400 PARSE, 422 against the route's body schema
-  enforceEndpointLimit, // the per-endpoint window of the route (admission/admission-stages.ts)
-  readQuery, //            the route's query schema, field by field
-  enforceAccess, //        the route's declared access: 401, 403 FORBIDDEN
-  authorizeRoute, //       the route's resource reach: 403 ACCESS_DENIED, 404
-  enforceRouteWindow, //   the route's own window, e.g. /track per key or website (admission)
-  reportQueryProblems, //  400 for query parameters that failed their schema
-  validateRoute, //        the route's own validation: 400
-  refuseWarnings, //       under --strict, 400 for what would be ignored or reinterpreted
-  operate, //              the handler
+const PUBLIC_STEPS: readonly PipelineStep[] = [
+  { stage: authenticateRequest, replay: 'skip' }, //  who: API key, session cookie or anonymous (auth/authenticate-stage.ts)
+  { stage: applyCors, replay: 'skip' }, //            CORS headers; preflights answered 204 (cors/cors-stage.ts)
+  { stage: planFaults, replay: 'skip' }, //           what running scenarios do to this request (faults/fault-stages.ts)
+  { stage: injectFault, replay: 'skip' }, //          a scenario's 429/503/error/reset (faults/fault-stages.ts)
+  { stage: gateInFlight, replay: 'skip' }, //         at most 20 in flight per key (admission/admission-stages.ts)
+  { stage: enforceKeyQuota, replay: 'skip' }, //      the rolling per-key quota (admission/admission-stages.ts)
+  { stage: answerUnmatched, replay: 'skip' }, //      404 / 405 (pipeline/route-stages.ts)
+  { stage: decodeBody, replay: 'run' }, //            413, 415, 400 PARSE, 422 against the route's body schema
+  { stage: enforceEndpointLimit, replay: 'skip' }, // the per-endpoint window of the route (admission/admission-stages.ts)
+  { stage: readQuery, replay: 'run' }, //             the route's query schema, field by field
+  { stage: enforceAccess, replay: 'run' }, //         the route's declared access: 401, 403 FORBIDDEN
+  { stage: authorizeRoute, replay: 'run' }, //        the route's resource reach: 403 ACCESS_DENIED, 404
+  { stage: enforceRouteWindow, replay: 'skip' }, //   the route's own window, e.g. /track per key or website (admission)
+  { stage: reportQueryProblems, replay: 'run' }, //   400 for query parameters that failed their schema
+  { stage: validateRoute, replay: 'run' }, //         the route's own validation: 400
+  { stage: refuseWarnings, replay: 'run' }, //        under --strict, 400 for what would be ignored or reinterpreted
+  { stage: operate, replay: runHandler }, //          the handler (with a shared store, a change is logged and applied in log order)
 ];
 
-/**
- * How every process applies a logged public request that changes state (with a shared store):
- * the route's own steps against the state as the log has made it, then the handler. No
- * authentication (the principal travels with the command), admission or faults: the process
- * the request arrived at already decided those.
- */
-export const PUBLIC_REPLAY: readonly Stage[] = [
-  decodeBody,
-  readQuery,
-  enforceAccess,
-  authorizeRoute,
-  reportQueryProblems,
-  validateRoute,
-  refuseWarnings,
-  runHandler,
-];
+/** The public chain where a request arrives. */
+export const PUBLIC_PIPELINE: readonly Stage[] = servingStages(PUBLIC_STEPS);
+
+/** The public chain every process runs to apply a logged request (see {@link PUBLIC_STEPS}). */
+export const PUBLIC_REPLAY: readonly Stage[] = replayStages(PUBLIC_STEPS);

@@ -7,6 +7,7 @@ import type { SimError } from '../errors.js';
 import type { SimRequest } from '../messages.js';
 import type { Scenario } from '../../contract/scenario.js';
 import type { Admission } from '../admission/admission.js';
+import type { Limiter } from '../admission/limiter.js';
 import type { SimClock } from '../clock.js';
 import type { ControlBackend } from '../control/control-backend.js';
 import type { OriginPolicy } from '../cors/origins.js';
@@ -268,6 +269,8 @@ export interface SimulatorCore {
   readonly seed: string;
   readonly clock: SimClock;
   readonly admission: Admission;
+  /** Where limits live, as the admission stages ask it (memory or a shared store: they never ask which). */
+  readonly limiter: Limiter;
   readonly scenarios: ScenarioRunner;
   /** Built-in scenarios by name, for the control plane. */
   readonly catalog: ReadonlyMap<string, Scenario>;

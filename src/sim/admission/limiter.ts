@@ -1,0 +1,64 @@
+import type { SharedStore } from '../store/shared-store.js';
+import type { Admission } from './admission.js';
+import type { WindowRule } from './rules.js';
+import type { WindowDecision } from './sliding-log.js';
+
+/** A window's decision, numbered: `order` is the check's place in the run (the oracle replays in that order). */
+export interface CheckedWindow {
+  readonly decision: WindowDecision;
+  readonly order: number;
+  /** The instant the store judged the check at, when it is not the request's (a shared store's clock). */
+  readonly at?: number;
+}
+
+/** An in-flight slot asked for: taken or not, how many were held, and the slot's own name (a shared store's lease). */
+export interface InFlightSlot {
+  readonly acquired: boolean;
+  readonly held: number;
+  readonly lease: string | null;
+}
+
+/**
+ * What the admission stages ask of where limits live: check a window, take and give back an
+ * in-flight slot. Two implementations, one per store: in this process's memory
+ * ({@link createMemoryLimiter}: synchronous, so the in-memory path makes no promise) and in a
+ * shared store several processes use ({@link createSharedLimiter}). The stages never ask which.
+ * A failing store throws or rejects; the stages answer 503 for it.
+ */
+export interface Limiter {
+  /** Checks one window and, when admitted, records the request in it; null when no window could judge it (a full identity table). */
+  check(rule: WindowRule, now: number): CheckedWindow | null | Promise<CheckedWindow | null>;
+  /** Takes a slot of `fingerprint` unless `cap` are held. */
+  acquire(fingerprint: string, cap: number): InFlightSlot | Promise<InFlightSlot>;
+  /** Gives a slot back (its lease, for a shared store); never fails: a slot a store cannot take back expires there. */
+  release(fingerprint: string, lease: string | null): void | Promise<void>;
+}
+
+/** The limiter of one process: the simulator's admission store, in-flight gate and journal's check numbers. */
+export function createMemoryLimiter(admission: Admission): Limiter {
+  return {
+    check(rule, now) {
+      const order = admission.journal.nextCheck();
+      const pending = admission.store.consume(rule.id, now, rule.limit, rule.windowMs);
+      if (pending instanceof Promise) return pending.then((decision) => (decision.unavailable === true ? null : { decision, order }));
+      return pending.unavailable === true ? null : { decision: pending, order };
+    },
+    acquire(fingerprint, cap) {
+      const { acquired, held } = admission.gate.acquire(fingerprint, cap);
+      return { acquired, held, lease: null };
+    },
+    release(fingerprint) {
+      admission.gate.release(fingerprint);
+    },
+  };
+}
+
+/** The limiter of a simulator several processes serve: windows and leases in the shared store, which numbers every check. */
+export function createSharedLimiter(store: SharedStore): Limiter {
+  return {
+    check: (rule, now) =>
+      store.windows.consume(rule.id, now, rule.limit, rule.windowMs).then((decision) => (decision.at === now ? { decision, order: decision.order } : { decision, order: decision.order, at: decision.at })),
+    acquire: (fingerprint, cap) => store.leases.acquire(fingerprint, cap),
+    release: (fingerprint, lease) => (lease === null ? undefined : store.leases.release(fingerprint, lease).catch(() => undefined)),
+  };
+}

@@ -55,9 +55,14 @@ function normalizeValue(field: string, value: string): string {
   return field === 'device_type' ? value.toLowerCase() : value;
 }
 
-/** The forms a stored value can be matched by: referrers also match by bare host name. */
+/**
+ * The forms a stored value can be matched by: referrers also match by bare host name, and an
+ * empty device type as `desktop` (the service's filter matches `desktop` to the empty value too,
+ * as device_types labels it Desktop).
+ */
 function candidates(field: string, stored: string): string[] {
   if (field === 'referrer' && stored !== '') return [stored, referrerHost(stored)];
+  if (field === 'device_type' && stored === '') return [stored, 'desktop'];
   return [stored];
 }
 
@@ -92,7 +97,7 @@ function normalizedValues(filter: Filter): string[] {
 /**
  * Compiles `filters` for one query type. Only fields in `allowed` apply; the others are skipped
  * silently, as the service does, so one batch can share dimension-specific filters.
- * Values are compared as strings; `device_type` ignores case. A field no dictionary holds
+ * Values are compared as strings; `device_type` ignores case, and `desktop` matches its empty value. A field no dictionary holds
  * becomes a test only (`tests`) when it is one of `ownFields` (the type's own filters, which
  * its row source applies to its records: ids, error types, hrefs …); a global field without data
  * (`query_string`) excludes everything unless the empty string passes.

@@ -57,6 +57,14 @@ describe('POST /v1/query/compile', () => {
     expect(res.json.params.f0).toBe("US' OR 1=1 --");
   });
 
+  it('does not check projectId against website_id: the projectId sent is bound as websiteId, whatever website the query string names', async () => {
+    for (const projectId of ['web_acme_store', 'web_globex_main', 'not_a_website']) {
+      const res = await runCompile(sim, { ...BASE, projectId });
+      expect(res.status, projectId).toBe(200);
+      expect(res.json.params.websiteId).toBe(projectId);
+    }
+  });
+
   it('takes the timezone from the timezone query parameter', async () => {
     const res = await runCompile(sim, BASE, { ...WWW, timezone: 'Europe/Berlin' });
     expect(res.json.params.timezone).toBe('Europe/Berlin');

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { freshSimulator } from '../../helpers/sim.js';
+import { call, freshSimulator } from '../../helpers/sim.js';
 import {
   column,
   LAUNCH_LINK,
   rowsOf,
   runQuery,
+  STORE,
   STORE_MONITOR,
   sumOf,
   WWW,
@@ -148,6 +149,61 @@ describe('filter operators narrow results', () => {
   it('answers uptime analytics unfiltered, as the uptime SQL of the service reads no filter', async () => {
     const plain = await rows('uptime_by_region', [], STORE_MONITOR, 'key_acme_monitors');
     expect(await rows('uptime_by_region', [{ field: 'country', op: 'eq', value: 'US' }], STORE_MONITOR, 'key_acme_monitors')).toEqual(plain);
+  });
+});
+
+describe('an empty device type', () => {
+  it('names a page view without a device type Desktop in device_types, and a device_type filter on desktop matches it', async () => {
+    const own = freshSimulator();
+    const DAY = { startDate: '2025-06-02', endDate: '2025-06-02' };
+    const ask = async (parameter: string, filters: Filter[] = []): Promise<Row[]> => rowsOf(await runQuery(own, { parameters: [parameter], ...DAY, filters }, WWW), parameter);
+    const desktop = [{ field: 'device_type', op: 'eq', value: 'desktop' }];
+    const devicesBefore = await ask('device_types');
+    const [desktopBefore] = await ask('summary_metrics', desktop);
+    // No User-Agent: the page view is stored with an empty device type.
+    const posted = await call(own, 'POST', '/batch', {
+      query: { client_id: 'web_acme_www' },
+      body: [{ eventId: 'ev_no_ua', name: 'screen_view', path: 'https://acme.io/no-agent', anonymousId: 'anon_no_ua', sessionId: 'sess_no_ua', timestamp: Date.UTC(2025, 5, 2, 10, 0) }],
+    });
+    expect(posted.status, posted.text).toBe(200);
+    const devicesAfter = await ask('device_types');
+    expect(column(devicesAfter, 'name')).toEqual(column(devicesBefore, 'name'));
+    const pageviews = (list: Row[], name: string): number => list.find((r) => r.name === name)?.pageviews as number;
+    expect(pageviews(devicesAfter, 'Desktop')).toBe(pageviews(devicesBefore, 'Desktop') + 1);
+    expect(pageviews(devicesAfter, 'Mobile')).toBe(pageviews(devicesBefore, 'Mobile'));
+    const [desktopAfter] = await ask('summary_metrics', desktop);
+    expect(desktopAfter?.pageviews).toBe((desktopBefore?.pageviews as number) + 1);
+    expect(await ask('top_pages', [{ field: 'device_type', op: 'eq', value: 'mobile' }, { field: 'path', op: 'eq', value: '/no-agent' }])).toEqual([]);
+  });
+});
+
+describe('what the filter schema leaves out', () => {
+  it('ignores target and having on a filter, as the HTTP schema does not expose them, and says so in a Warning', async () => {
+    const plain = await runQuery(sim, { parameters: ['top_pages'], ...WEEK, filters: [{ field: 'country', op: 'eq', value: 'US' }] });
+    const extra = await runQuery(sim, { parameters: ['top_pages'], ...WEEK, filters: [{ field: 'country', op: 'eq', value: 'US', target: 'sessions', having: true }] });
+    expect(extra.status).toBe(200);
+    expect(rowsOf(extra, 'top_pages')).toEqual(rowsOf(plain, 'top_pages'));
+    expect(extra.json.meta.filters_applied).toBe(1);
+    expect(extra.headers.Warning).toMatch(/body\.filters\[0\]\.target: target is not a field of this request and was ignored/);
+    expect(extra.headers.Warning).toMatch(/body\.filters\[0\]\.having: having is not a field of this request and was ignored/);
+  });
+});
+
+describe('operators a type restricts', () => {
+  it('fails error_customer_impact for an operator other than eq on path (the parameter only, with the cause in a Warning), and answers it for eq', async () => {
+    const impact = (op: string) => runQuery(sim, { parameters: ['error_customer_impact', 'top_pages'], ...WEEK, filters: [{ field: 'path', op, value: '/checkout' }] }, STORE);
+    for (const op of ['contains', 'ne', 'starts_with', 'in']) {
+      const res = await impact(op);
+      expect(res.status).toBe(200);
+      expect(res.json.data.map((p: { parameter: string; success: boolean }) => [p.parameter, p.success]), op).toEqual([
+        ['top_pages', true],
+        ['error_customer_impact', false],
+      ]);
+      expect(res.json.data[1]).toEqual({ parameter: 'error_customer_impact', success: false, error: 'Query execution failed', data: [] });
+      expect(res.headers.Warning, op).toMatch(/error_customer_impact/);
+    }
+    const eq = await impact('eq');
+    expect(eq.json.data.every((p: { success: boolean }) => p.success)).toBe(true);
   });
 });
 

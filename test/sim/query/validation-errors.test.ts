@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
-import { rowsOf, runQuery, WWW } from './support.js';
+import { rowsOf, runCompile, runQuery, WWW } from './support.js';
 
 const sim = freshSimulator();
 const WEEK = { startDate: '2025-05-26', endDate: '2025-06-01' };
@@ -77,6 +77,19 @@ describe('route validation: 400 VALIDATION_ERROR', () => {
     expectErrorBody(res, 400, 'VALIDATION_ERROR');
     expect(res.json.error).toBe('Unknown query type: qqqqqqqqqqqqqqqqqqqq');
     expect(detailsOf(res)).toEqual([{ field: 'parameters[0]', message: 'Unknown query type: qqqqqqqqqqqqqqqqqqqq' }]);
+  });
+
+  it('knows only the registry’s own type names: constructor, __proto__, toString and hasOwnProperty are unknown types on /v1/query and /v1/query/compile', async () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    const res = await runQuery(sim, { parameters: [...names.slice(0, 2), { name: names[2] as string }, { name: names[3] as string, id: 'own' }], ...WEEK });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    expect(res.json.error).toBe('Unknown query type: constructor');
+    expect(detailsOf(res)).toEqual(names.map((name, i) => ({ field: `parameters[${i}]`, message: `Unknown query type: ${name}` })));
+    for (const name of names) {
+      const compiled = await runCompile(sim, { projectId: 'web_acme_www', type: name, from: '2025-05-01', to: '2025-05-02' });
+      expectErrorBody(compiled, 400, 'COMPILATION_ERROR');
+      expect(compiled.json.error, name).toMatch(new RegExp(`^Unknown query type: ${name}`));
+    }
   });
 
   it('rejects the whole query when one of several parameters is unknown', async () => {

@@ -103,6 +103,16 @@ describe('what the simulator ignored, said in a Warning header', () => {
     ]);
   });
 
+  it('ignores groupBy on /v1/query, which only /v1/query/compile reads: the same rows as without it, and a Warning says so', async () => {
+    const body = { parameters: ['top_pages', 'country'], startDate: '2025-05-26', endDate: '2025-06-01', limit: 5 };
+    const plain = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+    const grouped = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...body, groupBy: ['country', 'path'] } });
+    expect(grouped.status).toBe(200);
+    expect(grouped.json.data).toEqual(plain.json.data);
+    expect(grouped.json.meta).toEqual(plain.json.meta);
+    expect(warningsOf(grouped)).toEqual(['body.groupBy: groupBy is not a field of this request and was ignored']);
+  });
+
   it('says the body timeZone is not read', async () => {
     const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...SUMMARY_QUERY, timeZone: 'Europe/Berlin' } });
     expect(answer.status).toBe(200);

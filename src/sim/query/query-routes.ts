@@ -52,17 +52,18 @@ function queriesOf(body: QueryBody): QueryRequest[] {
   return Array.isArray(body) ? body : [body];
 }
 
-/** The body {@link typesNamedIn} last read, and its types: the stages of one request ask in turn. */
-let lastBody: QueryBody | undefined;
-let lastTypes: readonly QueryTypeDefinition[] = [];
+/**
+ * The types each decoded body names: a memo of a pure function of a frozen value (a body text
+ * the schema accepted is decoded once and shared, `pipeline/decoded-bodies.ts`), so it holds no
+ * state of any simulator and goes with the body.
+ */
+const typesOfBody = new WeakMap<QueryBody, readonly QueryTypeDefinition[]>();
 
-/** The existing types a body names, worked out once per request body (access, scope and gate all ask). */
+/** The existing types a body names, worked out once per body (access, scope and gate all ask). */
 function typesNamedIn(body: QueryBody): readonly QueryTypeDefinition[] {
-  if (body !== lastBody) {
-    lastTypes = namedTypes(queriesOf(body));
-    lastBody = body;
-  }
-  return lastTypes;
+  let types = typesOfBody.get(body);
+  if (types === undefined) typesOfBody.set(body, (types = namedTypes(queriesOf(body))));
+  return types;
 }
 
 /** The newest body schema's pagination bounds (`page-bounds` under live): integers, limit 1 to 10000, page from 1. */

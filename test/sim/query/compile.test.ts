@@ -131,6 +131,19 @@ describe('POST /v1/query/compile', () => {
     expect(res.json.sql).toMatch(/HOUR/);
   });
 
+  it('compiles uptime_time_series in hourly buckets by default, and by the minute or the day when timeUnit asks', async () => {
+    const bucket = async (timeUnit?: string): Promise<string> => {
+      const res = await runCompile(sim, { ...BASE, projectId: 'mon_acme_store', type: 'uptime_time_series', ...(timeUnit ? { timeUnit } : {}) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.sql).toMatch(/\nGROUP BY date\nORDER BY date ASC$/);
+      return /INTERVAL 1 (\w+)\) AS date/.exec(res.json.sql as string)?.[1] ?? 'none';
+    };
+    expect(await bucket()).toBe('HOUR');
+    expect(await bucket('minute')).toBe('MINUTE');
+    expect(await bucket('hour')).toBe('HOUR');
+    expect(await bucket('day')).toBe('DAY');
+  });
+
   it('accepts an allowed groupBy and orderBy', async () => {
     const res = await runCompile(sim, { ...BASE, groupBy: ['country'], orderBy: 'pageviews asc' });
     expect(res.status).toBe(200);

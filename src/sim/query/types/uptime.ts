@@ -312,6 +312,27 @@ export const uptimeTypes: QueryTypeDefinition[] = [
       category: "Uptime",
       tags: ["uptime", "time-series"],
     },
+    // The builder buckets by the hour unless asked for minutes or days (/compile's timeUnit);
+    // /v1/query always asks for hours or days.
+    sql: {
+      table: 'uptime.uptime_monitor',
+      select: [
+        'toStartOfInterval(toTimeZone(time, {timezone:String}), INTERVAL 1 HOUR) AS date',
+        'round(countIf(status = 1) / count() * 100, 2) AS uptime_percentage',
+        'count() AS total_checks',
+        'countIf(status = 1) AS successful_checks',
+        'sumIf(check_interval, status = 0) AS downtime_seconds',
+        'round(avg(total_ms), 2) AS avg_response_time',
+        'quantile(0.5)(total_ms) AS p50_response_time',
+        'quantile(0.95)(total_ms) AS p95_response_time',
+        'max(total_ms) AS max_response_time',
+        'round(avg(ttfb_ms), 2) AS avg_ttfb',
+        'quantile(0.5)(ttfb_ms) AS p50_ttfb',
+        'quantile(0.95)(ttfb_ms) AS p95_ttfb',
+      ],
+      groupBy: ['date'],
+      orderBy: 'date ASC',
+    },
     run: timeSeriesRows,
   }),
   defineQueryType({

@@ -79,6 +79,11 @@ export const PROFILE_SWITCHES = [
     live: "the newest body schema's integer bounds: limit 0, limit 10001, limit 1.5, page 0 and page 1.5 are all 422 VALIDATION, ahead of the route's own checks (reach, plan gate, dates)",
   },
   {
+    name: 'duplicate-ids',
+    spec: 'a query answers one data entry for each requested parameter, two parameters of the same id (or name) included (SPEC 4.4)',
+    live: 'parameters that share a result name (their id, else their type name) answer one entry, as the service keeps results in a Map keyed by it: in the first one’s place, with the last one’s result; a Warning names the parameters folded',
+  },
+  {
     name: 'plan-gate',
     spec: 'the 402 plan gate (error tracking on the free plan) applies to website_id queries of the eight gated error types only',
     live: 'the 402 plan gate applies at every website scope (website_id, organization_id, and no id with an organization implied) and gates error_fingerprints too',

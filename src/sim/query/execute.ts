@@ -255,7 +255,18 @@ export async function executeQueryInPieces(
   return assembleResult(plan, env, results);
 }
 
-function assembleResult(plan: QueryPlan, env: ExecutionEnvironment, results: readonly ParameterResult[]): QueryResult {
+/**
+ * `duplicate-ids` under `live`: one result per result name, as the service's Map keyed by it
+ * keeps them (the first one's place, the last one's result).
+ */
+function oneResultPerName(results: readonly ParameterResult[]): readonly ParameterResult[] {
+  const byName = new Map<string, ParameterResult>();
+  for (const result of results) byName.set(result.parameter, result);
+  return byName.size === results.length ? results : [...byName.values()];
+}
+
+function assembleResult(plan: QueryPlan, env: ExecutionEnvironment, all: readonly ParameterResult[]): QueryResult {
+  const results = followsLive(env.profile, 'duplicate-ids') ? oneResultPerName(all) : all;
   return {
     queryId: plan.queryId,
     data: [...results.filter((r) => r.success), ...results.filter((r) => !r.success)],

@@ -105,6 +105,7 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
     }
     const plan = plans[i];
     if (!plan) return;
+    if (followsLive(ctx.sim.profile, 'duplicate-ids')) warnSharedResultNames(ctx, plan, prefix);
     plan.filters.slice(0, 20).forEach((filter, j) => {
       const refusing = plan.parameters.filter((p) => !allowedFilters(p.type).includes(filter.field));
       const first = refusing[0];
@@ -137,6 +138,24 @@ function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly E
     });
   }
   return [...(perQuery[first] as readonly ErrorDetail[])];
+}
+
+/** `duplicate-ids` under `live`: names the parameters whose result another one's replaces (at most 5). */
+function warnSharedResultNames(ctx: RouteContext<unknown>, plan: QueryPlan, prefix: string): void {
+  const first = new Map<string, number>();
+  let named = 0;
+  plan.parameters.forEach((parameter, j) => {
+    const earlier = first.get(parameter.key);
+    if (earlier === undefined) {
+      first.set(parameter.key, j);
+      return;
+    }
+    if (named++ >= 5) return;
+    ctx.warn({
+      field: `${prefix}parameters[${j}]`,
+      message: `parameters[${j}] has the result name ${parameter.key.slice(0, 64)} of parameters[${earlier}]: the service keeps one result per name, so one entry answers both (the last one's result, in the first one's place); give each parameter its own id to get both`,
+    });
+  });
 }
 
 /** Plans with error tracking; any other (and none) counts as free, as the service's feature table has it. */

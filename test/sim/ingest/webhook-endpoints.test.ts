@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../src/index.js';
 import { call, freshSimulator } from '../../helpers/sim.js';
-import { paddleSignature, paymentIntent, postStripe, revenueConfigOf, revenueRows, stripe, stripeEvent, unixNow } from './webhook-support.js';
+import { paddleEvent, paddleSignature, paddleTransaction, paymentIntent, postPaddle, postStripe, revenueConfigOf, revenueRows, stripe, stripeEvent, unixNow } from './webhook-support.js';
 
 const HOST = { host: '127.0.0.1:8787' };
 
@@ -128,5 +128,57 @@ describe('the webhook endpoints of the seeded world', () => {
       }),
       { numRuns: 300, seed: 23 },
     );
+  });
+});
+
+describe('the visitor id of a payment', () => {
+  const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36';
+
+  /** The visitor id session_list shows for a page view of `anonymousId` posted now, in session `sessionId`. */
+  async function pageViewVisitorId(sim: ReturnType<typeof freshSimulator>, anonymousId: string, sessionId: string): Promise<unknown> {
+    const posted = await call(sim, 'POST', '/batch', {
+      query: { client_id: 'web_acme_store' },
+      headers: { 'user-agent': CHROME },
+      body: [{ eventId: `pv_${sessionId}`, name: 'screen_view', path: 'https://store.acme.io/checkout', anonymousId, sessionId, timestamp: sim.clock.now() - 60_000 }],
+    });
+    expect(posted.status).toBe(200);
+    const sessions = await revenueRows(sim, ['session_list'], { website_id: 'web_acme_store' }, { limit: 1000 });
+    return sessions.session_list?.find((s) => s.session_id === sessionId)?.visitor_id;
+  }
+
+  it('is the Stripe databuddy_anonymous_id and the Paddle anonymous_id salted with the day’s salt, the id a page view of that visitor gets; /identify links the raw id', async () => {
+    const sim = freshSimulator();
+    const config = revenueConfigOf(sim, 'org_acme');
+    const created = unixNow(sim) - 60;
+    const intent = paymentIntent('pi_salted', 2500, 'usd', created, { metadata: { databuddy_client_id: 'web_acme_store', databuddy_anonymous_id: 'anon_buyer' } });
+    expect((await postStripe(sim, config.stripeWebhookPath, config.stripeWebhookSecret as string, stripeEvent('evt_salted', 'payment_intent.succeeded', intent, created))).status).toBe(200);
+    const billed = new Date(created * 1000).toISOString();
+    const paddle = { ...paddleTransaction('txn_salted', '4200', 'USD', billed), custom_data: { anonymous_id: 'anon_buyer', website_id: 'web_acme_store' } };
+    expect((await postPaddle(sim, config.paddleWebhookPath, config.paddleWebhookSecret as string, paddleEvent('evt_paddle_salted', 'transaction.completed', paddle, billed))).status).toBe(200);
+
+    const salted = await pageViewVisitorId(sim, 'anon_buyer', 'sess_buyer');
+    expect(salted).toMatch(/^[0-9a-f]{64}$/);
+    const recent = (await revenueRows(sim, ['recent_transactions'])).recent_transactions ?? [];
+    expect(recent.find((r) => r.transaction_id === 'pi_salted')?.anonymous_id).toBe(salted);
+    expect(recent.find((r) => r.transaction_id === 'txn_salted')?.anonymous_id).toBe(salted);
+
+    const identified = await call(sim, 'POST', '/identify', { query: { client_id: 'web_acme_store' }, headers: { 'user-agent': CHROME }, body: { profileId: 'customer_buyer', anonymousId: 'anon_buyer' } });
+    expect(identified.status).toBe(200);
+    const profiles = await call(sim, 'GET', '/__sim/profiles', { query: { website_id: 'web_acme_store', profile_id: 'customer_buyer' } });
+    expect(profiles.json.profiles[0].anonymousIds).toEqual(['anon_buyer']);
+  });
+
+  it('gets the next day’s salt the next day, as a page view does', async () => {
+    const sim = freshSimulator();
+    const config = revenueConfigOf(sim, 'org_acme');
+    const first = await pageViewVisitorId(sim, 'anon_regular', 'sess_day1');
+    sim.clock.advance(24 * 3_600_000);
+    const created = unixNow(sim) - 60;
+    const intent = paymentIntent('pi_next_day', 900, 'usd', created, { metadata: { databuddy_client_id: 'web_acme_store', databuddy_anonymous_id: 'anon_regular' } });
+    expect((await postStripe(sim, config.stripeWebhookPath, config.stripeWebhookSecret as string, stripeEvent('evt_next_day', 'payment_intent.succeeded', intent, created))).status).toBe(200);
+    const second = await pageViewVisitorId(sim, 'anon_regular', 'sess_day2');
+    expect(second).not.toBe(first);
+    const recent = (await revenueRows(sim, ['recent_transactions'])).recent_transactions ?? [];
+    expect(recent.find((r) => r.transaction_id === 'pi_next_day')?.anonymous_id).toBe(second);
   });
 });

@@ -4,6 +4,7 @@ import type { RevenueConfig } from '../../model/entities.js';
 import type { RouteContext } from '../../routing/route.js';
 import type { SimState } from '../../state.js';
 import { truncate } from '../../text.js';
+import { storedVisitorId } from '../visitor-id.js';
 import { REVENUE_RECORDS, type RevenueProvider, type RevenueRecord } from './revenue-records.js';
 
 /**
@@ -87,7 +88,10 @@ export function resolveRevenueWebsite(state: SimState, config: RevenueConfig, na
  * (a ReplacingMergeTree on the transaction) keeps one row per transaction. So a replayed event,
  * `invoice.paid` after `invoice.payment_succeeded` for the same invoice, or a `charge.refunded`
  * that lists earlier refunds again add nothing twice. The simulator keeps the first row where
- * live keeps the latest. Null when recorded (or nothing was left to record); 500
+ * live keeps the latest. The anonymous id of the metadata (Stripe's `databuddy_anonymous_id`,
+ * Paddle's `anonymous_id`) is kept salted with the day of arrival's salt, as every ingestion route
+ * keeps a visitor id ({@link storedVisitorId}), so a payment joins the page views its visitor
+ * sent that day. Null when recorded (or nothing was left to record); 500
  * WEBHOOK_PROCESSING_FAILED when the ledger is full (nothing is kept then, and a redelivery is
  * new again).
  */
@@ -102,7 +106,7 @@ export function recordRevenue(ctx: RouteContext, endpoint: WebhookEndpoint, name
     const key = `revenue\u0000${endpoint.config.organizationId}\u0000${record.provider}\u0000${record.transactionId}`;
     if (!ledger.claimEventId(key)) continue;
     claimed.push(key);
-    fresh.push(record);
+    fresh.push(record.anonymousId === null ? record : { ...record, anonymousId: storedVisitorId(ctx.state.world.seed, record.anonymousId, undefined, ctx.now) || null });
   }
   if (fresh.length === 0) return null;
   const appended = ledger.append(REVENUE_RECORDS, websiteId, fresh);

@@ -112,6 +112,16 @@ describe('POST /batch: page views flow into the query catalogue', () => {
     expect(pathRow(await rows(sim, 'top_pages'), '/bot-page')).toBeUndefined();
   });
 
+  it('admits 1,000 batches of one client id and IP in the same minute, as /batch has no rate limit (/track refuses the 601st)', async () => {
+    const sim = freshSimulator();
+    for (let i = 0; i < 1000; i++) {
+      const answer = await batch(sim, [pageView(`ev_burst_${i}`, '/burst', 0)]);
+      expect(answer.status).toBe(200);
+      expect(answer.json.status).toBe('success');
+    }
+    expect(pathRow(await rows(sim, 'top_pages'), '/burst')).toMatchObject({ pageviews: 1000 });
+  });
+
   it('forgets ingested page views on reset', async () => {
     const sim = freshSimulator();
     await batch(sim, [pageView('ev_1', '/launch-offer', 0)]);

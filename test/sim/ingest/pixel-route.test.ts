@@ -94,5 +94,35 @@ describe('GET /px.jpg: the pixel transport', () => {
     expect(invalid.headers['Content-Type']).toBe('image/gif');
     expect(invalid.headers.Warning).toMatch(/invalid web_vitals pixel event was dropped/);
   });
-});
 
+  it.each(['identify', 'engagement'])('answers the GIF for a pixel of type %s, which has no pixel mapping, stores nothing and says so in a Warning', async (type) => {
+    const sim = freshSimulator();
+    const response = await pixel(sim, { client_id: 'web_acme_www', type, profileId: 'customer_px', anonymousId: 'anon_px', path: 'https://acme.io/px-unmapped', timeOnPage: '40' });
+    expect(response.status).toBe(200);
+    expect(response.headers['Content-Type']).toBe('image/gif');
+    expect(response.headers.Warning).toMatch(new RegExp(`type: Pixel events of type ${type} are not an event type of the service and were dropped`));
+    expect((await call(sim, 'GET', '/__sim/profiles', { query: { website_id: 'web_acme_www' } })).json.total).toBe(0);
+    expect(await topPage(sim, '/px-unmapped')).toBeUndefined();
+  });
+
+  it('keeps a named event sent as a pixel out of custom_events, as the service writes pixel track events to events', async () => {
+    const sim = freshSimulator();
+    const at = Date.UTC(2025, 5, 2, 9, 45);
+    const customEvents = async (): Promise<string[]> => {
+      const answer = await call(sim, 'POST', '/v1/query', {
+        key: secretOf(sim, 'key_acme_read'),
+        query: { website_id: 'web_acme_www' },
+        body: { parameters: ['custom_events'], startDate: '2025-06-02', endDate: '2025-06-02', limit: 1000 },
+      });
+      return (answer.json.data[0].data as { name: string }[]).map((r) => r.name);
+    };
+    const response = await pixel(sim, { client_id: 'web_acme_www', type: 'track', eventId: 'px_custom', name: 'pixel_signup', path: 'https://acme.io/pricing', timestamp: String(at) });
+    expect(response.status).toBe(200);
+    expect(response.headers['Content-Type']).toBe('image/gif');
+    expect(await customEvents()).not.toContain('pixel_signup');
+    // The same event sent to /track is a custom event.
+    const tracked = await call(sim, 'POST', '/track', { query: { website_id: 'web_acme_www' }, headers: { 'user-agent': CHROME }, body: { name: 'pixel_signup', timestamp: at } });
+    expect(tracked.status).toBe(200);
+    expect(await customEvents()).toContain('pixel_signup');
+  });
+});

@@ -12,7 +12,7 @@ import { errorResponse, replyResponse } from './respond.js';
 import { isError } from './routing/route.js';
 import { describeFinding } from './text.js';
 import type { Matcher } from './routing/router.js';
-import type { SimulatorCore } from './routing/route.js';
+import type { SimulatorCore } from './simulator-core.js';
 
 const CONTROL_PREFIX = '/__sim';
 

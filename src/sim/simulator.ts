@@ -26,13 +26,12 @@ import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
 import type { MetricsRenderer, MetricsSnapshot } from './metrics/request-counters.js';
 import { createSimMetrics } from './metrics/sim-metrics.js';
-import { readMetricsOf } from './control/metrics-route.js';
 import type { Profile } from './profile.js';
 import type { WorldFactory } from './model/world.js';
 import { PUBLIC_ROUTES } from './routing/public-routes.js';
 import { createRouter } from './routing/router.js';
 import { createSeededRun } from './seeded-run.js';
-import type { SimulatorCore } from './routing/route.js';
+import type { SimulatorCore } from './simulator-core.js';
 
 /** Options of {@link createSimulator}. Everything with an effect on answers is injected. */
 export interface SimulatorOptions {
@@ -238,6 +237,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         profile = next;
       },
     },
+    metrics,
     ingestDelay: {
       get: () => ingestDelayMs,
       set: (ms) => {
@@ -360,7 +360,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     },
     control,
     metrics: {
-      snapshot: () => readMetricsOf(core),
+      snapshot: () => control.metrics.snapshot(),
       useRenderer: (render) => metrics.useRenderer(render),
     },
     get profile() {

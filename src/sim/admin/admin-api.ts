@@ -12,7 +12,7 @@ import { signInRequestSchema, type SignInResponse } from '../../contract/session
 import { issueDetails } from '../decode-body.js';
 import { schemaValidation, type SimError } from '../errors.js';
 import { isError } from '../routing/route.js';
-import type { SimulatorCore } from '../routing/route.js';
+import type { SimulatorCore } from '../simulator-core.js';
 import { createKey, deleteKey, getKey, listAudit, listKeys, revokeKey, rotateKey, updateKey, type AdminContext } from './keys.js';
 import { sessionCookie, signIn, signOut } from './sessions.js';
 

@@ -10,6 +10,8 @@ import { conflict, notFound, validationError, type SimError } from '../errors.js
 import type { ActiveScenario, ScenarioRunner } from '../faults/scenario-runner.js';
 import { filterEntries, type JournalEntry, type JournalInfo, type JournalQuery } from '../journal/journal.js';
 import type { SharedStore } from '../store/shared-store.js';
+import type { MetricsRenderer, MetricsSnapshot } from '../metrics/request-counters.js';
+import { readMetrics, type SimMetrics } from '../metrics/sim-metrics.js';
 import { auditRetries, type RetryAudit, type RetryPolicy } from '../journal/retry-audit.js';
 import { parseDateInput } from '../query/dates.js';
 import type { SimState } from '../state.js';
@@ -31,6 +33,8 @@ export interface ControlBackendParts {
   readonly profile: { get(): Profile; set(profile: Profile): void };
   /** The ingestion delay setting (ms), kept across resets. */
   readonly ingestDelay: { get(): number; set(ms: number): void };
+  /** This process's decision counters and the renderer an HTTP adapter installed. */
+  readonly metrics: SimMetrics;
   /** The shared store when several processes serve the simulator: its journal, windows and leases are the ones read. */
   shared(): SharedStore | null;
 }
@@ -76,6 +80,11 @@ export interface ControlBackend {
     report(): ProfileReport;
     /** Switches the profile for every later request. */
     set(profile: Profile): ProfileReport;
+  };
+  /** `GET /__sim/metrics`: the snapshot, and the renderer an HTTP adapter installed (null without one). */
+  readonly metrics: {
+    snapshot(): Promise<MetricsSnapshot>;
+    renderer(): MetricsRenderer | null;
   };
   /** The ingestion delay: records accepted from now on become visible this long after. */
   readonly ingestDelay: {
@@ -128,7 +137,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
     return shared ? filterEntries(await shared.journal.list(), query) : journal.list(query);
   };
   const info = async (): Promise<JournalInfo> => parts.shared()?.journal.info() ?? journal.info();
-  return {
+  const backend: ControlBackend = {
     async health() {
       const shared = parts.shared();
       const state = parts.state();
@@ -154,6 +163,17 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
     async reset(seed) {
       await parts.reset(seed === undefined ? undefined : String(seed));
       return { ok: true, seed: parts.seed(), clock: clock.snapshot() };
+    },
+    metrics: {
+      snapshot: () =>
+        readMetrics({
+          counters: parts.metrics,
+          limits: () => backend.limits(),
+          journal: () => backend.journal.info(),
+          clock: () => clock.snapshot(),
+          shared: parts.shared() !== null,
+        }),
+      renderer: () => parts.metrics.renderer(),
     },
     ingestDelay: {
       report: () => ({ ms: parts.ingestDelay.get(), pending: parts.state().intake.pending }),
@@ -216,6 +236,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
       stop: (name) => parts.scenarios().stop(name),
     },
   };
+  return backend;
 }
 
 function toMs(instant: number | string): number {

@@ -61,7 +61,7 @@ const BAD_FILTER = { description: 'A filter is not usable (VALIDATION_ERROR), de
 /**
  * The harness control plane under `/__sim`: not part of the simulated service, never
  * authenticated or rate limited. Meant for localhost and test processes only. Each route is a
- * thin translation of the control backend (`ctx.sim.control`).
+ * thin translation of the control backend (`ctx.control`).
  */
 export const controlRoutes = [
   defineControlRoute({
@@ -70,14 +70,14 @@ export const controlRoutes = [
     browser: true,
     summary: 'Ready check: seed, clock, and API key requests in flight.',
     responses: { 200: { description: 'Ready', schema: healthReportSchema } },
-    handle: async (ctx) => ok(await ctx.sim.control.health()),
+    handle: async (ctx) => ok(await ctx.control.health()),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/fixtures',
     summary: 'The seeded world, with API key secrets and session tokens.',
     responses: { 200: { description: 'The world as it stands now', schema: fixturesListingSchema } },
-    handle: (ctx) => ok(ctx.sim.control.fixtures()),
+    handle: (ctx) => ok(ctx.control.fixtures()),
   }),
   defineControlRoute({
     method: 'POST',
@@ -87,14 +87,14 @@ export const controlRoutes = [
     bodyOptional: true,
     responses: { 200: { description: 'Reset', schema: resetResponseSchema } },
     effects: 'store',
-    handle: async (ctx, body) => ok(await ctx.sim.control.reset(body.seed)),
+    handle: async (ctx, body) => ok(await ctx.control.reset(body.seed)),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/profile',
     summary: 'The profile in force (spec or live) and what each of its switches does.',
     responses: { 200: { description: 'The profile and its switches', schema: profileReportSchema } },
-    handle: (ctx) => ok(ctx.sim.control.profile.report()),
+    handle: (ctx) => ok(ctx.control.profile.report()),
   }),
   defineControlRoute({
     method: 'PUT',
@@ -102,14 +102,14 @@ export const controlRoutes = [
     summary: 'Follow another profile from the next request on ({ profile: "spec" | "live" }); a reset keeps it.',
     body: profileRequestSchema,
     responses: { 200: { description: 'The profile now in force', schema: profileReportSchema } },
-    handle: (ctx, body) => ok(ctx.sim.control.profile.set(body.profile)),
+    handle: (ctx, body) => ok(ctx.control.profile.set(body.profile)),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/ingest-delay',
     summary: 'The ingestion delay: how long an accepted record waits before queries see it (0: at once), and the writes held back now.',
     responses: { 200: { description: 'The delay in force', schema: ingestDelayReportSchema } },
-    handle: (ctx) => ok(ctx.sim.control.ingestDelay.report()),
+    handle: (ctx) => ok(ctx.control.ingestDelay.report()),
   }),
   defineControlRoute({
     method: 'PUT',
@@ -120,14 +120,14 @@ export const controlRoutes = [
       200: { description: 'The delay now in force', schema: ingestDelayReportSchema },
       422: { description: 'ms is not a whole number from 0 to 86400000 (VALIDATION, details name it)', schema: errorBodySchema },
     },
-    handle: (ctx, body) => ok(ctx.sim.control.ingestDelay.set(body.ms)),
+    handle: (ctx, body) => ok(ctx.control.ingestDelay.set(body.ms)),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/clock',
     summary: 'The clock: mode and current instant.',
     responses: { 200: { description: 'The clock', schema: clockSnapshotSchema } },
-    handle: (ctx) => ok(ctx.sim.control.clock.snapshot()),
+    handle: (ctx) => ok(ctx.control.clock.snapshot()),
   }),
   defineControlRoute({
     method: 'POST',
@@ -138,7 +138,7 @@ export const controlRoutes = [
       200: { description: 'The clock after the change', schema: clockSnapshotSchema },
       400: { description: 'The clock refused a step (it never runs backwards)', schema: errorBodySchema },
     },
-    handle: (ctx, body) => okUnlessRefused(ctx.sim.control.clock.change(body)),
+    handle: (ctx, body) => okUnlessRefused(ctx.control.clock.change(body)),
   }),
   defineControlRoute({
     method: 'GET',
@@ -146,7 +146,7 @@ export const controlRoutes = [
     summary: 'Admission decisions, oldest first; filter by identity, route, outcome, since, until, limit.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The decisions', schema: journalListingSchema }, 400: BAD_FILTER },
-    handle: async (ctx) => ok({ info: await ctx.sim.control.journal.info(), entries: await ctx.sim.control.journal.list(ctx.query) }),
+    handle: async (ctx) => ok({ info: await ctx.control.journal.info(), entries: await ctx.control.journal.list(ctx.query) }),
   }),
   defineControlRoute({
     method: 'DELETE',
@@ -154,14 +154,14 @@ export const controlRoutes = [
     summary: 'Clear the journal (limits keep their state).',
     responses: { 200: { description: 'Cleared', schema: journalClearedSchema } },
     effects: 'store',
-    handle: async (ctx) => ok({ ok: true, info: await ctx.sim.control.journal.clear() }),
+    handle: async (ctx) => ok({ ok: true, info: await ctx.control.journal.clear() }),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/journal/oracle',
     summary: 'Replay the whole journal against the admission rules: disagreements and accuracy.',
     responses: { 200: { description: 'The verdict', schema: oracleReportSchema } },
-    handle: async (ctx) => ok(await ctx.sim.control.journal.oracle()),
+    handle: async (ctx) => ok(await ctx.control.journal.oracle()),
   }),
   defineControlRoute({
     method: 'GET',
@@ -169,6 +169,6 @@ export const controlRoutes = [
     summary: 'Judge how clients retried 429s, 503s and other failures (wait at least Retry-After, at most 3 retries, none after a non-retryable answer); same filters as the journal.',
     query: journalQuerySchema,
     responses: { 200: { description: 'The audit' }, 400: BAD_FILTER },
-    handle: async (ctx) => ok(await ctx.sim.control.journal.retryAudit(ctx.query)),
+    handle: async (ctx) => ok(await ctx.control.journal.retryAudit(ctx.query)),
   }),
 ];

@@ -1,13 +1,10 @@
 import { limitsReportSchema } from '../../contract/limits.js';
 import type { Reply } from '../routing/route.js';
 import { ok } from '../routing/route.js';
-import { CHART_SCRIPT } from './chart-script.js';
 import { defineControlRoute } from './control-route.js';
 import { INSPECTOR_HTML, INSPECTOR_SECURITY_HEADERS } from './inspector-page.js';
-import { INSPECTOR_SCRIPT } from './inspector-script.js';
-
-/** The page's script: the shared chart code, then the page's own. */
-const PAGE_SCRIPT = `${CHART_SCRIPT}\n${INSPECTOR_SCRIPT}`;
+// Generated from src/inspector by `npm run build:inspector`: the core reads no file.
+import { INSPECTOR_SCRIPT } from './inspector-bundle.js';
 
 const text = (body: string, contentType: string): Reply => ({
   reply: true,
@@ -40,13 +37,13 @@ export const inspectorRoutes = [
     path: '/__sim/ui/inspector.js',
     summary: "The inspector page's script (JavaScript).",
     responses: { 200: { description: 'JavaScript' } },
-    handle: () => text(PAGE_SCRIPT, 'text/javascript; charset=utf-8'),
+    handle: () => text(INSPECTOR_SCRIPT, 'text/javascript; charset=utf-8'),
   }),
   defineControlRoute({
     method: 'GET',
     path: '/__sim/limits',
     summary: "Every API key's quota and per-endpoint windows (used, remaining, next reset) and requests in flight, at the clock's instant; read-only, no secrets.",
     responses: { 200: { description: 'The windows and in-flight counts', schema: limitsReportSchema } },
-    handle: async (ctx) => ok(await ctx.sim.control.limits()),
+    handle: async (ctx) => ok(await ctx.control.limits()),
   }),
 ];

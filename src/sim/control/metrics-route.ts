@@ -1,22 +1,8 @@
 import { notFound } from '../errors.js';
-import type { MetricsSnapshot } from '../metrics/request-counters.js';
-import { readMetrics } from '../metrics/sim-metrics.js';
-import type { SimulatorCore } from '../routing/route.js';
 import { defineControlRoute } from './control-route.js';
 
 /** The media type of the Prometheus text exposition format. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
-/** The metrics snapshot of a simulator's core, read now. */
-export function readMetricsOf(core: SimulatorCore): Promise<MetricsSnapshot> {
-  return readMetrics({
-    counters: core.metrics,
-    limits: () => core.control.limits(),
-    journal: () => core.control.journal.info(),
-    clock: () => core.clock.snapshot(),
-    shared: core.shared !== null,
-  });
-}
 
 /**
  * `GET /__sim/metrics`: the snapshot, rendered by the renderer an HTTP adapter installed
@@ -34,14 +20,14 @@ export const metricsRoutes = [
       404: { description: 'No renderer: metrics are served by the HTTP server (analytics-sim serve, startServer, the express app)' },
     },
     handle: async (ctx) => {
-      const render = ctx.sim.metrics.renderer();
+      const render = ctx.control.metrics.renderer();
       if (!render) {
         return notFound(
           { kind: 'Metrics renderer', id: 'prometheus' },
           { hint: 'Metrics are rendered by the HTTP server: scrape /__sim/metrics of analytics-sim serve, startServer or the express app, or read sim.metrics.snapshot().' },
         );
       }
-      const rendered = await render(await readMetricsOf(ctx.sim));
+      const rendered = await render(await ctx.control.metrics.snapshot());
       return { reply: true, status: 200, body: undefined, text: rendered.text, contentType: rendered.contentType, headers: { 'Cache-Control': 'no-store' } };
     },
   }),

@@ -12,7 +12,7 @@ export const scenarioRoutes = [
     path: '/__sim/scenarios',
     summary: 'Built-in scenarios, and the running ones with the state of each step.',
     responses: { 200: { description: 'Available and running scenarios', schema: z.object({ available: z.array(scenarioSchema), active: z.array(z.looseObject({ name: z.string() })) }) } },
-    handle: (ctx) => ok({ available: ctx.sim.control.scenarios.available(), active: ctx.sim.control.scenarios.list() }),
+    handle: (ctx) => ok({ available: ctx.control.scenarios.available(), active: ctx.control.scenarios.list() }),
   }),
   defineControlRoute({
     method: 'POST',
@@ -24,9 +24,9 @@ export const scenarioRoutes = [
       404: { description: 'No built-in scenario has this name (NOT_FOUND), with a did-you-mean', schema: errorBodySchema },
       409: { description: 'A scenario of this name is running (CONFLICT)', schema: errorBodySchema },
     },
-    validate: (ctx, body) => ('scenario' in body ? body.scenario : ctx.sim.control.scenarios.find(body.name)),
+    validate: (ctx, body) => ('scenario' in body ? body.scenario : ctx.control.scenarios.find(body.name)),
     handle(ctx, _body, _access, scenario) {
-      const started = ctx.sim.control.scenarios.start(scenario);
+      const started = ctx.control.scenarios.start(scenario);
       return isError(started) ? started : ok({ started }, 201);
     },
   }),
@@ -35,7 +35,7 @@ export const scenarioRoutes = [
     path: '/__sim/scenarios',
     summary: 'Stop every running scenario.',
     responses: { 200: { description: 'The names stopped', schema: z.object({ stopped: z.array(z.string()) }) } },
-    handle: (ctx) => ok({ stopped: ctx.sim.control.scenarios.stop() }),
+    handle: (ctx) => ok({ stopped: ctx.control.scenarios.stop() }),
   }),
   defineControlRoute({
     method: 'DELETE',
@@ -47,7 +47,7 @@ export const scenarioRoutes = [
     },
     handle(ctx) {
       const name = ctx.params.name as string;
-      const stopped = ctx.sim.control.scenarios.stop(name);
+      const stopped = ctx.control.scenarios.stop(name);
       return stopped.length > 0 ? ok({ stopped }) : notFound({ kind: 'Running scenario', id: name });
     },
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { defineRouteGroup, jsonText, ok } from '../routing/route.js';
+import { defineRouteGroup, jsonText, ok, uses, type Route } from '../routing/route.js';
 import { API_CATALOG_TYPE, buildApiCatalog } from './api-catalog.js';
 import { buildAuthMarkdown } from './auth-markdown.js';
 import { requestBaseUrl } from './base-url.js';
@@ -24,8 +24,13 @@ const ingestHealthSchema = z.object({
   services: z.object({ clickhouse: dependencySchema, redis: dependencySchema, redpanda: dependencySchema }),
 });
 
-/** A discovery route: public, no credential read. */
-const defineDiscoveryRoute = defineRouteGroup({ family: 'discovery', access: { kind: 'public' } });
+/** What a discovery route uses beyond its context: every route of the simulator, for the OpenAPI document. */
+export interface DiscoveryServices {
+  readonly routes: readonly Route[];
+}
+
+/** A discovery route: public, no credential read; its context carries the route list (`ctx.routes`). */
+const defineDiscoveryRoute = defineRouteGroup({ family: 'discovery', access: { kind: 'public' } }, uses<DiscoveryServices>());
 
 /** Discovery documents (SPEC 5.1.4) and the service health, public. */
 export const discoveryRoutes = [
@@ -80,7 +85,7 @@ export const discoveryRoutes = [
     path: '/openapi.json',
     summary: 'The OpenAPI 3.1 description of every route, generated from the request and response schemas.',
     responses: { 200: { description: 'An OpenAPI 3.1 document' } },
-    handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.sim.routes, requestBaseUrl(ctx.request), VERSION))),
+    handle: (ctx) => jsonText(JSON.stringify(buildOpenApiDocument(ctx.routes, requestBaseUrl(ctx.request), VERSION))),
   }),
   defineDiscoveryRoute({
     method: 'GET',

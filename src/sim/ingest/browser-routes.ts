@@ -180,7 +180,7 @@ export function recordAiPageViews(ctx: RouteContext<ClientIdQuery>, client: Clie
 function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | SimError {
   const client = authenticateClientId(ctx);
   if ('code' in client) return client;
-  const verdict = classifyUserAgent(client.userAgent, ctx.sim.profile);
+  const verdict = classifyUserAgent(client.userAgent, ctx.profile);
   return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only', missingUserAgent: missingUserAgent(verdict) };
 }
 

@@ -59,7 +59,7 @@ export const eventsRoutes = [
     authorize(ctx) {
       const sender = authenticateClientId(ctx);
       if ('code' in sender) return sender;
-      const verdict = classifyUserAgent(sender.userAgent, ctx.sim.profile);
+      const verdict = classifyUserAgent(sender.userAgent, ctx.profile);
       return { sender, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     validate(ctx, spans, access) {

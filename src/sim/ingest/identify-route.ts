@@ -83,7 +83,7 @@ export const identifyRoutes = [
       }
       const sender = authenticateClientId(ctx);
       if ('code' in sender) return sender;
-      const verdict = classifyUserAgent(sender.userAgent, ctx.sim.profile);
+      const verdict = classifyUserAgent(sender.userAgent, ctx.profile);
       return { kind: 'client', website: sender.website, ip: sender.ip, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     windowRule(access) {

@@ -194,7 +194,7 @@ export const pixelRoutes = [
       const client = authenticateClientId(ctx);
       if ('code' in client) return pixelRefusal(client);
       const event = pixelEvent(ctx.query as Readonly<Record<string, unknown>>);
-      const verdict = classifyUserAgent(client.userAgent, ctx.sim.profile);
+      const verdict = classifyUserAgent(client.userAgent, ctx.profile);
       warnMissingUserAgent(ctx, missingUserAgent(verdict));
       if (verdict.action === 'track_only' && (event.type ?? 'track') === 'track') recordAiPageViews(ctx, client, [event]);
       if (verdict.action !== 'allow') return gif();

@@ -99,7 +99,7 @@ export function checkSpans<T>(ctx: RouteContext<ClientIdQuery>, body: unknown, s
     return invalidSpans(basketIssuesOf(issues));
   }
   for (const unknown of findUnknownFields(shape.schema, body)) ctx.warn(unknown);
-  const verdict = classifyUserAgent(identity.userAgent, ctx.sim.profile);
+  const verdict = classifyUserAgent(identity.userAgent, ctx.profile);
   return { spans: parsed.data, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
 }
 

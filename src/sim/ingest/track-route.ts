@@ -115,12 +115,12 @@ function resolveSender(ctx: RouteContext<TrackQuery>, events: readonly TrackEven
   // Without a key the service checks a present Origin, and the client IP, against the website's settings.
   const origin = ctx.request.headers.origin;
   if (origin !== undefined && !isOriginAllowed(origin, website)) {
-    return followsLive(ctx.sim.profile, 'track-errors')
+    return followsLive(ctx.profile, 'track-errors')
       ? basketError('INGEST_ORIGIN_NOT_AUTHORIZED')
       : accessDenied('website', { message: 'Origin not authorized', hint: `Origin ${truncate(origin, 100)} is neither ${website.domain} (or a subdomain) nor among the website's allowed origins.` });
   }
   if ((website.allowedIps?.length ?? 0) > 0 && !isIpAllowed(principal.ip, website.allowedIps ?? [])) {
-    return followsLive(ctx.sim.profile, 'track-errors')
+    return followsLive(ctx.profile, 'track-errors')
       ? basketError('INGEST_IP_NOT_AUTHORIZED')
       : accessDenied('website', { message: 'IP address not authorized', hint: "The client IP is not among the website's allowed IPs." });
   }
@@ -231,7 +231,7 @@ export const asTrackEnvelope: (error: SimError) => SimError = createBasketEnvelo
 
 /** A refusal of the route in the envelope the profile uses. */
 function refusal(ctx: RouteContext<TrackQuery>, error: SimError): SimError {
-  return followsLive(ctx.sim.profile, 'track-errors') ? asTrackEnvelope(error) : error;
+  return followsLive(ctx.profile, 'track-errors') ? asTrackEnvelope(error) : error;
 }
 
 /** Event ingestion (SPEC 4.7 and 8.3; observed §10). */
@@ -266,7 +266,7 @@ export const trackRoutes = [
       if (!Array.isArray(times)) return refusal(ctx, times);
       const sender = resolveSender(ctx, events);
       if ('code' in sender) return refusal(ctx, sender);
-      const verdict = classifyUserAgent(ctx.request.headers['user-agent'], ctx.sim.profile);
+      const verdict = classifyUserAgent(ctx.request.headers['user-agent'], ctx.profile);
       return { sender, events, times, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
     },
     windowRule(access) {

@@ -12,7 +12,9 @@ import type { WindowCheck } from '../journal/journal.js';
 import type { SimRequest } from '../messages.js';
 import type { LooseQuery, Reply, RouteContext } from '../routing/route.js';
 import type { RouteMatch } from '../routing/router.js';
-import type { SimulatorCore } from '../routing/route.js';
+import type { SimulatorCore } from '../simulator-core.js';
+import type { ControlServices } from '../control/control-route.js';
+import type { DiscoveryServices } from '../discovery/discovery-routes.js';
 import type { SimState } from '../state.js';
 
 /**
@@ -58,9 +60,12 @@ export interface Exchange {
   readonly access?: unknown;
   /** What the route's `validate` produced. */
   readonly input?: unknown;
-  /** The route context, made once by the first route step that needs it (`contextOf`). */
-  context?: RouteContext<LooseQuery>;
+  /** The route context, made once by the first route step that needs it (`contextOf`), with every harness service a group of routes may declare. */
+  context?: RouteContext<LooseQuery> & HarnessServices;
 }
+
+/** Every harness service a group of routes may declare it uses (`defineRouteGroup`'s `services`). */
+export type HarnessServices = ControlServices & DiscoveryServices;
 
 /** What an exchange starts with. */
 export type ExchangeStart = Pick<Exchange, 'request' | 'requestId' | 'now' | 'sim' | 'state' | 'match'> & { readonly principal?: Principal };

@@ -21,7 +21,7 @@ import { findOversizedArray } from './array-caps.js';
 import { measureJson } from './measure-json.js';
 import { REQUEST_LIMITS } from '../../contract/request-limits.js';
 import { changesState, isError, type LooseQuery, type Route, type RouteContext } from '../routing/route.js';
-import { CONTINUE, next, respond, type Exchange, type Stage } from './exchange.js';
+import { CONTINUE, next, respond, type Exchange, type HarnessServices, type Stage } from './exchange.js';
 
 /** The matched route; stages after {@link answerUnmatched} may rely on it. */
 function routeOf(x: Exchange): Route {
@@ -36,7 +36,7 @@ const NO_QUERY: LooseQuery = Object.freeze({});
  * What a route's steps receive, built from the exchange once, when the first of them runs: by
  * then authentication and the query string are settled, and nothing a context holds changes.
  */
-export function contextOf(x: Exchange): RouteContext<LooseQuery> {
+export function contextOf(x: Exchange): RouteContext<LooseQuery> & HarnessServices {
   return (x.context ??= {
     request: x.request,
     query: (x.query ?? NO_QUERY) as LooseQuery,
@@ -44,8 +44,11 @@ export function contextOf(x: Exchange): RouteContext<LooseQuery> {
     principal: x.principal as Principal,
     params: x.match.kind === 'found' ? x.match.params : {},
     now: x.now,
-    sim: x.sim,
+    profile: x.sim.profile,
     state: x.state,
+    yieldToEventLoop: x.sim.yieldToEventLoop,
+    control: x.sim.control,
+    routes: x.sim.routes,
     warn: (warning) => {
       x.warnings.push(warning);
     },

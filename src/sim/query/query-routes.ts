@@ -105,7 +105,7 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
     }
     const plan = plans[i];
     if (!plan) return;
-    if (followsLive(ctx.sim.profile, 'duplicate-ids')) warnSharedResultNames(ctx, plan, prefix);
+    if (followsLive(ctx.profile, 'duplicate-ids')) warnSharedResultNames(ctx, plan, prefix);
     plan.filters.slice(0, 20).forEach((filter, j) => {
       const refusing = plan.parameters.filter((p) => !allowedFilters(p.type).includes(filter.field));
       const first = refusing[0];
@@ -126,7 +126,7 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
  * service's batch validation stops there, with a Warning naming the other invalid queries.
  */
 function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly ErrorDetail[])[]): ErrorDetail[] {
-  if (!followsLive(ctx.sim.profile, 'validation')) return perQuery.flat();
+  if (!followsLive(ctx.profile, 'validation')) return perQuery.flat();
   const invalid = perQuery.flatMap((details, i) => (details.length > 0 ? [i] : []));
   const [first, ...others] = invalid;
   if (first === undefined) return [];
@@ -172,7 +172,7 @@ const ERROR_TRACKING_PLANS = new Set(['hobby', 'pro', 'scale']);
  */
 function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, types: readonly QueryTypeDefinition[], scope: QueryScope): SimError | null {
   if (scope.kind !== 'websites') return null;
-  const live = followsLive(ctx.sim.profile, 'plan-gate');
+  const live = followsLive(ctx.profile, 'plan-gate');
   if (!live && ctx.query.website_id === undefined) return null;
   const gated = types.filter((t) => (live ? t.liveGate : t.gate) === 'error_tracking');
   if (gated.length === 0) return null;
@@ -187,10 +187,10 @@ function planGate(ctx: RouteContext<{ website_id?: string | undefined }>, types:
  * no filter); under `spec` none (the route always needs a credential and reach).
  */
 function compilePublicWebsite(ctx: RouteContext<{ website_id?: string | undefined }>, body: CompileRequest): Website | null {
-  if (!followsLive(ctx.sim.profile, 'public-policy')) return null;
+  if (!followsLive(ctx.profile, 'public-policy')) return null;
   const type = findQueryType(body.type);
   const filtered = body.filters !== undefined && body.filters.length > 0;
-  return publicWebsite({ website_id: ctx.query.website_id }, type ? [type] : [], ctx.state, ctx.sim.profile, filtered);
+  return publicWebsite({ website_id: ctx.query.website_id }, type ? [type] : [], ctx.state, ctx.profile, filtered);
 }
 
 /** One type's entry in `configs`, as the profile reports it. */
@@ -269,7 +269,7 @@ export const queryRoutes = [
     }),
     responses: { 200: { description: 'Every query type and its configuration', schema: queryTypesResponseSchema } },
     handle(ctx) {
-      const tail = typesTail(ctx.sim.profile, ctx.query.include_meta === 'true');
+      const tail = typesTail(ctx.profile, ctx.query.include_meta === 'true');
       return jsonText(`{"success":true,"requestId":${JSON.stringify(ctx.requestId)},${tail}`);
     },
   }),
@@ -281,7 +281,7 @@ export const queryRoutes = [
       kind: 'key',
       scope: 'read:data',
       scopesFor: (body: QueryBody) => scopesOfTypes(typesNamedIn(body)),
-      publicWhen: (ctx, body) => publicWebsite(ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile, carriesFilters(body)) !== null,
+      publicWhen: (ctx, body) => publicWebsite(ctx.query, typesNamedIn(body), ctx.state, ctx.profile, carriesFilters(body)) !== null,
     },
     summary:
       'Run one query or a batch (read:data; uptime types read:monitors). Public types on a public website need no credential (under the live profile, only without any filter).',
@@ -303,11 +303,11 @@ export const queryRoutes = [
     authorize(ctx, body): QueryScope | SimError {
       // page-bounds: live's body schema refuses these before the route looks at the request;
       // the route's first own step is the nearest (the simulator's schema is both profiles').
-      if (followsLive(ctx.sim.profile, 'page-bounds')) {
+      if (followsLive(ctx.profile, 'page-bounds')) {
         const refused = pageBoundsRefusal(body);
         if (refused) return refused;
       }
-      const scope = resolveQueryScope(ctx.principal, ctx.query, typesNamedIn(body), ctx.state, ctx.sim.profile, carriesFilters(body));
+      const scope = resolveQueryScope(ctx.principal, ctx.query, typesNamedIn(body), ctx.state, ctx.profile, carriesFilters(body));
       if (!isError(scope) && scope.kind === 'websites' && scope.organizationId !== undefined && ctx.query.organization_id === undefined) {
         ctx.warn({
           field: 'website_id',
@@ -324,7 +324,7 @@ export const queryRoutes = [
       if (Array.isArray(body) && body.length === 0) details.push({ field: 'batch', message: 'A batch needs at least one query' });
       // validation: the live service has no batch size cap (spec: SPEC's 50).
       if (queries.length > MAX_BATCH_QUERIES) {
-        if (followsLive(ctx.sim.profile, 'validation')) {
+        if (followsLive(ctx.profile, 'validation')) {
           ctx.warn({ field: 'batch', message: `A batch of ${queries.length} queries is over SPEC's ${MAX_BATCH_QUERIES}; answered whole, as the service has no cap` });
         } else {
           details.push({ field: 'batch', message: `A batch holds at most ${MAX_BATCH_QUERIES} queries` });
@@ -332,7 +332,7 @@ export const queryRoutes = [
       }
       if (details.length > 0) return validationError(details);
       const tz = ctx.query.timezone ?? 'UTC';
-      const options = { profile: ctx.sim.profile, warn: ctx.warn };
+      const options = { profile: ctx.profile, warn: ctx.warn };
       const perQuery = queries.map(() => [] as ErrorDetail[]);
       const plans = queries.map((query, i) => planRemembered(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, perQuery[i] as ErrorDetail[], options));
       const refused = batchDetails(ctx, perQuery);
@@ -362,7 +362,7 @@ export const queryRoutes = [
         events: ctx.state.trackedEvents,
         ingested: ctx.state.ingested,
         profiles: ctx.state.profiles,
-        profile: ctx.sim.profile,
+        profile: ctx.profile,
         warn: (field: string, message: string) => {
           warned = true;
           ctx.warn({ field, message });
@@ -379,7 +379,7 @@ export const queryRoutes = [
       // planned with; a change that clears the caches meanwhile (a website's traffic size, a
       // monitor) must not have them refilled from those, so it works on pinned caches.
       const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
-      const pause = (): Promise<void> => ctx.sim.yieldToEventLoop();
+      const pause = (): Promise<void> => ctx.yieldToEventLoop();
       const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, pinned.dictionaries, ctx.now, pause);
       return (async () => {
         const results: string[] = [];
@@ -420,7 +420,7 @@ export const queryRoutes = [
     handle(ctx, body) {
       // validation: live's body schema has `type` as an enum of every registry key, so an
       // unknown type is 422 VALIDATION there (spec: 400 COMPILATION_ERROR).
-      if (followsLive(ctx.sim.profile, 'validation') && !findQueryType(body.type)) {
+      if (followsLive(ctx.profile, 'validation') && !findQueryType(body.type)) {
         ctx.warn({ field: 'type', message: `Unknown query type ${body.type.slice(0, 64)}: 422 VALIDATION, as the service's schema refuses it` });
         return schemaValidation([{ field: 'type', message: 'Invalid value' }]);
       }

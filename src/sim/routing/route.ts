@@ -5,18 +5,8 @@ import type { Principal } from '../auth/principal.js';
 import type { EndpointLimitName, WindowRule } from '../admission/rules.js';
 import type { SimError } from '../errors.js';
 import type { SimRequest } from '../messages.js';
-import type { Scenario } from '../../contract/scenario.js';
-import type { Admission } from '../admission/admission.js';
-import type { Limiter } from '../admission/limiter.js';
-import type { SimClock } from '../clock.js';
-import type { ControlBackend } from '../control/control-backend.js';
-import type { OriginPolicy } from '../cors/origins.js';
-import type { ScenarioRunner } from '../faults/scenario-runner.js';
 import type { SimState } from '../state.js';
 import type { Profile } from '../profile.js';
-import type { SimMetrics } from '../metrics/sim-metrics.js';
-import type { SharedStore } from '../store/shared-store.js';
-import type { Begin } from '../store/shared-store.js';
 
 /** A successful answer of a route: the body is serialized as JSON unless `text` is given. */
 export interface Reply {
@@ -75,7 +65,12 @@ export type RouteAccess<Body = unknown, Query = LooseQuery> =
 /** Query-string values as a route receives them when it declares no schema of its own (none: such a route reads no query string). */
 export type LooseQuery = Readonly<Record<string, string | undefined>>;
 
-/** What a route's steps receive: the request without its query string, and the validated query. */
+/**
+ * What a route's steps receive: the request without its query string, the validated query, the
+ * state, the profile and the warning sink; never the simulator. A group of routes that needs a
+ * harness service (the control plane's backend, the route list) declares it with
+ * {@link defineRouteGroup}'s `services`, and only its routes see it.
+ */
 export interface RouteContext<Query = LooseQuery> {
   /** The request; its query string is read only through `query`. */
   readonly request: Omit<SimRequest, 'query'>;
@@ -86,8 +81,11 @@ export interface RouteContext<Query = LooseQuery> {
   readonly params: Readonly<Record<string, string>>;
   /** The clock instant the request was admitted at. */
   readonly now: number;
-  readonly sim: SimulatorCore;
+  /** The profile the answer follows (`spec` or `live`). */
+  readonly profile: Profile;
   readonly state: SimState;
+  /** Lets other work run between the pieces of a long answer (an adapter's `setImmediate`, or a no-op). */
+  yieldToEventLoop(): Promise<void>;
   /**
    * Tells the caller that part of the request was ignored or reinterpreted (a `Warning` header
    * and a journal entry; a 400 under `strict`). `field` names what, `message` says what was done.
@@ -110,7 +108,7 @@ export interface DocumentedResponse {
  * `handle`, each of which may refuse with a {@link SimError} value. Handlers never check a scope
  * and never read the raw query string.
  */
-export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Query = LooseQuery> {
+export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Query = LooseQuery, Services extends object = NoServices> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   readonly path: string;
   /** Groups routes in the docs and the OpenAPI document (tags). */
@@ -167,19 +165,36 @@ export interface RouteSpec<Body = unknown, Access = unknown, Input = unknown, Qu
   /** May a browser page on an allowed origin read this control route (CORS)? Default false. */
   readonly browser?: boolean;
   /** Resource reach: what the request acts on, once access is granted. */
-  authorize?(ctx: RouteContext<Query>, body: Body): Access | SimError;
+  authorize?(ctx: RouteContext<Query> & Services, body: Body): Access | SimError;
   /**
    * A sliding window that depends on who `authorize` found the caller to be (SPEC 8.3: per
    * API key, or per website and client IP); checked after `authorize`, before `validate`.
    * Null when no window applies to this request.
    */
   windowRule?(access: Access): WindowRule | null;
-  validate?(ctx: RouteContext<Query>, body: Body, access: Access): Input | SimError;
-  handle(ctx: RouteContext<Query>, body: Body, access: Access, input: Input): Reply | SimError | Promise<Reply | SimError>;
+  validate?(ctx: RouteContext<Query> & Services, body: Body, access: Access): Input | SimError;
+  handle(ctx: RouteContext<Query> & Services, body: Body, access: Access, input: Input): Reply | SimError | Promise<Reply | SimError>;
+}
+
+/** No harness service: what most routes get besides their {@link RouteContext}. */
+export type NoServices = Record<never, never>;
+
+/**
+ * The harness services a group of routes declares it uses (see {@link defineRouteGroup}): a
+ * marker with no value at run time; the pipeline hands every route's context the services its
+ * group names.
+ */
+export interface ServicesOf<Services extends object> {
+  readonly services?: Services;
+}
+
+/** Declares the services a group of routes uses: `defineRouteGroup(defaults, uses<{ control: … }>())`. */
+export function uses<Services extends object>(): ServicesOf<Services> {
+  return {};
 }
 
 /** A route with its types erased, as the tables hold it. */
-export type Route = RouteSpec<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Route = RouteSpec<any, any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * Declares a route. The generic parameters flow from `body` and `query` to `authorize`,
@@ -195,16 +210,18 @@ export function defineRoute<Body = undefined, Access = undefined, Input = undefi
 export type RouteDefaults = Pick<Route, 'family'> & Partial<Pick<Route, 'access' | 'query'>>;
 
 /** A route of a group: the group's fields may be left out, and a field given replaces the group's. */
-export type GroupRouteSpec<D extends RouteDefaults, Body, Access, Input, Query> = Omit<RouteSpec<Body, Access, Input, Query>, keyof D> &
-  Partial<Pick<RouteSpec<Body, Access, Input, Query>, keyof D & keyof RouteSpec>>;
+export type GroupRouteSpec<D extends RouteDefaults, Body, Access, Input, Query, Services extends object = NoServices> = Omit<RouteSpec<Body, Access, Input, Query, Services>, keyof D> &
+  Partial<Pick<RouteSpec<Body, Access, Input, Query, Services>, keyof D & keyof RouteSpec>>;
 
 /**
  * A {@link defineRoute} for a group of routes that share their family (and access or query
  * schema): each entry states only what is its own. Typing is as `defineRoute`'s, except that a
- * query schema taken from the group types `ctx.query` loosely.
+ * query schema taken from the group types `ctx.query` loosely. `services` names the harness
+ * services the group's routes use beyond their context ({@link uses}); no other route sees them.
  */
-export function defineRouteGroup<const D extends RouteDefaults>(defaults: D) {
-  return <Body = undefined, Access = undefined, Input = undefined, Query = LooseQuery>(spec: GroupRouteSpec<D, Body, Access, Input, Query>): Route =>
+export function defineRouteGroup<const D extends RouteDefaults, Services extends object = NoServices>(defaults: D, services?: ServicesOf<Services>) {
+  void services;
+  return <Body = undefined, Access = undefined, Input = undefined, Query = LooseQuery>(spec: GroupRouteSpec<D, Body, Access, Input, Query, Services>): Route =>
     ({ ...defaults, ...spec }) as unknown as Route; // the group fills the fields that spec leaves out
 }
 
@@ -223,81 +240,3 @@ export function documentedScope(route: Route): Scope | null {
   return route.access.kind === 'key' || route.access.kind === 'ingest' ? route.access.scope : null;
 }
 
-/**
- * A replica of the simulator's state kept by one process of a shared simulator. Requests that
- * change state are not applied where they arrive: they are logged in the shared store, and every
- * process applies the log in order, so all replicas pass through the same states. The process a
- * request arrived at answers it with what applying it, in log order, answered.
- *
- * Invariants: commands are applied one at a time, in position order, each exactly once; a
- * request's answer is never sent before its command is applied here.
- */
-export interface Replica {
-  /** The last log position applied to this process's state. */
-  readonly applied: number;
-  /** Applies the commands a request's `begin` returned, and any before them not yet applied. */
-  catchUp(begin: Begin): Promise<void>;
-  /** Applies every command logged so far (at start, before the first request). */
-  catchUpAll(): Promise<void>;
-  /** Logs a state-changing request, applies the log up to it and answers as applying it did. */
-  submit(x: SubmittedRequest): Promise<Applied>;
-  /** Logs a reset (the store forgets its windows, journal and counters) and applies it. */
-  reset(seed: string | undefined, now: number): Promise<void>;
-}
-
-/** What applying a logged request answered, with the warnings it raised. */
-export interface Applied {
-  readonly answer: Reply | SimError;
-  readonly warnings: readonly ErrorDetail[];
-}
-
-/** A request that changes state, as the process it arrived at submits it to the log. */
-export interface SubmittedRequest {
-  readonly request: SimRequest;
-  readonly requestId: string;
-  readonly now: number;
-  readonly principal?: Principal;
-  /** Whether it came through the control plane. */
-  readonly control: boolean;
-}
-
-/**
- * The simulator as stages and routes see it: its state and the harness machinery. Built by
- * `createSimulator`; `state()` and `scenarios` change on reset, everything else is fixed.
- */
-export interface SimulatorCore {
-  readonly seed: string;
-  readonly clock: SimClock;
-  readonly admission: Admission;
-  /** Where limits live, as the admission stages ask it (memory or a shared store: they never ask which). */
-  readonly limiter: Limiter;
-  readonly scenarios: ScenarioRunner;
-  /** Built-in scenarios by name, for the control plane. */
-  readonly catalog: ReadonlyMap<string, Scenario>;
-  /** Whether `/__sim` requires a loopback Host header (a server bound to loopback). */
-  readonly guardHost: boolean;
-  /**
-   * When set, every `/__sim` request must present it (`Authorization: Bearer <token>`): the
-   * server is reachable from the network. Never written to the journal or any answer.
-   */
-  readonly controlToken: string | undefined;
-  /** Whether what the simulator would ignore or reinterpret is refused with 400 instead of a `Warning`. */
-  readonly strict: boolean;
-  /** The profile answers follow now (`spec` or `live`); it may change between requests. */
-  readonly profile: Profile;
-  /** False when the SPEC 8 limits are switched off (end-to-end and benchmark runs). */
-  readonly enforceLimits: boolean;
-  /** Lets other work run between the pieces of a long request (an adapter's `setImmediate`, or a no-op). */
-  yieldToEventLoop(): Promise<void>;
-  /** Every route, public and control, for the generated OpenAPI document. */
-  readonly routes: readonly Route[];
-  /** Which page origins may call the API from a browser (CORS, and the session cookie of SPEC 5.5). */
-  readonly origins: OriginPolicy;
-  /** The harness operations behind `/__sim`, MSW's control plane and the library API. */
-  readonly control: ControlBackend;
-  /** This process's decision counters and the renderer of `GET /__sim/metrics`. */
-  readonly metrics: SimMetrics;
-  /** With a shared store (several processes): the store and this process's replica of the state; null in memory. */
-  readonly shared: { readonly store: SharedStore; readonly replica: Replica } | null;
-  state(): SimState;
-}

@@ -4,9 +4,9 @@ import type { SimRequest } from '../messages.js';
 import { startExchange, type Stage } from '../pipeline/exchange.js';
 import { runStages } from '../pipeline/run-stages.js';
 import type { Matcher } from '../routing/router.js';
-import type { Applied, Replica, SimulatorCore } from '../routing/route.js';
+import type { Applied, Replica, SimulatorCore } from '../simulator-core.js';
 
-export type { Applied, Replica } from '../routing/route.js';
+export type { Applied, Replica } from '../simulator-core.js';
 import type { LoggedCommand, SharedStore } from './shared-store.js';
 
 /** A principal as the log carries it: keys and users by id, never by secret. */

@@ -77,6 +77,31 @@ export default tseslint.config(
     },
   },
   {
+    // The inspector's browser code, bundled into the core as text (npm run build:inspector).
+    // Its names are checked by src/inspector/tsconfig.json (the DOM, no Node types; no-undef is
+    // off for TypeScript); here, what it may import at run time: only its own modules.
+    files: ['src/inspector/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/sim/**', '**/contract/**', 'zod', 'uplot'],
+              allowTypeImports: true,
+              message: 'The inspector runs in a browser: of the core, the contract, zod and uPlot (the page\'s global, uplot-global.ts) it imports types only.',
+            },
+            {
+              group: ['node:*', '**/fixtures/*', '**/scenarios/*', '**/store/*', ...ADAPTERS, 'express', 'msw', 'msw/*', 'ioredis'],
+              message: 'The inspector runs in a browser and imports only its own modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/http/**/*.ts', 'src/msw/**/*.ts'],
     rules: restrictImports(['**/cli/*'], 'Nothing imports the CLI.'),
   },

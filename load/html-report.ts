@@ -3,12 +3,14 @@
  * script and style sheet inlined from the installed package when the report is written) with,
  * per plan, the accuracy table the text report prints, decisions per second admitted and
  * refused by rule, and latency percentiles. The charts are the inspector's
- * (src/sim/control/chart-script.ts), so the two never drift apart.
+ * (src/inspector/charts.ts, drawn by src/inspector/load-report-main.ts and bundled into
+ * html-report-script.ts by `npm run build:inspector`), so the two never drift apart.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { CHART_SCRIPT } from '../src/sim/control/chart-script.js';
+import type { ReportCharts } from '../src/inspector/chart-data.js';
 import { INSPECTOR_ASSETS } from '../src/sim/control/inspector-assets.js';
+import { HTML_REPORT_SCRIPT } from './html-report-script.js';
 import { PLANS, reportLines, type Report } from './runner.js';
 
 /** uPlot's files as text, inlined into the report. */
@@ -76,15 +78,6 @@ const STYLE = `
   .chart-unavailable { color: #6c757d; font-style: italic; }
 `;
 
-/** Draws each plan's charts from the embedded data, with the shared chart code. */
-const RENDER = `(function () {
-  var reports = JSON.parse(document.getElementById('report-data').textContent);
-  reports.forEach(function (r, i) {
-    window.SimCharts.decisions(document.getElementById('decisions-' + i), r.decisions, 240);
-    window.SimCharts.latency(document.getElementById('latency-' + i), r.latency, 220);
-  });
-})();`;
-
 function planSection(report: Report, index: number): string {
   const { driven, options } = report;
   const ms = (n: number): string => `${n.toFixed(1)} ms`;
@@ -128,7 +121,7 @@ ${problems}
 export function renderHtmlReport(reports: readonly Report[], assets: ChartAssets = readChartAssets()): string {
   const exact = reports.every((r) => r.exact);
   const title = reports.length === 1 ? `load report: ${reports[0]?.plan}` : `load report: ${reports.length} plans`;
-  const data = reports.map((r) => ({ plan: r.plan, decisions: r.timeline.decisions, latency: r.timeline.latency }));
+  const data: ReportCharts[] = reports.map((r) => ({ plan: r.plan, decisions: r.timeline.decisions, latency: r.timeline.latency }));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -148,8 +141,7 @@ ${reports.map(planSection).join('\n')}
 </main>
 <script type="application/json" id="report-data">${inlineJson(data)}</script>
 <script>${inlineScript(assets.script)}</script>
-<script>${inlineScript(CHART_SCRIPT)}</script>
-<script>${RENDER}</script>
+<script>${inlineScript(HTML_REPORT_SCRIPT)}</script>
 </body>
 </html>
 `;

@@ -1,5 +1,5 @@
 /**
- * The time series of a load run, for the HTML report's charts (src/sim/control/chart-script.ts,
+ * The time series of a load run, for the HTML report's charts (src/inspector/charts.ts,
  * shared with the inspector): decisions per second by outcome, from the journal's instants, and
  * latency percentiles per second, from what the load tool measured.
  */

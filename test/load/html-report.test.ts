@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accuracyRows, escapeHtml, renderHtmlReport } from '../../load/html-report.js';
+import { HTML_REPORT_SCRIPT } from '../../load/html-report-script.js';
 import { reportPath } from '../../load/report-path.js';
 import type { Report } from '../../load/runner.js';
 import { createLatencyRecorder, decisionTimeline } from '../../load/timeline.js';
@@ -92,7 +93,8 @@ describe('npm run load -- PLAN --report FILE', () => {
   it('is self-contained: uPlot and the shared chart code inline, nothing loaded from elsewhere', () => {
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+stylesheet/);
-    expect(html).toContain('window.SimCharts =');
+    expect(html).toContain(`<script>${HTML_REPORT_SCRIPT}</script>`);
+    expect(HTML_REPORT_SCRIPT).toContain('// src/inspector/charts.ts');
     expect(html).toContain('.uplot');
     expect(html.length).toBeGreaterThan(50_000);
   });
@@ -137,6 +139,7 @@ describe('the HTML report of a hostile run', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
-    expect(html.match(/<\/script>/g)).toHaveLength(4);
+    // The data, uPlot, and the report's script: no element closed early.
+    expect(html.match(/<\/script>/g)).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { limitsReportSchema, type KeyLimits, type LimitsReport } from '../../../src/contract/limits.js';
 import { createMemoryStore, type AdmissionStore } from '../../../src/sim/admission/store.js';
+import { INSPECTOR_SCRIPT } from '../../../src/sim/control/inspector-bundle.js';
 import type { Simulator } from '../../../src/sim/simulator.js';
 import { SUMMARY_QUERY } from '../../helpers/credentials.js';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
@@ -158,12 +159,13 @@ describe('GET /__sim/ui', () => {
     expect(answer.headers.Location).toBe('../ui');
   });
 
-  it('serves its script, which defines the shared charts before the page code', async () => {
+  it('serves its script, the bundle of src/inspector with the shared charts', async () => {
     const answer = await call(freshSimulator(), 'GET', '/__sim/ui/inspector.js');
     expect(answer.status).toBe(200);
     expect(answer.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
-    expect(answer.text.indexOf('window.SimCharts =')).toBeGreaterThan(-1);
-    expect(answer.text.indexOf('window.SimCharts =')).toBeLessThan(answer.text.indexOf('/__sim/limits'));
+    expect(answer.text).toBe(INSPECTOR_SCRIPT);
+    expect(answer.text).toContain('// src/inspector/charts.ts');
+    expect(answer.text).toContain('/__sim/limits');
     expect(answer.text).not.toContain('innerHTML');
   });
 

@@ -1,3 +1,4 @@
+import type { PageviewSamples } from './pageview-samples.js';
 import type { Derivation, DeriveInput } from '../../traffic-cache.js';
 import { hashString, mix, pickWeighted, unit } from '../hash.js';
 import { websiteHash } from '../identity.js';
@@ -73,25 +74,9 @@ export function errorStack(kind: ErrorKind, domain: string): string {
 }
 
 /** The errors of one website's day. Errors are grouped by session sample, in time order within it. */
-export interface ErrorBatch {
-  readonly websiteId: string;
-  readonly day: number;
-  /** Number of error samples. */
-  readonly count: number;
-  /** Real errors each error sample stands for (the session batch's weight). */
-  readonly weight: number;
-  /** Session sample index in the day's {@link SessionBatch}. */
-  readonly sample: Uint32Array;
-  /** Index of the pageview (into the session batch's page columns) that raised the error. */
-  readonly pageview: Uint32Array;
-  /** Path code of that pageview. */
-  readonly path: Uint16Array;
+export interface ErrorBatch extends PageviewSamples {
   /** Index into {@link ERROR_KINDS}. */
   readonly kind: Uint8Array;
-  /** Error time, epoch ms, within its session. */
-  readonly timeMs: Float64Array;
-  /** Errors of session sample i are at [sessionOffsets[i], sessionOffsets[i+1]). Length sessions + 1. */
-  readonly sessionOffsets: Uint32Array;
 }
 
 /** Base chance that a pageview raises an error, before page and browser factors. */

@@ -1,3 +1,4 @@
+import type { PageviewSamples } from './pageview-samples.js';
 import type { Derivation, DeriveInput } from '../../traffic-cache.js';
 import { logNormal, mix, unit } from '../hash.js';
 import { websiteHash } from '../identity.js';
@@ -31,27 +32,11 @@ export const METRIC_FPS = 5;
 const SAMPLES_PER_PAGEVIEW = 5;
 
 /** The vitals samples of one website's day, grouped by session sample, in time order within it. */
-export interface VitalsBatch {
-  readonly websiteId: string;
-  readonly day: number;
-  /** Number of vitals samples (one metric value each). */
-  readonly count: number;
-  /** Real measurements each sample stands for (the session batch's weight). */
-  readonly weight: number;
-  /** Session sample index in the day's {@link SessionBatch}. */
-  readonly sample: Uint32Array;
-  /** Index of the pageview (into the session batch's page columns) that measured it. */
-  readonly pageview: Uint32Array;
-  /** Path code of that pageview. */
-  readonly path: Uint16Array;
+export interface VitalsBatch extends PageviewSamples {
   /** Index into {@link VITAL_METRICS}. */
   readonly metric: Uint8Array;
   /** ms for LCP, INP, FCP and TTFB; unitless for CLS. */
   readonly value: Float64Array;
-  /** When the value was reported, epoch ms. */
-  readonly timeMs: Float64Array;
-  /** Samples of session sample i are at [sessionOffsets[i], sessionOffsets[i+1]). Length sessions + 1. */
-  readonly sessionOffsets: Uint32Array;
 }
 
 interface DeviceProfile {

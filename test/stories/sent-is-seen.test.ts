@@ -194,3 +194,30 @@ describe('what you send is what you see, in process, on a frozen virtual clock',
     }
   });
 });
+
+describe('a batch stored while it is queried', () => {
+  it('is seen whole or not at all by a query sent in the same instant, and whole by the next one', async () => {
+    const sim = createSimulator({ seed: 42 });
+    const now = sim.clock.now();
+    const events = Array.from({ length: 100 }, (_, i) => ({ name: 'batch_whole', websiteId: 'web_acme_store', timestamp: now - i, anonymousId: `anon_${i}` }));
+    const query = () =>
+      sim.handle({
+        method: 'POST',
+        path: '/v1/query',
+        query: { website_id: 'web_acme_store' },
+        headers: { 'content-type': 'application/json', 'x-api-key': secretOf(sim, 'key_acme_read') },
+        body: JSON.stringify({ parameters: ['custom_events'], startDate: dayOf(now), endDate: dayOf(now), filters: [{ field: 'event_name', op: 'eq', value: 'batch_whole' }] }),
+      });
+    const totalOf = (body: string) => ((JSON.parse(body) as { data: { data: { total_events: number }[] }[] }).data[0]?.data[0]?.total_events ?? 0);
+    // The query and the batch are handed over together, neither awaited before the other.
+    const [before, tracked, during] = await Promise.all([
+      query(),
+      sim.handle({ method: 'POST', path: '/track', query: {}, headers: { 'content-type': 'application/json', 'x-api-key': secretOf(sim, 'key_acme_track') }, body: JSON.stringify(events) }),
+      query(),
+    ]);
+    expect(tracked.status).toBe(200);
+    expect([0, 100]).toContain(totalOf(before.body));
+    expect([0, 100]).toContain(totalOf(during.body));
+    expect(totalOf((await query()).body)).toBe(100);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `npm run measure:costs`: measures what one day of each query type costs in the synchronous
  * pass that computes its rows, and writes the weights the work budget reads
- * (src/sim/query/type-weights.ts). Not a test: the figures are this machine's.
+ * (src/sim/query/engine/type-weights.ts). Not a test: the figures are this machine's.
  *
  * For every type over a website with a date range: a warm-up query of a week before the
  * measured range (so the type's code is compiled), then a query of `--days` days (default 180,
@@ -17,8 +17,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSimulator } from '../src/index.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../src/sim/query/registry.js';
-import { TYPE_DAY_WEIGHTS } from '../src/sim/query/type-weights.js';
-import { MAX_PARAMETER_WORK, UNIT_MS } from '../src/sim/query/work-budget.js';
+import { TYPE_DAY_WEIGHTS } from '../src/sim/query/engine/type-weights.js';
+import { MAX_PARAMETER_WORK, UNIT_MS } from '../src/sim/query/engine/work-budget.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('Usage: npm run measure:costs -- [--days 180] [--write]\n  --write  rewrite src/sim/query/type-weights.ts with the weights measured\n');
+  process.stdout.write('Usage: npm run measure:costs -- [--days 180] [--write]\n  --write  rewrite src/sim/query/engine/type-weights.ts with the weights measured\n');
   process.exit(0);
 }
 const days = Number(values.days);
@@ -147,7 +147,7 @@ if (values.write) {
     .sort((a, b) => a.type.localeCompare(b.type))
     .map((row) => `  ${row.type}: ${row.weight},`);
   writeFileSync(
-    new URL('../src/sim/query/type-weights.ts', import.meta.url),
+    new URL('../src/sim/query/engine/type-weights.ts', import.meta.url),
     [
       '// Written by `npm run measure:costs -- --write` (tools/measure-type-costs.ts); edit by measuring again.',
       '',
@@ -161,5 +161,5 @@ if (values.write) {
       '',
     ].join('\n'),
   );
-  process.stdout.write('wrote src/sim/query/type-weights.ts\n');
+  process.stdout.write('wrote src/sim/query/engine/type-weights.ts\n');
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MAX_WORKERS, STORE_PREFIX_PATTERN } from '../contract/config.js';
 import { MAX_INSTANT } from '../sim/clock.js';
-import { parseDateInput } from '../sim/query/dates.js';
+import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { MAX_INGEST_DELAY_MS } from '../contract/control.js';

@@ -1,7 +1,7 @@
 import { PROFILE_SWITCHES } from '../../src/sim/profile.js';
-import { rowFields } from '../../src/sim/query/definition.js';
+import { rowFields } from '../../src/sim/query/engine/definition.js';
 import { allowedFilters, QUERY_TYPES } from '../../src/sim/query/registry.js';
-import { dayWeightOf, MAX_PARAMETER_WORK } from '../../src/sim/query/work-budget.js';
+import { dayWeightOf, MAX_PARAMETER_WORK } from '../../src/sim/query/engine/work-budget.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
@@ -28,7 +28,7 @@ export function queryTypesDocument(): string {
   });
   return `# Query types
 
-Generated from the query type declarations (\`src/sim/query/types/\`) by \`npm run docs:types\`
+Generated from the query type declarations (\`src/sim/query/families/\`) by \`npm run docs:types\`
 (a test fails when this file and the declarations differ). ${QUERY_TYPES.length} types in the live
 builder families and order. Every type also accepts the 14 global filters (\`path, query_string,
 country, region, city, timezone, language, device_type, browser_name, os_name, referrer,

@@ -1,4 +1,4 @@
-import type { QueryTypeDefinition } from '../../sim/query/definition.js';
+import type { QueryTypeDefinition } from '../../sim/query/engine/definition.js';
 import { describeAnswer, type ConformClient } from './client.js';
 import { GLOBAL_FILTER_COUNT, LIVE_META_SHAPE, LIVE_PUBLIC_COUNT, LIVE_TYPES, liveConfig, sameJson } from './expectations.js';
 import { fail, skip, verdict, type CheckResult } from './report.js';

@@ -1,6 +1,6 @@
 import { liveQueryTypeMetaSchema } from '../../contract/query-response.js';
-import type { FieldType, QueryTarget, QueryTypeDefinition } from '../../sim/query/definition.js';
-import { GLOBAL_FILTER_FIELDS } from '../../sim/query/filters.js';
+import type { FieldType, QueryTarget, QueryTypeDefinition } from '../../sim/query/engine/definition.js';
+import { GLOBAL_FILTER_FIELDS } from '../../sim/query/engine/filters.js';
 import { allowedFilters, QUERY_TYPES } from '../../sim/query/registry.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { QueryTypeDefinition } from '../../sim/query/definition.js';
+import type { QueryTypeDefinition } from '../../sim/query/engine/definition.js';
 import { describeAnswer, type Answer, type ConformClient } from './client.js';
 import { hasFieldType, jsonTypeOf, LIVE_TYPES, liveFields, PARAMETERS_PER_REQUEST, REQUIRED_FILTERS, SHAPE_LIMIT, SHAPE_PRESET, TARGET_IDS } from './expectations.js';
 import type { ConformOptions } from './options.js';

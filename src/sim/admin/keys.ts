@@ -14,7 +14,7 @@ import { hashSecret, KEY_PREFIX, KEY_SECRET_LENGTH, KEY_START_LENGTH } from '../
 import { MAX_INSTANT } from '../clock.js';
 import { conflict, notFound, schemaValidation, type SimError } from '../errors.js';
 import type { ApiKeyRecord } from '../model/entities.js';
-import { parseDateInput } from '../query/dates.js';
+import { parseDateInput } from '../query/engine/dates.js';
 import { formatIsoOrNull } from '../text.js';
 import { ALPHANUMERIC } from '../random.js';
 import type { SimState } from '../state.js';

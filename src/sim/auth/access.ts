@@ -1,7 +1,7 @@
 import type { Scope } from '../../contract/scopes.js';
 import { accessDenied, authRequired, missingProjectId, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
-import type { QueryScope, QueryTypeDefinition } from '../query/definition.js';
+import type { QueryScope, QueryTypeDefinition } from '../query/engine/definition.js';
 import type { SimState } from '../state.js';
 import { followsLive, type Profile } from '../profile.js';
 import { isPublicType } from '../query/registry.js';

@@ -13,7 +13,7 @@ import type { SharedStore } from '../store/shared-store.js';
 import type { MetricsRenderer, MetricsSnapshot } from '../metrics/request-counters.js';
 import { readMetrics, type SimMetrics } from '../metrics/sim-metrics.js';
 import { auditRetries, type RetryAudit, type RetryPolicy } from '../journal/retry-audit.js';
-import { parseDateInput } from '../query/dates.js';
+import { parseDateInput } from '../query/engine/dates.js';
 import type { SimState } from '../state.js';
 import { suggest } from '../text.js';
 import { listFixtures } from './fixtures-listing.js';

@@ -16,7 +16,7 @@ import {
 import { errorBodySchema } from '../../contract/errors.js';
 import { fixturesListingSchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
-import { parseDateInput } from '../query/dates.js';
+import { parseDateInput } from '../query/engine/dates.js';
 import { ok, okUnlessRefused } from '../routing/route.js';
 import { defineControlRoute } from './control-route.js';
 

@@ -6,7 +6,7 @@ import {
 } from '../../contract/manage/organization.js';
 import { accessDenied, type SimError } from '../errors.js';
 import type { Organization } from '../model/entities.js';
-import { canonicalTimeZone } from '../query/dates.js';
+import { canonicalTimeZone } from '../query/engine/dates.js';
 import { isError, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { organizationWide, resolveCaller, type Caller } from './access.js';

@@ -17,20 +17,20 @@ import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, v
 import { defineRoute, isError, jsonText, ok, type Reply, type RouteContext } from '../routing/route.js';
 import { pageOf, readListPage } from '../routing/list-page.js';
 import { suggest } from '../text.js';
-import { compileQuery } from './compile-sql.js';
-import { canonicalTimeZone } from './dates.js';
-import type { QueryScope, QueryTypeDefinition } from './definition.js';
+import { compileQuery } from './engine/compile-sql.js';
+import { canonicalTimeZone } from './engine/dates.js';
+import type { QueryScope, QueryTypeDefinition } from './engine/definition.js';
 import type { Website } from '../model/entities.js';
 import { followsLive, type Profile } from '../profile.js';
-import { dataCutOf } from './data-cut.js';
-import { executeQuery, executeQueryInPieces, serializeResult } from './execute.js';
-import { needsPieces, prefetchTraffic } from './prefetch-traffic.js';
-import { MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './plan.js';
+import { dataCutOf } from './engine/data-cut.js';
+import { executeQuery, executeQueryInPieces, serializeResult } from './engine/execute.js';
+import { needsPieces, prefetchTraffic } from './engine/prefetch-traffic.js';
+import { MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './engine/plan.js';
 import { issueDetails } from '../decode-body.js';
-import { planRemembered } from './remembered-plans.js';
-import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './work-budget.js';
+import { planRemembered } from './engine/remembered-plans.js';
+import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './engine/work-budget.js';
 import { allowedFilters, findQueryType, isPublicType, QUERY_TYPES, QUERY_TYPE_NAMES, specMeta } from './registry.js';
-import { scopeKey } from './result-cache.js';
+import { scopeKey } from './engine/result-cache.js';
 
 /**
  * The `timezone` parameter: an IANA name in its canonical spelling; an unknown name is dropped

@@ -1,27 +1,27 @@
 import type { QueryTypeMeta } from '../../contract/query-response.js';
 import { followsLive, type Profile } from '../profile.js';
-import { rowFields, type QueryTypeDefinition } from './definition.js';
-import { GLOBAL_FILTER_FIELDS } from './filters.js';
-import { errorsTypes } from './types/errors.js';
-import { performanceTypes } from './types/performance.js';
-import { profilesTypes } from './types/profiles.js';
-import { outboundLinksTypes } from './types/outbound-links.js';
-import { engagementTypes } from './types/engagement.js';
-import { vitalsTypes } from './types/vitals.js';
-import { aiAgentsTypes } from './types/ai-agents.js';
-import { mcpTypes } from './types/mcp.js';
-import { revenueTypes } from './types/revenue.js';
-import { realtimeTypes } from './types/realtime.js';
-import { retentionTypes } from './types/retention.js';
-import { customEventTypes } from './types/custom-events.js';
-import { deviceTypes } from './types/devices.js';
-import { geoTypes } from './types/geo.js';
-import { linkTypes } from './types/links.js';
-import { pageTypes } from './types/pages.js';
-import { sessionTypes } from './types/sessions.js';
-import { summaryTypes } from './types/summary.js';
-import { trafficTypes } from './types/traffic.js';
-import { uptimeTypes } from './types/uptime.js';
+import { rowFields, type QueryTypeDefinition } from './engine/definition.js';
+import { GLOBAL_FILTER_FIELDS } from './engine/filters.js';
+import { errorsTypes } from './families/errors/errors.js';
+import { performanceTypes } from './families/performance/performance.js';
+import { profilesTypes } from './families/profiles/profiles.js';
+import { linksTypes } from './families/links/links.js';
+import { engagementTypes } from './families/engagement/engagement.js';
+import { vitalsTypes } from './families/vitals/vitals.js';
+import { aiAgentsTypes } from './families/ai-agents/ai-agents.js';
+import { mcpTypes } from './families/mcp/mcp.js';
+import { revenueTypes } from './families/revenue/revenue.js';
+import { realtimeTypes } from './families/realtime/realtime.js';
+import { retentionTypes } from './families/retention/retention.js';
+import { customEventTypes } from './families/custom-events/custom-events.js';
+import { deviceTypes } from './families/devices/devices.js';
+import { geoTypes } from './families/geo/geo.js';
+import { linkShortenerTypes } from './families/link-shortener/link-shortener.js';
+import { pageTypes } from './families/pages/pages.js';
+import { sessionTypes } from './families/sessions/sessions.js';
+import { summaryTypes } from './families/summary/summary.js';
+import { trafficTypes } from './families/traffic/traffic.js';
+import { uptimeTypes } from './families/uptime/uptime.js';
 
 /** Every query type, in the order `GET /v1/query/types` lists them (the service's builder order). */
 export const QUERY_TYPES: readonly QueryTypeDefinition[] = [
@@ -35,8 +35,8 @@ export const QUERY_TYPES: readonly QueryTypeDefinition[] = [
   ...sessionTypes,
   ...customEventTypes,
   ...profilesTypes,
-  ...outboundLinksTypes,
-  ...linkTypes,
+  ...linksTypes,
+  ...linkShortenerTypes,
   ...engagementTypes,
   ...vitalsTypes,
   ...aiAgentsTypes,

@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { event, track, trackSimulator } from '../ingest/support.js';
 import { advanceClock, outcomesOf, rowsOf, runQuery, STORE, sumOf, withoutRequestId } from './support.js';
-import { createAnswerMemo, type AnswerMemo, type MemoLookup, type MemoPlan } from '../../../src/sim/query/answer-memo.js';
-import { createResultCache } from '../../../src/sim/query/result-cache.js';
+import { createAnswerMemo, type AnswerMemo, type MemoLookup, type MemoPlan } from '../../../src/sim/query/engine/answer-memo.js';
+import { createResultCache } from '../../../src/sim/query/engine/result-cache.js';
 import { createEventStore } from '../../../src/sim/ingest/event-store.js';
 import { createIngestLedger } from '../../../src/sim/ingest/ingest-ledger.js';
 import { createProfileStore } from '../../../src/sim/ingest/profile-store.js';
-import type { QueryScope } from '../../../src/sim/query/definition.js';
+import type { QueryScope } from '../../../src/sim/query/engine/definition.js';
 
 // A query asked again with the same body, over the same scope, in the same minute, is answered
-// from the text its last answer had (src/sim/query/answer-memo.ts). These tests change each thing
+// from the text its last answer had (src/sim/query/engine/answer-memo.ts). These tests change each thing
 // such an answer depends on between two identical requests and expect the second to see it.
 
 describe('answers to a repeated query', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBucketer, formatDate, zoneOffset } from '../../../src/sim/query/dates.js';
+import { createBucketer, formatDate, zoneOffset } from '../../../src/sim/query/engine/dates.js';
 
 const QUARTER_MS = 900_000;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FILTER_OPERATORS } from '../../../src/contract/query-request.js';
-import { SORTABLE_FIELDS } from '../../../src/sim/query/execute.js';
+import { SORTABLE_FIELDS } from '../../../src/sim/query/engine/execute.js';
 import { allowedFilters, QUERY_TYPES } from '../../../src/sim/query/registry.js';
 import { freshSimulator } from '../../helpers/sim.js';
 import { LAUNCH_LINK, outcomesOf, runQuery, STORE, STORE_MONITOR } from './support.js';

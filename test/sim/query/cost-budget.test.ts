@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../../src/sim/query/registry.js';
-import { dayWeightOf, MAX_PARAMETER_WORK } from '../../../src/sim/query/work-budget.js';
-import { TYPE_DAY_WEIGHTS } from '../../../src/sim/query/type-weights.js';
+import { dayWeightOf, MAX_PARAMETER_WORK } from '../../../src/sim/query/engine/work-budget.js';
+import { TYPE_DAY_WEIGHTS } from '../../../src/sim/query/engine/type-weights.js';
 
 describe('the work one request may ask for', () => {
   it('refuses a batch that asks for more than 4000 website-days with 400 and says how much it asked', async () => {

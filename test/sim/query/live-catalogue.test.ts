@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldType } from '../../../src/sim/query/definition.js';
+import type { FieldType } from '../../../src/sim/query/engine/definition.js';
 import { QUERY_TYPES } from '../../../src/sim/query/registry.js';
 import { call, freshSimulator } from '../../helpers/sim.js';
 import { INPUT_OF_TYPE, LAUNCH_LINK, outcomesOf, runQuery, STORE, STORE_MONITOR, type Row } from './support.js';

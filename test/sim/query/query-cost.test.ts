@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESULT_CACHE_ENTRIES } from '../../../src/sim/query/result-cache.js';
+import { DEFAULT_RESULT_CACHE_ENTRIES } from '../../../src/sim/query/engine/result-cache.js';
 import { DEFAULT_TRAFFIC_CACHE_BYTES } from '../../../src/sim/traffic-cache.js';
 import type { Simulator } from '../../../src/index.js';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createResultCache } from '../../../src/sim/query/result-cache.js';
-import type { Row } from '../../../src/sim/query/definition.js';
+import { createResultCache } from '../../../src/sim/query/engine/result-cache.js';
+import type { Row } from '../../../src/sim/query/engine/definition.js';
 
 /** A computation that counts its runs and returns `rows`. */
 function counted(rows: Row[]): { compute: () => Row[]; runs: () => number } {

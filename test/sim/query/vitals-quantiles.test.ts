@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quantiles, type MetricValues } from '../../../src/sim/query/vitals-stats.js';
+import { quantiles, type MetricValues } from '../../../src/sim/query/readers/vitals-stats.js';
 
 const QS = [0, 0.5, 0.75, 0.9, 0.95, 0.99, 1];
 

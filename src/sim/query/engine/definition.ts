@@ -1,0 +1,317 @@
+import type { Scope } from '../../../contract/scopes.js';
+import type { LiveQueryTypeMeta, RowValue } from '../../../contract/query-response.js';
+import type { ShortLink, UptimeMonitor, Website } from '../../model/entities.js';
+import type { Dictionaries } from '../../model/traffic.js';
+import type { Derivation, TrafficReader } from '../../traffic-cache.js';
+import { aiCrawlerRequests } from '../../model/derived/ai-crawlers.js';
+import { customEventDetails } from '../../model/derived/custom-event-details.js';
+import { engagementDerivation } from '../../model/derived/engagement.js';
+import { errorDerivation } from '../../model/derived/errors.js';
+import { mcpToolCalls } from '../../model/derived/mcp-calls.js';
+import { outboundClicks } from '../../model/derived/outbound-clicks.js';
+import { revenueDerivation } from '../../model/derived/revenue.js';
+import { vitalsDerivation } from '../../model/derived/vitals.js';
+import type { EventReader } from '../../ingest/event-store.js';
+import type { IngestLedger } from '../../ingest/ingest-ledger.js';
+import type { ProfileReader } from '../../ingest/profile-store.js';
+import type { TimeUnit } from './dates.js';
+import type { FilterPlan } from './filters.js';
+import { followsLive, type Profile } from '../../profile.js';
+
+/** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
+export type Row = Record<string, RowValue>;
+
+/** Which resource a query type reads. */
+export type QueryTarget = 'website' | 'link' | 'monitor';
+
+
+/** The live builder families, one folder each under `src/sim/query/families/`, named as the family. */
+export type QueryFamily =
+  | 'summary'
+  | 'pages'
+  | 'traffic'
+  | 'devices'
+  | 'geo'
+  | 'errors'
+  | 'performance'
+  | 'sessions'
+  | 'custom-events'
+  | 'profiles'
+  | 'links'
+  | 'link-shortener'
+  | 'engagement'
+  | 'vitals'
+  | 'ai-agents'
+  | 'mcp'
+  | 'uptime'
+  | 'revenue'
+  | 'realtime'
+  | 'retention';
+
+/**
+ * The JSON type of a row field: `?` marks a field that may be null. `integer` values are whole
+ * numbers; `string` covers dates and date-times in the service's text forms.
+ */
+export type FieldType =
+  | 'integer'
+  | 'integer?'
+  | 'number'
+  | 'number?'
+  | 'string'
+  | 'string?'
+  | 'boolean'
+  | 'boolean?'
+  | 'array'
+  | 'object'
+  | 'object?';
+
+/** The resource a parameter runs against, after access checks. */
+export type QueryScope =
+  | {
+      readonly kind: 'websites';
+      readonly websites: readonly Website[];
+      /** Set when the scope is an organization: its own events (sent without a website) belong to it too. */
+      readonly organizationId?: string;
+    }
+  | { readonly kind: 'link'; readonly link: ShortLink }
+  | { readonly kind: 'monitor'; readonly monitor: UptimeMonitor };
+
+/** Everything a query type needs to compute its rows. */
+export interface RunContext {
+  readonly scope: QueryScope;
+  /** Inclusive bounds, epoch ms. `toMs` never passes the clock's now: there is no future data. */
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** The range as requested, before the cut at now (for types that report the range they cover). */
+  readonly requestedToMs: number;
+  readonly unit: TimeUnit;
+  readonly timezone: string;
+  readonly filters: FilterPlan;
+  /** The simulator clock's current instant. */
+  readonly now: number;
+  readonly traffic: TrafficReader;
+  readonly dictionaries: Dictionaries;
+  /** Custom events accepted by `POST /track`. */
+  readonly events: EventReader;
+  /**
+   * What the other ingestion routes accepted, per kind, website and day. A family adds a
+   * website-day's records of its kinds to the generated traffic of that day.
+   */
+  readonly ingested: IngestLedger;
+  /** Profiles and aliases of `POST /identify` (the profile types link an aliased visitor to its profile). */
+  readonly profiles: ProfileReader;
+  /**
+   * For types that page themselves (`paging: 'self'`): the request's `limit` (undefined when it
+   * sent none, so the type's own default applies) and the offset of the requested page.
+   */
+  readonly limit: number | undefined;
+  readonly offset: number;
+  /**
+   * A value kept across runs of this parameter with the same range, scope, zone, filters and
+   * profile (whatever tracked events, page or order), made by `make` the first time: `part`
+   * names it within the type. For work the next run extends instead of redoing, such as a fold
+   * over tracked events that only the events appended since need to bring up to date. The value
+   * may be dropped at any time (a small LRU, emptied with the caches), so it must never be the
+   * only record of anything.
+   */
+  memo<T>(part: string, make: () => T): T;
+}
+
+/**
+ * A derivation a type's pass reads (errors, vitals, device details …): fixed, or made over the
+ * world's string tables. Resolve it with {@link derivationOf}.
+ */
+export type DerivationSource = Derivation<unknown> | ((dictionaries: Dictionaries) => Derivation<unknown>);
+
+/** The derivation a {@link DerivationSource} stands for over `dictionaries`. */
+export function derivationOf(source: DerivationSource, dictionaries: Dictionaries): Derivation<unknown> {
+  return typeof source === 'function' ? source(dictionaries) : source;
+}
+
+/** How `/v1/query/compile` renders a type as SQL. */
+export interface SqlShape {
+  readonly table: string;
+  readonly select: readonly string[];
+  readonly where?: readonly string[];
+  readonly groupBy?: readonly string[];
+  readonly orderBy?: string;
+}
+
+/**
+ * The SPEC.md shape of a type whose rows SPEC.md shows explicitly (`summary_metrics`,
+ * `top_pages`): served under the spec profile instead of the live rows.
+ */
+export interface SpecShape {
+  readonly fields: readonly string[];
+  run(ctx: RunContext): Row[];
+}
+
+/**
+ * One query type: its public configuration (SPEC 2.3), its live facts and its semantics. `run`
+ * returns the live rows, every row in order; the engine pages them unless the type pages itself.
+ * Invariant: each row of `run` has exactly the keys of `fields`, in that order, with values of
+ * those types; each row of `spec.run` has exactly `spec.fields`.
+ */
+export interface QueryTypeDefinition {
+  readonly name: string;
+  readonly family: QueryFamily;
+  readonly target: QueryTarget;
+  /** The scope an API key needs to run this type. */
+  readonly scope: Scope;
+  /** Readable without authentication on a public website, per the live service's current list. */
+  readonly publicAccess: boolean;
+  /** Readable without authentication per the older, broader list (the spec profile's). */
+  readonly olderPublicAccess: boolean;
+  /** Filter fields the builder accepts in addition to the 14 global ones. */
+  readonly extraFilters: readonly string[];
+  /** Whether the type accepts the 14 global filter fields (every live type does: `allowedFilterFields` is their union with the builder's). */
+  readonly commonFilters: boolean;
+  /** The live builder's `customizable`; undefined when the builder sets none. */
+  readonly liveCustomizable: boolean | undefined;
+  /** The live builder's own `limit`; undefined when it sets none. */
+  readonly liveLimit: number | undefined;
+  /** `customizable` as the spec profile reports it (the live value, true when live has none). */
+  readonly customizable: boolean;
+  /** `defaultLimit` as the spec profile reports it (the live limit, 100 when live has none). */
+  readonly defaultLimit: number;
+  /** The plan feature the type needs (402 FEATURE_UNAVAILABLE on a plan without it), per the route version read (the spec profile's). */
+  readonly gate: 'error_tracking' | undefined;
+  /** The plan feature the newest service gates the type behind (the live profile's, `plan-gate`): `gate`, or more. */
+  readonly liveGate: 'error_tracking' | undefined;
+  /** Served to the API, hidden from the AI agent's type list, as live. */
+  readonly insightsOnly: boolean;
+  /**
+   * `engine`: the engine pages the rows (LIMIT/OFFSET of a standard builder) and applies
+   * `sortBy`; `self`: the type applies `ctx.limit`/`ctx.offset` where its SQL does (custom SQL:
+   * many return every row, for example every bucket of a time series) and ignores `sortBy`.
+   */
+  readonly paging: 'engine' | 'self';
+  /** Row fields and their JSON types, in row order: the live select aliases and plugin fields. */
+  readonly fields: Readonly<Record<string, FieldType>>;
+  /** The live service's meta, as `/types?include_meta=true` sends it under the live profile. */
+  readonly meta: LiveQueryTypeMeta;
+  /** The SPEC.md row shape, for the types SPEC.md shows. */
+  readonly spec: SpecShape | undefined;
+  /** True for types that ignore the date range (they read "now"); their rows are never cached. */
+  readonly skipDateRange: boolean;
+  /** The longest range this type accepts, in days (types that list every record). */
+  readonly maxRangeDays: number | undefined;
+  /** True for types that read tracked events too: their cached rows are keyed by the store's version. */
+  readonly readsTrackedEvents: boolean;
+  /**
+   * The derived records its pass reads on every day of its range (and the day before, for
+   * records past midnight): a long range derives them in pieces before the pass, with the
+   * session days (`prefetch-traffic.ts`), so the pass itself derives nothing. Records read for
+   * a few sessions only (the rows of one page) are not listed.
+   */
+  readonly derives: readonly DerivationSource[];
+  readonly sql: SqlShape;
+  run(ctx: RunContext): Row[];
+}
+
+/** What a declaration gives; {@link defineQueryType} fills the rest. */
+export interface QueryTypeSpec {
+  readonly name: string;
+  readonly family: QueryFamily;
+  readonly target?: QueryTarget;
+  readonly scope?: Scope;
+  /** On the live service's current public list. */
+  readonly publicAccess?: boolean;
+  /** On the older public list (defaults to `publicAccess`). */
+  readonly olderPublicAccess?: boolean;
+  readonly filters?: readonly string[];
+  readonly commonFilters?: boolean;
+  readonly customizable?: boolean;
+  readonly limit?: number;
+  readonly gate?: 'error_tracking';
+  /** Gated by the newest service only (defaults to `gate`). */
+  readonly liveGate?: 'error_tracking';
+  readonly insightsOnly?: boolean;
+  readonly paging?: 'engine' | 'self';
+  readonly fields: Readonly<Record<string, FieldType>>;
+  readonly meta: LiveQueryTypeMeta;
+  readonly spec?: SpecShape;
+  readonly skipDateRange?: boolean;
+  readonly maxRangeDays?: number;
+  readonly readsTrackedEvents?: boolean;
+  /** Defaults to the family's derivation ({@link FAMILY_DERIVES}), none for the other families. */
+  readonly derives?: readonly DerivationSource[];
+  /** Defaults to a select of the fields over the family's table. */
+  readonly sql?: SqlShape;
+  run(ctx: RunContext): Row[];
+}
+
+const FAMILY_TABLES: Partial<Record<QueryFamily, string>> = {
+  errors: 'analytics.error_spans',
+  performance: 'analytics.web_vitals_spans',
+  vitals: 'analytics.web_vitals_spans',
+  'custom-events': 'analytics.custom_events',
+  links: 'analytics.outgoing_links',
+  'link-shortener': 'analytics.link_visits',
+  engagement: 'analytics.engagement_spans',
+  'ai-agents': 'analytics.ai_traffic_spans',
+  mcp: 'analytics.mcp_tool_calls',
+  uptime: 'uptime.uptime_monitor',
+  revenue: 'analytics.revenue',
+};
+
+/** What the types of a family read on every day of their range, unless a type says otherwise. */
+const FAMILY_DERIVES: Partial<Record<QueryFamily, readonly DerivationSource[]>> = {
+  errors: [errorDerivation],
+  performance: [vitalsDerivation],
+  vitals: [vitalsDerivation],
+  'custom-events': [customEventDetails],
+  links: [outboundClicks],
+  engagement: [engagementDerivation],
+  'ai-agents': [aiCrawlerRequests],
+  mcp: [mcpToolCalls],
+  revenue: [revenueDerivation],
+};
+
+/**
+ * Declares a query type. Defaults: a website type, scope `read:data` (`read:monitors` for
+ * monitor types), not public, the global filters plus `filters`, paged by the engine, and SQL
+ * that selects the fields from the family's table.
+ */
+export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
+  const target = spec.target ?? 'website';
+  const publicAccess = spec.publicAccess ?? false;
+  // Every definition has the same keys in the same order (one hidden class), so the engine's
+  // property reads stay monomorphic across all 155 types.
+  return {
+    name: spec.name,
+    family: spec.family,
+    target,
+    scope: spec.scope ?? (target === 'monitor' ? 'read:monitors' : 'read:data'),
+    publicAccess,
+    olderPublicAccess: spec.olderPublicAccess ?? publicAccess,
+    extraFilters: spec.filters ?? [],
+    commonFilters: spec.commonFilters ?? true,
+    liveCustomizable: spec.customizable,
+    liveLimit: spec.limit,
+    customizable: spec.customizable ?? true,
+    defaultLimit: spec.limit ?? 100,
+    gate: spec.gate,
+    liveGate: spec.liveGate ?? spec.gate,
+    insightsOnly: spec.insightsOnly ?? false,
+    paging: spec.paging ?? 'engine',
+    fields: spec.fields,
+    meta: spec.meta,
+    spec: spec.spec,
+    skipDateRange: spec.skipDateRange ?? false,
+    maxRangeDays: spec.maxRangeDays,
+    readsTrackedEvents: spec.readsTrackedEvents ?? false,
+    derives: spec.derives ?? FAMILY_DERIVES[spec.family] ?? [],
+    sql: spec.sql ?? {
+      table: FAMILY_TABLES[spec.family] ?? 'analytics.events',
+      select: Object.keys(spec.fields),
+      where: ['client_id = {websiteId:String}'],
+    },
+    run: spec.run,
+  };
+}
+
+/** The row field names a type answers with under `profile`. */
+export function rowFields(type: QueryTypeDefinition, profile: Profile): readonly string[] {
+  return type.spec && !followsLive(profile, 'row-shapes') ? type.spec.fields : Object.keys(type.fields);
+}

@@ -1,0 +1,86 @@
+import type { Derivation, TrafficReader } from '../../traffic-cache.js';
+import type { Dictionaries } from '../../model/traffic.js';
+import { DAY_MS } from '../../model/world.js';
+import { minuteCutOf } from './data-cut.js';
+import { derivationOf, type QueryScope } from './definition.js';
+import type { ParameterPlan, QueryPlan } from './plan.js';
+
+/**
+ * Website-days a query may cover and still be answered in one synchronous piece (the hot path:
+ * no promise, no yield). Above it, each parameter's days are generated in pieces first.
+ */
+export const PREFETCH_THRESHOLD = 64;
+
+/**
+ * Website-days generated between two yields: a few milliseconds of work (days already cached do
+ * not count; a day's derived records count as one more day each).
+ */
+export const PREFETCH_PIECE = 16;
+
+/** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
+function dayRange(parameter: ParameterPlan, now: number): [number, number] | null {
+  if (parameter.type.target !== 'website' || parameter.type.skipDateRange) return null;
+  const toMs = Math.min(parameter.toMs, minuteCutOf(now));
+  if (toMs < parameter.fromMs) return null;
+  return [Math.floor(parameter.fromMs / DAY_MS), Math.floor(toMs / DAY_MS)];
+}
+
+/** Website-days one parameter's run reads from generated sessions. */
+export function prefetchSize(parameter: ParameterPlan, scope: QueryScope, now: number): number {
+  if (scope.kind !== 'websites') return 0;
+  const range = dayRange(parameter, now);
+  return range ? (range[1] - range[0] + 1) * scope.websites.length : 0;
+}
+
+/** Whether any parameter of the plans is long enough to be answered in pieces. */
+export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number): boolean {
+  return plans.some((plan) => plan.parameters.some((parameter) => prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD));
+}
+
+/**
+ * Generates the session days a parameter will read into the traffic cache, and the records its
+ * type derives from them (`derives`: errors, vitals … of those days and the day before), website
+ * by website and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} it
+ * had to generate and once more at the end, so a long range is generated while other requests
+ * run and the parameter's synchronous pass then reads cached days only: its piece is the pass
+ * itself. A day already cached costs a lookup and neither counts nor yields. Does nothing under
+ * {@link PREFETCH_THRESHOLD}. It changes no answer: a day evicted meanwhile is generated again
+ * by the pass.
+ *
+ * Invariant: `traffic` is the reader the pass will use (a pinned one), so nothing generated
+ * from a website read before a change fills the shared cache.
+ */
+export async function prefetchTraffic(
+  parameter: ParameterPlan,
+  scope: QueryScope,
+  traffic: TrafficReader,
+  dictionaries: Dictionaries,
+  now: number,
+  yieldToEventLoop: () => Promise<void>,
+): Promise<void> {
+  if (scope.kind !== 'websites' || prefetchSize(parameter, scope, now) < PREFETCH_THRESHOLD) return;
+  const [first, last] = dayRange(parameter, now) as [number, number];
+  const derivations: Derivation<unknown>[] = parameter.type.derives.map((source) => derivationOf(source, dictionaries));
+  // Derived records of a session that began the day before may fall on the first day: their passes read that day too.
+  const from = derivations.length > 0 ? first - 1 : first;
+  let piece = 0;
+  const generated = async (): Promise<void> => {
+    if (++piece < PREFETCH_PIECE) return;
+    piece = 0;
+    await yieldToEventLoop();
+  };
+  for (const website of scope.websites) {
+    for (let day = from; day <= last; day++) {
+      if (!traffic.hasSessions(website, day)) {
+        traffic.sessions(website, day);
+        await generated();
+      }
+      for (const derivation of derivations) {
+        if (traffic.hasDerived(derivation, website, day)) continue;
+        traffic.derived(derivation, website, day);
+        await generated();
+      }
+    }
+  }
+  if (piece > 0) await yieldToEventLoop();
+}

@@ -1,0 +1,766 @@
+import { isPagePath, isSuccessful } from '../../../model/derived/ai-crawlers.js';
+import { DAY_MS } from '../../../model/world.js';
+import { createDistinct, round2 } from '../../readers/aggregate.js';
+import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
+import { formatDateTime64 } from '../../readers/date-time64.js';
+import { createBucketer } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { passesFilters } from '../../engine/filters.js';
+
+/** Orders by name: the tie-break of every ranking here. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The successful requests of the range (status unknown or 2xx), as every crawler count reads them. */
+function successfulRequests(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): AiRequest[] {
+  return aiRequestsOf(ctx, { ...range, filterFields }).filter((r) => isSuccessful(r.status));
+}
+
+/** The agents that made a group of requests, most requests first (ties by id). */
+function agentList(requests: readonly AiRequest[]): Row[] {
+  const byAgent = new Map<string, { request: AiRequest; requests: number }>();
+  for (const r of requests) {
+    const entry = byAgent.get(r.agentId) ?? { request: r, requests: 0 };
+    entry.requests += r.weight;
+    byAgent.set(r.agentId, entry);
+  }
+  return [...byAgent.values()]
+    .sort((a, b) => b.requests - a.requests || byName(a.request.agentId, b.request.agentId))
+    .map(({ request, requests }) => ({ agent_id: request.agentId, name: request.agent.name, product: request.agent.product, requests }));
+}
+
+/** Requests grouped by a key, in first-seen order. */
+function groupRequests(requests: readonly AiRequest[], keyOf: (r: AiRequest) => string): Map<string, AiRequest[]> {
+  const groups = new Map<string, AiRequest[]>();
+  for (const r of requests) {
+    const key = keyOf(r);
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
+  }
+  return groups;
+}
+
+function weightOf(requests: readonly AiRequest[]): number {
+  let total = 0;
+  for (const r of requests) total += r.weight;
+  return total;
+}
+
+function lastOf(requests: readonly AiRequest[]): number {
+  let last = -1;
+  for (const r of requests) if (r.timeMs > last) last = r.timeMs;
+  return last;
+}
+
+/** Distinct AI-referred visitors per product (weighted), and across products. */
+function aiVisitors(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): { byProduct: Map<string, number>; total: number } {
+  const byProduct = new Map<string, number>();
+  const productIndex = new Map<string, number>();
+  const isNew = createDistinct();
+  let total = 0;
+  scanAiVisits(ctx, (batch, _i, product, visitorKey) => {
+    let index = productIndex.get(product);
+    if (index === undefined) {
+      index = productIndex.size + 1;
+      productIndex.set(product, index);
+    }
+    if (isNew(index, visitorKey)) byProduct.set(product, (byProduct.get(product) ?? 0) + batch.weight);
+    if (isNew(0, visitorKey)) total += batch.weight;
+  }, fromMs, toMs);
+  return { byProduct, total };
+}
+
+/** Per product: successful requests and purpose split, pages read, visitors sent; ranked by requests + visitors. */
+function aiProductsRows(ctx: RunContext): Row[] {
+  const crawls = new Map<string, { requests: number; pages: Set<string>; training: number; search: number; onDemand: number; answers: number; lastMs: number }>();
+  for (const r of successfulRequests(ctx)) {
+    const c = crawls.get(r.agent.product) ?? { requests: 0, pages: new Set<string>(), training: 0, search: 0, onDemand: 0, answers: 0, lastMs: -1 };
+    c.requests += r.weight;
+    if (isPagePath(r.page)) c.pages.add(r.page);
+    if (r.agent.purpose === 'training') c.training += r.weight;
+    if (r.agent.purpose === 'search_index') c.search += r.weight;
+    if (r.agent.purpose === 'user_fetch' || r.agent.purpose === 'agent') c.onDemand += r.weight;
+    if (r.agent.purpose === 'user_fetch') c.answers += r.weight;
+    if (r.timeMs > c.lastMs) c.lastMs = r.timeMs;
+    crawls.set(r.agent.product, c);
+  }
+  const { byProduct } = aiVisitors(ctx);
+  const since = firstServerRequestMs(ctx);
+  const products = [...new Set([...crawls.keys(), ...byProduct.keys()])];
+  const rows = products.map((product) => {
+    const c = crawls.get(product);
+    return {
+      product,
+      requests: c?.requests ?? 0,
+      pages: c?.pages.size ?? 0,
+      training: c?.training ?? 0,
+      search_index: c?.search ?? 0,
+      on_demand: c?.onDemand ?? 0,
+      answer_fetches: c?.answers ?? 0,
+      visitors: byProduct.get(product) ?? 0,
+      last_seen: c ? formatDateTime64(c.lastMs) : null,
+      server_tracking_since: since === null ? null : formatDateTime64(since),
+      has_proxy: since === null ? 0 : 1,
+    };
+  });
+  rows.sort((a, b) => b.requests + b.visitors - (a.requests + a.visitors) || byName(a.product, b.product));
+  return rows.slice(0, ctx.limit ?? 50);
+}
+
+/** Successful requests per content format with their pages and the 4 products fetching it most. */
+function aiContentFormatsRows(ctx: RunContext): Row[] {
+  const groups = groupRequests(successfulRequests(ctx), (r) => r.format);
+  return [...groups]
+    .map(([format, list]) => {
+      const byProduct = new Map<string, number>();
+      for (const r of list) byProduct.set(r.agent.product, (byProduct.get(r.agent.product) ?? 0) + r.weight);
+      return {
+        format,
+        requests: weightOf(list),
+        pages: new Set(list.map((r) => r.page).filter(isPagePath)).size,
+        products: [...byProduct].sort(([a, x], [b, y]) => y - x || byName(a, b)).slice(0, 4).map(([p]) => p),
+      };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.format, b.format));
+}
+
+/** AI-referred visitors per bucket and product, buckets ascending. */
+function aiProductVisitorsRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const keys = new Map<string, number>();
+  const visitors = new Map<string, number>();
+  const isNew = createDistinct();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const key = `${bucket(batch.startMs[i] as number)}\n${product}`;
+    let index = keys.get(key);
+    if (index === undefined) {
+      index = keys.size;
+      keys.set(key, index);
+    }
+    if (isNew(index, visitorKey)) visitors.set(key, (visitors.get(key) ?? 0) + batch.weight);
+  });
+  return [...visitors]
+    .sort(([a], [b]) => byName(a, b))
+    .map(([key, count]) => {
+      const [date = '', product = ''] = key.split('\n');
+      return { date, product, visitors: count };
+    });
+}
+
+/** Pages read per (page, format), most requested first, up to the limit per format. */
+function aiAgentPagesRows(ctx: RunContext): Row[] {
+  const requests = successfulRequests(ctx, ['agent_id', 'path']).filter((r) => isPagePath(r.page));
+  const rows = [...groupRequests(requests, (r) => `${r.page}\n${r.format}`)]
+    .map(([key, list]) => {
+      const [page = '', format = ''] = key.split('\n');
+      return { page, format, requests: weightOf(list), lastMs: lastOf(list), list };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.page, b.page) || byName(a.format, b.format));
+  const perFormat = new Map<string, number>();
+  const limit = ctx.limit ?? 1000;
+  const out: Row[] = [];
+  for (const row of rows) {
+    const seen = perFormat.get(row.format) ?? 0;
+    if (seen >= limit) continue;
+    perFormat.set(row.format, seen + 1);
+    out.push({ page: row.page, format: row.format, requests: row.requests, last_seen: formatDateTime64(row.lastMs), agents: agentList(row.list) });
+  }
+  return out;
+}
+
+/** Requests answered with status 400 or above per (page, format, status); markdown and llms.txt first. */
+function aiFailedRequestsRows(ctx: RunContext): Row[] {
+  const failed = aiRequestsOf(ctx, { filterFields: ['agent_id'] }).filter((r) => r.status >= 400 && r.page !== '');
+  return [...groupRequests(failed, (r) => `${r.page}\n${r.format}\n${r.status}`)]
+    .map(([, list]) => {
+      const first = list[0] as AiRequest;
+      return { page: first.page, format: first.format, status_code: first.status, requests: weightOf(list), last_seen: formatDateTime64(lastOf(list)), agents: agentList(list) };
+    })
+    .sort(
+      (a, b) =>
+        Number(a.format === 'html') - Number(b.format === 'html') ||
+        b.requests - a.requests ||
+        byName(a.page, b.page) ||
+        a.status_code - b.status_code ||
+        byName(a.format, b.format),
+    )
+    .slice(0, ctx.limit ?? 100);
+}
+
+/** The latest individual requests, newest first. */
+function aiRecentRequestsRows(ctx: RunContext): Row[] {
+  return aiRequestsOf(ctx, { filterFields: ['agent_id'] })
+    .filter((r) => r.page !== '')
+    .sort((a, b) => b.timeMs - a.timeMs || byName(a.agentId, b.agentId) || byName(a.page, b.page))
+    .slice(0, ctx.limit ?? 50)
+    .map((r) => ({
+      time: formatDateTime64(r.timeMs),
+      agent_id: r.agentId,
+      name: r.agent.name,
+      product: r.agent.product,
+      page: r.page,
+      format: r.format,
+      status_code: r.status,
+      source: r.source,
+    }));
+}
+
+/** The page each AI-referred visit landed on, with its pageviews and, per sending product, visitors and reads. */
+function aiLandingPagesRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const pathPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field === 'path') };
+  const landing = new Map<number, { visitors: number; senders: Map<string, number> }>();
+  const keyIndex = new Map<string, number>();
+  const isNew = createDistinct();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const path = batch.pagePaths[batch.pageOffsets[i] as number] as number;
+    if (pathPlan.tests.length > 0 && !passesFilters(pathPlan, (field) => (field === 'path' ? (paths[path] ?? '') : ''))) return;
+    const page = landing.get(path) ?? { visitors: 0, senders: new Map<string, number>() };
+    landing.set(path, page);
+    if (isNew(path, visitorKey)) page.visitors += batch.weight;
+    const senderKey = `${path}\n${product}`;
+    let index = keyIndex.get(senderKey);
+    if (index === undefined) {
+      index = keyIndex.size;
+      keyIndex.set(senderKey, index);
+    }
+    if (isNew(0x10000 + index, visitorKey)) page.senders.set(product, (page.senders.get(product) ?? 0) + batch.weight);
+  });
+  const pageviews = new Map<number, number>();
+  scanAllVisits(ctx, (batch, i) => {
+    for (let p = batch.pageOffsets[i] as number; p < (batch.pageOffsets[i + 1] as number); p++) {
+      const path = batch.pagePaths[p] as number;
+      if (landing.has(path)) pageviews.set(path, (pageviews.get(path) ?? 0) + batch.weight);
+    }
+  });
+  const reads = new Map<string, number>();
+  for (const r of successfulRequests(ctx)) {
+    const key = `${r.page}\n${r.agent.product}`;
+    reads.set(key, (reads.get(key) ?? 0) + r.weight);
+  }
+  return [...landing]
+    .map(([path, page]) => {
+      const name = paths[path] ?? '';
+      return {
+        page: name,
+        visitors: page.visitors,
+        pageviews: pageviews.get(path) ?? 0,
+        senders: [...page.senders]
+          .sort(([a, x], [b, y]) => y - x || byName(a, b))
+          .map(([product, visitors]) => ({ product, visitors, reads: reads.get(`${name}\n${product}`) ?? 0 })),
+      };
+    })
+    .sort((a, b) => b.visitors - a.visitors || b.pageviews - a.pageviews || byName(a.page, b.page))
+    .slice(0, ctx.limit ?? 100);
+}
+
+/** Visits, pages per visit and the share of visits with 2+ pages: all visitors, all AI visitors, each AI product. */
+function aiVisitorOutcomesRows(ctx: RunContext): Row[] {
+  interface Outcome { visitors: number; sessions: number; pageviews: number; engaged: number }
+  const empty = (): Outcome => ({ visitors: 0, sessions: 0, pageviews: 0, engaged: 0 });
+  const isNew = createDistinct();
+  const add = (o: Outcome, group: number, pages: number, weight: number, visitorKey: number): void => {
+    o.sessions += weight;
+    o.pageviews += pages * weight;
+    if (pages > 1) o.engaged += weight;
+    if (isNew(group, visitorKey)) o.visitors += weight;
+  };
+  const all = empty();
+  scanAllVisits(ctx, (batch, i, visitorKey) => {
+    add(all, 0, (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number), batch.weight, visitorKey);
+  });
+  const ai = empty();
+  const products = new Map<string, { group: number; outcome: Outcome }>();
+  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+    const pages = (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number);
+    add(ai, 1, pages, batch.weight, visitorKey);
+    let entry = products.get(product);
+    if (!entry) {
+      entry = { group: products.size + 2, outcome: empty() };
+      products.set(product, entry);
+    }
+    add(entry.outcome, entry.group, pages, batch.weight, visitorKey);
+  });
+  const row = (product: string, o: Outcome): Row => ({
+    product,
+    visitors: o.visitors,
+    pages_per_visit: o.sessions > 0 ? round2(o.pageviews / o.sessions) : 0,
+    engaged_rate: o.sessions > 0 ? Math.round((o.engaged / o.sessions) * 1000) / 10 : 0,
+  });
+  const perProduct = [...products]
+    .sort(([a, x], [b, y]) => y.outcome.visitors - x.outcome.visitors || byName(a, b))
+    .map(([product, { outcome }]) => row(product, outcome));
+  return [row('All visitors', all), row('All AI visitors', ai), ...perProduct].slice(0, ctx.limit ?? 20);
+}
+
+/** Per agent: its identity, successful requests, pages read per format, markdown and llms.txt requests. */
+function aiCrawlersRows(ctx: RunContext): Row[] {
+  return [...groupRequests(successfulRequests(ctx), (r) => r.agentId)]
+    .map(([agentId, list]) => {
+      const agent = (list[0] as AiRequest).agent;
+      const pagesOf = (format?: string): number =>
+        new Set(list.filter((r) => (format === undefined || r.format === format) && isPagePath(r.page)).map((r) => r.page)).size;
+      return {
+        agent_id: agentId,
+        name: agent.name,
+        product: agent.product,
+        operator: agent.operator,
+        purpose: agent.purpose,
+        purpose_inferred: agent.purposeInferred ? 1 : 0,
+        requests: weightOf(list),
+        pages: pagesOf(),
+        html_pages: pagesOf('html'),
+        markdown_pages: pagesOf('markdown'),
+        llms_pages: pagesOf('llms'),
+        markdown: weightOf(list.filter((r) => r.format === 'markdown')),
+        llms: weightOf(list.filter((r) => r.format === 'llms')),
+        last_seen: formatDateTime64(lastOf(list)),
+        user_agent: agent.userAgent,
+      };
+    })
+    .sort((a, b) => b.requests - a.requests || byName(a.agent_id, b.agent_id))
+    .slice(0, ctx.limit ?? 50);
+}
+
+/** Successful requests per bucket split by format; only buckets with requests. */
+function aiCrawlerActivityRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const byBucket = new Map<string, { requests: number; markdown: number; llms: number; html: number }>();
+  for (const r of successfulRequests(ctx, ['agent_id'])) {
+    const date = bucket(r.timeMs);
+    const b = byBucket.get(date) ?? { requests: 0, markdown: 0, llms: 0, html: 0 };
+    b.requests += r.weight;
+    b[r.format] += r.weight;
+    byBucket.set(date, b);
+  }
+  return [...byBucket].sort(([a], [b]) => byName(a, b)).map(([date, b]) => ({ date, ...b }));
+}
+
+/** Days of comparable history the new-page counts need before the period. */
+const HISTORY_DAYS = 90;
+
+/** Per product: this period against the one before, pages new against 90 days of history, and site totals. */
+function aiWeeklyDigestRows(ctx: RunContext): Row[] {
+  const length = Math.max(DAY_MS, ctx.requestedToMs + 1 - ctx.fromMs);
+  const previous = { fromMs: ctx.fromMs - length, toMs: ctx.fromMs - 1 };
+  const history = { fromMs: ctx.fromMs - HISTORY_DAYS * DAY_MS, toMs: ctx.fromMs - 1 };
+  const current = successfulRequests(ctx);
+  const before = successfulRequests(ctx, [], previous);
+  const since = firstServerRequestMs(ctx);
+  const firstEventMs = ctx.scope.kind === 'websites' ? Math.min(...ctx.scope.websites.map((w) => w.createdAt)) : ctx.fromMs;
+  const historyStart = since !== null && since <= ctx.toMs ? since : firstEventMs;
+  const hasHistory = ctx.fromMs - historyStart >= HISTORY_DAYS * DAY_MS;
+  const readBefore = new Map<string, Set<string>>();
+  const siteReadBefore = new Set<string>();
+  if (hasHistory) {
+    for (const r of successfulRequests(ctx, [], history)) {
+      if (!isPagePath(r.page)) continue;
+      const set = readBefore.get(r.agent.product) ?? new Set<string>();
+      set.add(r.page);
+      readBefore.set(r.agent.product, set);
+      siteReadBefore.add(r.page);
+    }
+  }
+  const visitorsNow = aiVisitors(ctx);
+  const visitorsBefore = aiVisitors(ctx, previous.fromMs, previous.toMs);
+  const perProduct = groupRequests(current, (r) => r.agent.product);
+  const previousRequests = new Map<string, number>();
+  for (const r of before) previousRequests.set(r.agent.product, (previousRequests.get(r.agent.product) ?? 0) + r.weight);
+  const siteNewPages = new Set(current.filter((r) => isPagePath(r.page) && !siteReadBefore.has(r.page)).map((r) => r.page)).size;
+  const siteServer = current.some((r) => r.source !== 'browser') ? 1 : 0;
+  const products = [...new Set([...perProduct.keys(), ...previousRequests.keys(), ...visitorsNow.byProduct.keys(), ...visitorsBefore.byProduct.keys()])];
+  const rows = products.map((product) => {
+    const list = perProduct.get(product) ?? [];
+    const purposes = new Map<string, number>();
+    for (const r of list) purposes.set(r.agent.purpose, (purposes.get(r.agent.purpose) ?? 0) + r.weight);
+    const purpose = [...purposes].sort(([a, x], [b, y]) => y - x || byName(a, b))[0]?.[0] ?? '';
+    const seen = readBefore.get(product);
+    const newPages = hasHistory ? new Set(list.filter((r) => isPagePath(r.page) && !seen?.has(r.page)).map((r) => r.page)).size : null;
+    return {
+      product,
+      purpose,
+      visitors: visitorsNow.byProduct.get(product) ?? 0,
+      previous_visitors: visitorsBefore.byProduct.get(product) ?? 0,
+      requests: weightOf(list),
+      previous_requests: previousRequests.get(product) ?? 0,
+      new_pages: newPages,
+      site_visitors: visitorsNow.total,
+      site_previous_visitors: visitorsBefore.total,
+      site_new_pages: hasHistory ? siteNewPages : null,
+      site_has_server_tracking: siteServer,
+      site_server_tracking_since: since === null ? null : formatDateTime64(since),
+    };
+  });
+  return rows
+    .filter((r) => r.visitors + r.previous_visitors + r.requests + r.previous_requests + (r.new_pages ?? 0) > 0)
+    .sort((a, b) => b.visitors + b.requests - (a.visitors + a.requests) || byName(a.product, b.product))
+    .slice(0, ctx.limit ?? 20);
+}
+
+
+/** The live ai-agents builders. */
+export const aiAgentsTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'ai_products',
+    family: 'ai-agents',
+    customizable: false,
+    fields: {
+      product: 'string',
+      requests: 'integer',
+      pages: 'integer',
+      training: 'integer',
+      search_index: 'integer',
+      on_demand: 'integer',
+      answer_fetches: 'integer',
+      visitors: 'integer',
+      last_seen: 'string?',
+      server_tracking_since: 'string?',
+      has_proxy: 'integer',
+    },
+    meta: {
+      title: "AI Products",
+      description: "AI products (ChatGPT, Claude, Perplexity, Gemini, Meta AI and others) with the requests their crawlers and agents made, pages they read, purpose split, and visitors they sent through referrals or their desktop app browser.",
+      category: "AI Agents",
+      tags: ["ai", "agents", "crawlers", "chatgpt", "claude", "referrals"],
+      output_fields: [
+        { name: "product", type: "string", label: "Product" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "pages", type: "number", label: "Pages read" },
+        { name: "training", type: "number", label: "Training" },
+        { name: "search_index", type: "number", label: "Search index" },
+        { name: "on_demand", type: "number", label: "On demand" },
+        { name: "answer_fetches", type: "number", label: "Fetched live to answer a user" },
+        { name: "visitors", type: "number", label: "Visitors referred" },
+        { name: "last_seen", type: "datetime", label: "Last request" },
+        { name: "server_tracking_since", type: "datetime", label: "First server-side request (null when none)" },
+        { name: "has_proxy", type: "boolean", label: "Site has ever sent server-side requests (@databuddy/sdk/agents or a Vercel log drain)" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiProductsRows,
+  }),
+  defineQueryType({
+    name: 'ai_content_formats',
+    family: 'ai-agents',
+    customizable: false,
+    fields: {
+      format: 'string',
+      requests: 'integer',
+      pages: 'integer',
+      products: 'array',
+    },
+    meta: {
+      title: "How AI Reads Your Content",
+      description: "AI requests split by content format (markdown, llms.txt, or HTML, as the agent asked for it through the path or the Accept header; page loads recorded by the browser tracker count as HTML), with the pages and the AI products fetching each format.",
+      category: "AI Agents",
+      tags: ["ai", "agents", "markdown", "llms.txt", "docs"],
+      output_fields: [
+        { name: "format", type: "string", label: "Format" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "pages", type: "number", label: "Pages" },
+        { name: "products", type: "json", label: "Read by" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiContentFormatsRows,
+  }),
+  defineQueryType({
+    name: 'ai_product_visitors',
+    family: 'ai-agents',
+    derives: [],
+    customizable: false,
+    fields: {
+      date: 'string',
+      product: 'string',
+      visitors: 'integer',
+    },
+    meta: {
+      title: "AI Visitors Over Time",
+      description: "Visitors per day (or hour) sent by each AI product, from its referrals and from its desktop app browser (Claude, Cursor).",
+      category: "AI Agents",
+      tags: ["ai", "referrals", "visitors", "time-series"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date" },
+        { name: "product", type: "string", label: "Product" },
+        { name: "visitors", type: "number", label: "Visitors" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    paging: 'self',
+    run: aiProductVisitorsRows,
+  }),
+  defineQueryType({
+    name: 'ai_agent_pages',
+    family: 'ai-agents',
+    derives: [],
+    filters: ["agent_id", "path"],
+    customizable: false,
+    fields: {
+      page: 'string',
+      format: 'string',
+      requests: 'integer',
+      last_seen: 'string',
+      agents: 'array',
+    },
+    meta: {
+      title: "Pages Read by AI",
+      description: "What AI crawlers and agents read: one row per page and content format (markdown, llms.txt or HTML, as the agent asked for it), with the request count, last request, and every agent that read it (id, name, product, requests), most requested first. Up to `limit` pages per format (1000 by default). robots.txt, sitemaps, data files and dotfile probes are not pages. Filter by agent_id to list one agent's pages.",
+      category: "AI Agents",
+      tags: ["ai", "agents", "crawlers", "pages", "markdown", "llms.txt", "llms-full.txt", "docs"],
+      output_fields: [
+        { name: "page", type: "string", label: "Page" },
+        { name: "format", type: "string", label: "Format" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "last_seen", type: "datetime", label: "Last request" },
+        { name: "agents", type: "json", label: "Read by" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiAgentPagesRows,
+  }),
+  defineQueryType({
+    name: 'ai_failed_requests',
+    family: 'ai-agents',
+    filters: ["agent_id"],
+    customizable: false,
+    fields: {
+      page: 'string',
+      format: 'string',
+      status_code: 'number',
+      requests: 'integer',
+      last_seen: 'string',
+      agents: 'array',
+    },
+    meta: {
+      title: "Requests AI Couldn't Read",
+      description: "AI crawler and agent requests that got an HTTP error (status 400 or above), one row per page and status, with the request count, last request, and the agents that hit it. Only Vercel log drain rows carry a status, so other setups return no rows. llms.txt and markdown pages come first. Filter by agent_id for one agent.",
+      category: "AI Agents",
+      tags: ["ai", "agents", "crawlers", "errors", "404", "status"],
+      output_fields: [
+        { name: "page", type: "string", label: "Page" },
+        { name: "format", type: "string", label: "Format" },
+        { name: "status_code", type: "number", label: "Status" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "last_seen", type: "datetime", label: "Last request" },
+        { name: "agents", type: "json", label: "Requested by" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiFailedRequestsRows,
+  }),
+  defineQueryType({
+    name: 'ai_recent_requests',
+    family: 'ai-agents',
+    filters: ["agent_id"],
+    customizable: false,
+    fields: {
+      time: 'string',
+      agent_id: 'string',
+      name: 'string',
+      product: 'string',
+      page: 'string',
+      format: 'string',
+      status_code: 'number',
+      source: 'string',
+    },
+    meta: {
+      title: "Latest AI Requests",
+      description: "The most recent individual requests from AI crawlers and agents, newest first: time, agent (id, name, product), page, content format, HTTP status (Vercel log drain rows only, 0 elsewhere) and source. Filter by agent_id for one agent.",
+      category: "AI Agents",
+      tags: ["ai", "agents", "crawlers", "log", "recent", "requests"],
+      output_fields: [
+        { name: "time", type: "datetime", label: "Time" },
+        { name: "agent_id", type: "string", label: "Agent ID" },
+        { name: "name", type: "string", label: "Agent" },
+        { name: "product", type: "string", label: "Product" },
+        { name: "page", type: "string", label: "Page" },
+        { name: "format", type: "string", label: "Format" },
+        { name: "status_code", type: "number", label: "Status" },
+        { name: "source", type: "string", label: "Source" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiRecentRequestsRows,
+  }),
+  defineQueryType({
+    name: 'ai_landing_pages',
+    family: 'ai-agents',
+    filters: ["path"],
+    customizable: false,
+    fields: {
+      page: 'string',
+      visitors: 'integer',
+      pageviews: 'integer',
+      senders: 'array',
+    },
+    meta: {
+      title: "Pages AI Sends Visitors To",
+      description: "The page each AI-referred visit started on: every visit from an AI product (referrals and AI app browsers such as Claude or Cursor) is credited once, to the first page it viewed with an AI referrer. Each page carries its pageviews from all visitors and, per AI product that sent visitors, its visitors and how many times its crawlers and agents read that page in the same period.",
+      category: "AI Agents",
+      tags: ["ai", "referrals", "pages", "visitors", "reads", "citations"],
+      output_fields: [
+        { name: "page", type: "string", label: "Page" },
+        { name: "visitors", type: "number", label: "AI visitors" },
+        { name: "pageviews", type: "number", label: "Pageviews" },
+        { name: "senders", type: "json", label: "Sent by (product, visitors, reads)" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiLandingPagesRows,
+  }),
+  defineQueryType({
+    name: 'ai_visitor_outcomes',
+    family: 'ai-agents',
+    customizable: false,
+    fields: {
+      product: 'string',
+      visitors: 'integer',
+      pages_per_visit: 'number',
+      engaged_rate: 'number',
+    },
+    meta: {
+      title: "What AI Visitors Do",
+      description: "Visitors each AI product sent, how many pages they viewed per visit, and the share that viewed two or more pages, plus the same numbers for all AI visitors combined ('All AI visitors', each visit counted once) and for all visitors ('All visitors').",
+      category: "AI Agents",
+      tags: ["ai", "referrals", "engagement", "outcomes"],
+      output_fields: [
+        { name: "product", type: "string", label: "Product" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "pages_per_visit", type: "number", label: "Pages per visit" },
+        { name: "engaged_rate", type: "number", label: "Viewed 2+ pages", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiVisitorOutcomesRows,
+  }),
+  defineQueryType({
+    name: 'ai_crawlers',
+    family: 'ai-agents',
+    customizable: false,
+    fields: {
+      agent_id: 'string',
+      name: 'string',
+      product: 'string',
+      operator: 'string',
+      purpose: 'string',
+      purpose_inferred: 'integer',
+      requests: 'integer',
+      pages: 'integer',
+      html_pages: 'integer',
+      markdown_pages: 'integer',
+      llms_pages: 'integer',
+      markdown: 'integer',
+      llms: 'integer',
+      last_seen: 'string',
+      user_agent: 'string',
+    },
+    meta: {
+      title: "AI Crawlers",
+      description: "Each AI crawler or agent that requested your pages, with its product, the company operating it (empty for unidentified agents), purpose, request count, distinct pages read (in total and per content format), how many of those requests asked for markdown or llms.txt, last request, and a sample user agent for checking robots.txt rules.",
+      category: "AI Agents",
+      tags: ["ai", "crawlers", "agents", "bots", "robots.txt", "gptbot", "claudebot", "perplexitybot", "chatgpt-user", "claude code"],
+      output_fields: [
+        { name: "agent_id", type: "string", label: "Agent" },
+        { name: "name", type: "string", label: "Crawler" },
+        { name: "product", type: "string", label: "Product" },
+        { name: "operator", type: "string", label: "Operator" },
+        { name: "purpose", type: "string", label: "Purpose" },
+        { name: "purpose_inferred", type: "boolean", label: "Purpose inferred, not stated by the operator" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "pages", type: "number", label: "Pages read" },
+        { name: "html_pages", type: "number", label: "HTML pages read" },
+        { name: "markdown_pages", type: "number", label: "Markdown pages read" },
+        { name: "llms_pages", type: "number", label: "llms.txt pages read" },
+        { name: "markdown", type: "number", label: "Markdown requests" },
+        { name: "llms", type: "number", label: "llms.txt requests" },
+        { name: "last_seen", type: "datetime", label: "Last request" },
+        { name: "user_agent", type: "string", label: "User agent" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiCrawlersRows,
+  }),
+  defineQueryType({
+    name: 'ai_crawler_activity',
+    family: 'ai-agents',
+    filters: ["agent_id"],
+    customizable: false,
+    fields: {
+      date: 'string',
+      requests: 'integer',
+      markdown: 'integer',
+      llms: 'integer',
+      html: 'integer',
+    },
+    meta: {
+      title: "AI Requests Over Time",
+      description: "AI crawler and agent requests per day (or hour), split into markdown, llms.txt and HTML requests. Filter by agent_id to follow one agent.",
+      category: "AI Agents",
+      tags: ["ai", "crawlers", "agents", "time-series", "trend"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "markdown", type: "number", label: "Markdown requests" },
+        { name: "llms", type: "number", label: "llms.txt requests" },
+        { name: "html", type: "number", label: "HTML requests" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    paging: 'self',
+    run: aiCrawlerActivityRows,
+  }),
+  defineQueryType({
+    name: 'ai_weekly_digest',
+    family: 'ai-agents',
+    customizable: false,
+    fields: {
+      product: 'string',
+      purpose: 'string',
+      visitors: 'integer',
+      previous_visitors: 'integer',
+      requests: 'integer',
+      previous_requests: 'integer',
+      new_pages: 'integer?',
+      site_visitors: 'integer',
+      site_previous_visitors: 'integer',
+      site_new_pages: 'integer?',
+      site_has_server_tracking: 'integer',
+      site_server_tracking_since: 'string?',
+    },
+    meta: {
+      title: "AI Activity Digest",
+      description: "Per AI product, visitors sent and requests made in the selected period and the equally long period before it, plus the pages it read in the selected period that it had not read in the 90 days before. new_pages and site_new_pages are NULL when the site has less than 90 days of comparable history before the period, counted from its first server-side request, or from its first event when the period ends before any server-side request. Every row also carries site-wide totals that count each visitor and page once (site_visitors, site_previous_visitors, site_new_pages); use those for whole-site numbers instead of summing the per-product columns. site_has_server_tracking says whether the site sent server-side requests (@databuddy/sdk/agents or a Vercel log drain) in the selected period; without them, crawlers that don't run JavaScript are missing from that period's request counts.",
+      category: "AI Agents",
+      tags: ["ai", "digest", "summary", "week-over-week"],
+      output_fields: [
+        { name: "product", type: "string", label: "Product" },
+        { name: "purpose", type: "string", label: "Main crawler purpose (empty when it only sent visitors)" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "previous_visitors", type: "number", label: "Previous visitors" },
+        { name: "requests", type: "number", label: "Requests" },
+        { name: "previous_requests", type: "number", label: "Previous requests" },
+        { name: "new_pages", type: "number", label: "Pages not read in the previous 90 days (null with less than 90 days of history)" },
+        { name: "site_visitors", type: "number", label: "Site AI visitors" },
+        { name: "site_previous_visitors", type: "number", label: "Site AI visitors, previous period" },
+        { name: "site_new_pages", type: "number", label: "Site pages not read in the previous 90 days (null with less than 90 days of history)" },
+        { name: "site_has_server_tracking", type: "boolean", label: "Site sent server-side requests in the period" },
+        { name: "site_server_tracking_since", type: "datetime", label: "First server-side request (null when none)" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: aiWeeklyDigestRows,
+  }),
+];

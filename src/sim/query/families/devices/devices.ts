@@ -1,0 +1,440 @@
+import { deviceDetailsOf } from '../../../model/derived/device-details.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { deviceLabel } from '../../engine/labels.js';
+import type { SessionVisit } from '../../readers/session-visits.js';
+import { breakdownSql, dimensionRows, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
+
+const SEPARATOR = '\u0000';
+
+function browserOf(ctx: RunContext, s: SessionVisit): string {
+  return ctx.dictionaries.values.browser_name[s.batch.dims.browser_name[s.index] as number] ?? '';
+}
+
+function osOf(ctx: RunContext, s: SessionVisit): string {
+  return ctx.dictionaries.values.os_name[s.batch.dims.os_name[s.index] as number] ?? '';
+}
+
+/** The raw device_type column (lower case; the world never leaves it empty). */
+function deviceOf(ctx: RunContext, s: SessionVisit): string {
+  return ctx.dictionaries.values.device_type[s.batch.dims.device_type[s.index] as number] ?? '';
+}
+
+/** Groups by two strings, leaving out sessions where either is empty; `[a, b, stats]` per group. */
+function pairGroups(ctx: RunContext, first: (s: SessionVisit) => string, second: (s: SessionVisit) => string) {
+  const groups = groupVisits(ctx, (s) => {
+    const a = first(s);
+    const b = second(s);
+    return a === '' || b === '' ? null : `${a}${SEPARATOR}${b}`;
+  });
+  return [...groups].map(([key, stats]) => {
+    const [a, b] = key.split(SEPARATOR) as [string, string];
+    return { a, b, stats };
+  });
+}
+
+const viewportOf = (s: SessionVisit): string => s.details().viewportSize[s.index] as string;
+const browserVersionOf = (s: SessionVisit): string => s.details().browserVersion[s.index] as string;
+const osVersionOf = (s: SessionVisit): string => s.details().osVersion[s.index] as string;
+
+/** Rows with a visitor share added as the last field. */
+function withShare(rows: Row[]): Row[] {
+  const total = visitorTotal(rows);
+  return rows.map((r) => ({ ...r, percentage: visitorShare(r.visitors as number, total) }));
+}
+
+/** The dimensions of traffic_segments, in the order the live SQL sorts them (by name). */
+const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'country', 'device', 'os'] as const;
+const SEGMENT_LIMIT = 50;
+
+function segmentRows(ctx: RunContext): Row[] {
+  const { values } = ctx.dictionaries;
+  const keyOfs: Record<(typeof SEGMENT_DIMENSIONS)[number], KeyOf<string>> = {
+    browser: (s) => browserOf(ctx, s),
+    browser_version: (s) => {
+      const version = browserVersionOf(s);
+      return version === '' ? '' : `${browserOf(ctx, s)} ${version.split('.')[0] as string}`;
+    },
+    country: (s) => values.country[s.batch.dims.country[s.index] as number] ?? '',
+    device: (s) => deviceLabel(deviceOf(ctx, s)),
+    os: (s) => osOf(ctx, s),
+  };
+  const groups = groupVisitsBy(ctx, SEGMENT_DIMENSIONS.map((d) => keyOfs[d]));
+  return SEGMENT_DIMENSIONS.flatMap((dimension, d) => {
+    const rows = [...(groups[d] as Map<string, { pageviews: number; sessions: number }>)].map(([value, stats]) => ({
+      dimension,
+      value,
+      pageviews: stats.pageviews,
+      sessions: stats.sessions,
+    }));
+    rows.sort((x, y) => y.sessions - x.sessions || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
+    return rows.slice(0, SEGMENT_LIMIT);
+  });
+}
+
+/** The live devices builders. */
+export const deviceTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'browser_name',
+    family: 'devices',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Browser Usage",
+      description: "Website traffic breakdown by browser type showing which browsers your visitors use most.",
+      category: "Technology",
+      tags: ["browsers", "technology", "devices", "compatibility"],
+      output_fields: [
+        { name: "name", type: "string", label: "Browser Name", description: "The browser name (Chrome, Firefox, Safari, etc.)" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this browser" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors using this browser" },
+        { name: "percentage", type: "number", label: "Usage %", description: "Share of summed visitor counts across all browser groups", unit: "%" },
+      ],
+      default_visualization: "pie",
+    },
+    sql: breakdownSql('browser_name'),
+    run(ctx) {
+      return dimensionRows(ctx, 'browser_name');
+    },
+  }),
+  defineQueryType({
+    name: 'os_name',
+    family: 'devices',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Operating Systems",
+      description: "Distribution of visitors by operating system (Windows, macOS, iOS, Android, etc.).",
+      category: "Technology",
+      tags: ["operating systems", "technology", "devices", "platforms"],
+      output_fields: [
+        { name: "name", type: "string", label: "Operating System", description: "The operating system name" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this OS" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors using this OS" },
+        { name: "percentage", type: "number", label: "Usage %", description: "Share of summed visitor counts across all OS groups", unit: "%" },
+      ],
+      default_visualization: "pie",
+    },
+    sql: breakdownSql('os_name'),
+    run(ctx) {
+      return dimensionRows(ctx, 'os_name');
+    },
+  }),
+  defineQueryType({
+    name: 'screen_resolution',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    olderPublicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      device_type: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Viewport Sizes",
+      description: "Distribution of visitor viewport sizes to optimize design for the most common browser dimensions.",
+      category: "Technology",
+      tags: ["viewport", "display", "design", "responsive"],
+      output_fields: [
+        { name: "name", type: "string", label: "Viewport Size", description: "Viewport size (width x height)" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this viewport" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors with this viewport" },
+        { name: "device_type", type: "string", label: "Device Type", description: "Device category (Desktop, Mobile, Tablet)" },
+        { name: "percentage", type: "number", label: "Traffic %", description: "Share of summed visitor counts across all viewport and device groups", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    sql: breakdownSql('viewport_size', { extra: ['device_type'] }),
+    run(ctx) {
+      const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ name: a, pageviews: stats.pageviews, visitors: stats.visitors, device_type: b }));
+      return withShare(sortByVisitors(rows, (r) => `${r.name as string}${SEPARATOR}${r.device_type as string}`));
+    },
+  }),
+  defineQueryType({
+    name: 'browsers_grouped',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      browser_name: 'string',
+      browser_version: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      sessions: 'integer',
+    },
+    meta: {
+      title: "Browser Versions",
+      description: "Detailed breakdown of browser usage including specific version numbers for compatibility testing.",
+      category: "Technology",
+      tags: ["browsers", "versions", "compatibility", "testing"],
+      output_fields: [
+        { name: "name", type: "string", label: "Browser + Version", description: "Browser name and version combined" },
+        { name: "browser_name", type: "string", label: "Browser Name", description: "The browser name only" },
+        { name: "browser_version", type: "string", label: "Browser Version", description: "The browser version only" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this browser version" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors using this browser version" },
+        { name: "sessions", type: "number", label: "Sessions", description: "Total sessions from this browser version" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
+        name: `${a} ${b}`,
+        browser_name: a,
+        browser_version: b,
+        pageviews: stats.pageviews,
+        visitors: stats.visitors,
+        sessions: stats.sessions,
+      }));
+      return sortByVisitors(rows, (r) => r.name as string);
+    },
+  }),
+  defineQueryType({
+    name: 'device_types',
+    family: 'devices',
+    publicAccess: true,
+    customizable: true,
+    limit: 20,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Device Categories",
+      description: "Traffic breakdown by device category (Desktop, Mobile, Tablet) based on user agent detection.",
+      category: "Technology",
+      tags: ["device types", "mobile", "desktop", "tablet", "responsive"],
+      output_fields: [
+        { name: "name", type: "string", label: "Device Type", description: "The device category (Desktop, Mobile, Tablet, etc.)" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this device type" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors with this device type" },
+        { name: "percentage", type: "number", label: "Share", description: "Percentage of total visitors", unit: "%" },
+      ],
+      default_visualization: "pie",
+    },
+    sql: breakdownSql("multiIf(device_type = '', 'Desktop', concat(upper(substring(device_type, 1, 1)), substring(device_type, 2)))"),
+    run(ctx) {
+      return labelledRows(ctx, (s) => deviceLabel(deviceOf(ctx, s)));
+    },
+  }),
+  defineQueryType({
+    name: 'browsers',
+    family: 'devices',
+    publicAccess: true,
+    customizable: true,
+    limit: 25,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "Detailed browser usage breakdown including specific browser names.",
+      category: "Technology",
+      tags: ["browsers", "technology", "devices"],
+    },
+    sql: breakdownSql('browser_name'),
+    run(ctx) {
+      return dimensionRows(ctx, 'browser_name');
+    },
+  }),
+  defineQueryType({
+    name: 'browser_versions',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    olderPublicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      browser_name: 'string',
+      browser_version: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "Browser usage broken down by specific version numbers.",
+      category: "Technology",
+      tags: ["browsers", "versions", "compatibility"],
+    },
+    sql: breakdownSql('browser_version', { alias: 'browser_version', extra: ['browser_name'] }),
+    run(ctx) {
+      const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
+        browser_name: a,
+        browser_version: b,
+        pageviews: stats.pageviews,
+        visitors: stats.visitors,
+      }));
+      return withShare(sortByVisitors(rows, (r) => `${r.browser_name as string} ${r.browser_version as string}`));
+    },
+  }),
+  defineQueryType({
+    name: 'operating_systems',
+    family: 'devices',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "OS usage breakdown by operating system name.",
+      category: "Technology",
+      tags: ["operating systems", "technology", "devices"],
+    },
+    sql: breakdownSql('os_name'),
+    run(ctx) {
+      return dimensionRows(ctx, 'os_name');
+    },
+  }),
+  defineQueryType({
+    name: 'os_versions',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    customizable: true,
+    limit: 25,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "OS usage broken down by specific version numbers.",
+      category: "Technology",
+      tags: ["operating systems", "versions", "compatibility"],
+    },
+    run(ctx) {
+      const rows: Row[] = pairGroups(ctx, (s) => osOf(ctx, s), osVersionOf).map(({ a, b, stats }) => ({ name: `${a} ${b}`, pageviews: stats.pageviews, visitors: stats.visitors }));
+      return sortByVisitors(rows, (r) => r.name as string);
+    },
+  }),
+  defineQueryType({
+    name: 'screen_resolutions',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Distribution of viewport sizes across visitors.",
+      category: "Technology",
+      tags: ["screen", "display", "devices"],
+    },
+    sql: breakdownSql('viewport_size', { percentage: false }),
+    run(ctx) {
+      const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([name, stats]) => ({ name, pageviews: stats.pageviews, visitors: stats.visitors }));
+      return sortByVisitors(rows, (r) => r.name as string);
+    },
+  }),
+  defineQueryType({
+    name: 'viewport_vs_resolution',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    customizable: true,
+    limit: 200,
+    fields: {
+      viewport_size: 'string',
+      visitors: 'integer',
+      pageviews: 'integer',
+      device_type: 'string',
+    },
+    meta: {
+      title: "Viewport Sizes by Device",
+      description: "Distribution of browser viewport sizes across different device types.",
+      category: "Technology",
+      tags: ["viewport", "browser", "responsive", "devices"],
+      output_fields: [
+        { name: "viewport_size", type: "string", label: "Viewport Size", description: "Browser viewport dimensions" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors with this viewport" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this viewport" },
+        { name: "device_type", type: "string", label: "Device Type", description: "Device category" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ viewport_size: a, visitors: stats.visitors, pageviews: stats.pageviews, device_type: b }));
+      return sortByVisitors(rows, (r) => `${r.viewport_size as string}${SEPARATOR}${r.device_type as string}`);
+    },
+  }),
+  defineQueryType({
+    name: 'viewport_patterns',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    customizable: true,
+    limit: 50,
+    fields: {
+      viewport_size: 'string',
+      visitors: 'integer',
+      sessions: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Common Viewport Sizes",
+      description: "Analysis of the most common viewport sizes used by visitors.",
+      category: "Technology",
+      tags: ["viewport", "browsing patterns", "user behavior"],
+      output_fields: [
+        { name: "viewport_size", type: "string", label: "Viewport Size", description: "Browser viewport dimensions" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors with this viewport" },
+        { name: "sessions", type: "number", label: "Sessions", description: "Total sessions with this viewport" },
+        { name: "percentage", type: "number", label: "Share", description: "Percentage of total visitors", unit: "%" },
+      ],
+      default_visualization: "pie",
+    },
+    run(ctx) {
+      const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([viewport, stats]) => ({ viewport_size: viewport, visitors: stats.visitors, sessions: stats.sessions }));
+      return withShare(sortByVisitors(rows, (r) => r.viewport_size as string));
+    },
+  }),
+  defineQueryType({
+    name: 'traffic_segments',
+    family: 'devices',
+    derives: [deviceDetailsOf],
+    filters: ["path"],
+    insightsOnly: true,
+    paging: 'self',
+    fields: {
+      dimension: 'string',
+      value: 'string',
+      pageviews: 'integer',
+      sessions: 'integer',
+    },
+    meta: {
+      description: "Pageviews and sessions per browser, browser major version, operating system, device type and country, for localizing a traffic change. Top 50 values per dimension.",
+      category: "Audience",
+      tags: ["segments", "browsers", "devices", "internal"],
+    },
+    run(ctx) {
+      return segmentRows(ctx);
+    },
+  }),
+];

@@ -1,0 +1,575 @@
+import { errorDerivation, errorFilename, errorStack } from '../../../model/derived/errors.js';
+import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
+import { totalSessions } from '../../readers/aggregate.js';
+import { clientVersionsAt } from '../../readers/client-versions.js';
+import { deviceDetailsOf } from '../../../model/derived/device-details.js';
+import { revenueDerivation } from '../../../model/derived/revenue.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { formatDate } from '../../engine/dates.js';
+import { continuationComparisonRow } from './error-continuation.js';
+import { customerImpactRow } from './error-impact.js';
+import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, type ErrorRecord, type ErrorTally } from './error-stats.js';
+import { deviceLabel } from '../../engine/labels.js';
+
+/** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
+const ROUTE_DEFAULT_LIMIT = 100;
+
+/** The session context recent_errors and error_segments show for an error. */
+interface ErrorContext {
+  readonly browser_name: string;
+  readonly browser_version: string;
+  readonly os_name: string;
+  readonly os_version: string;
+  readonly device_type: string;
+  readonly country: string;
+  readonly region: string;
+}
+
+/**
+ * The context of an error: its session's dimensions for a generated error; for an error posted
+ * to `POST /errors`, what its request's User-Agent named (country and region unknown: '').
+ */
+function contextOf(ctx: RunContext, e: ErrorRecord): ErrorContext {
+  const { source } = e;
+  if (source.kind === 'ingested') {
+    const { span } = source;
+    return {
+      browser_name: span.browserName,
+      browser_version: span.browserVersion,
+      os_name: span.osName,
+      os_version: span.osVersion,
+      device_type: span.deviceType,
+      country: '',
+      region: '',
+    };
+  }
+  const { values } = ctx.dictionaries;
+  const dims = source.sessions.dims;
+  const at = source.sample;
+  const versions = clientVersionsAt(ctx, source.sessions, at);
+  return {
+    browser_name: values.browser_name[dims.browser_name[at] as number] ?? '',
+    browser_version: versions.browser,
+    os_name: values.os_name[dims.os_name[at] as number] ?? '',
+    os_version: versions.os,
+    device_type: values.device_type[dims.device_type[at] as number] ?? '',
+    country: values.country[dims.country[at] as number] ?? '',
+    region: values.region[dims.region[at] as number] ?? '',
+  };
+}
+
+/** What an error says of itself: ids, script, place and stack ('' and null where it has none). */
+interface ErrorDetails {
+  readonly anonymousId: string;
+  readonly sessionId: string;
+  readonly stack: string;
+  readonly filename: string;
+  readonly lineno: number | null;
+  readonly colno: number | null;
+}
+
+function detailsOf(e: ErrorRecord): ErrorDetails {
+  const { source } = e;
+  if (source.kind === 'ingested') {
+    const { span } = source;
+    return {
+      anonymousId: span.anonymousId,
+      sessionId: span.sessionId,
+      stack: span.stack,
+      filename: span.filename,
+      lineno: span.lineno,
+      colno: span.colno,
+    };
+  }
+  const { error } = source;
+  return {
+    anonymousId: anonymousIdOf(e.website.id, source.sessions.visitor[source.sample] as number),
+    sessionId: sessionIdOf(source.sessions, source.sample),
+    stack: errorStack(error, e.website.domain),
+    filename: errorFilename(error, e.website.domain),
+    lineno: error.lineno,
+    colno: error.colno,
+  };
+}
+
+/** Whether an error comes with a stack (fingerprints prefer such a representative). */
+function hasStack(e: ErrorRecord): boolean {
+  return e.source.kind === 'ingested' ? e.source.span.stack !== '' : e.source.error.frames.length > 0;
+}
+
+/** Every filtered error occurrence, newest first, with its session's context (recent_errors). */
+function recentErrorRows(ctx: RunContext): Row[] {
+  const errors: ErrorRecord[] = [];
+  scanErrors(ctx, (e) => errors.push(e));
+  errors.sort((a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.order - b.order);
+  const limit = ctx.limit ?? ROUTE_DEFAULT_LIMIT;
+  return errors.slice(0, limit).map((e) => {
+    const c = contextOf(ctx, e);
+    const d = detailsOf(e);
+    const countryCode = ctx.dictionaries.values.country.indexOf(c.country);
+    return {
+      message: e.message,
+      stack: d.stack.slice(0, 1500),
+      path: e.path,
+      anonymous_id: d.anonymousId,
+      session_id: d.sessionId,
+      timestamp: formatDateTime64(e.timeMs),
+      filename: d.filename,
+      lineno: d.lineno,
+      colno: d.colno,
+      error_type: e.type,
+      browser_name: c.browser_name,
+      browser_version: c.browser_version,
+      os_name: c.os_name,
+      os_version: c.os_version,
+      device_type: c.device_type,
+      country: c.country,
+      region: c.region,
+      country_code: c.country,
+      country_name: ctx.dictionaries.countryNames[countryCode] ?? c.country,
+    };
+  });
+}
+
+/** One row per message ranked by affected users, with its latest occurrence that has a stack. */
+function fingerprintRows(ctx: RunContext): Row[] {
+  const groups = tallyErrors(ctx, (e) => e.message);
+  const representative = new Map<string, ErrorRecord>();
+  scanErrors(ctx, (e) => {
+    const best = representative.get(e.message);
+    const withStack = hasStack(e);
+    const bestHasStack = best !== undefined && hasStack(best);
+    if (!best || (withStack && !bestHasStack) || (withStack === bestHasStack && e.timeMs > best.timeMs)) {
+      representative.set(e.message, e);
+    }
+  });
+  const requested = Math.trunc(ctx.limit ?? ROUTE_DEFAULT_LIMIT);
+  const limit = Math.min(50, Math.max(1, requested));
+  const rows = [...groups].map(([name, t]) => ({ name, t, e: representative.get(name) as ErrorRecord }));
+  rows.sort(
+    (a, b) =>
+      b.t.users - a.t.users || b.t.sessions - a.t.sessions || b.t.count - a.t.count || b.t.lastSeenMs - a.t.lastSeenMs || (a.name < b.name ? -1 : 1),
+  );
+  return rows.slice(0, limit).map(({ name, t, e }) => {
+    const d = detailsOf(e);
+    return {
+      name,
+      count: t.count,
+      users: t.users,
+      sessions: t.sessions,
+      path: e.path,
+      error_type: e.type,
+      filename: d.filename,
+      line: d.lineno === 0 ? null : d.lineno,
+      stack: d.stack.slice(0, 1000),
+      last_seen: formatDateTime64(t.lastSeenMs),
+    };
+  });
+}
+
+/** Errors per UTC day (the live toDate(timestamp) applies no time zone), days without errors absent. */
+function dailyRows(ctx: RunContext, row: (day: string, tally: ErrorTally) => Row): Row[] {
+  const days = tallyErrors(ctx, (e) => formatDate(e.timeMs));
+  return [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, tally]) => row(day, tally));
+}
+
+/** Totals of the filtered errors, with the share of all sessions (unfiltered) that had one. */
+function summaryRow(ctx: RunContext): Row {
+  const messages = new Set<string>();
+  const all = tallyErrors(ctx, (e) => {
+    messages.add(e.message);
+    return 0;
+  }).get(0) ?? { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
+  const unfiltered = { ...ctx, filters: { masks: new Map<string, Uint8Array>(), excludesAll: false, tests: [] } };
+  const sessions = totalSessions(unfiltered).sessions;
+  return {
+    totalErrors: all.count,
+    uniqueErrorTypes: messages.size,
+    affectedUsers: all.users,
+    affectedSessions: all.sessions,
+    errorRate: sessions > 0 ? Math.round((all.sessions / sessions) * 10000) / 100 : null,
+  };
+}
+
+const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'os', 'device', 'country'] as const;
+
+/** The value of segment dimension `d` for an error's context (traffic_segments' expressions). */
+function segmentValue(c: ErrorContext, d: number): string {
+  switch (SEGMENT_DIMENSIONS[d]) {
+    case 'browser':
+      return c.browser_name;
+    case 'browser_version':
+      return c.browser_version === '' ? '' : `${c.browser_name} ${c.browser_version.split('.')[0] as string}`;
+    case 'os':
+      return c.os_name;
+    case 'device':
+      return deviceLabel(c.device_type);
+    default:
+      return c.country;
+  }
+}
+
+/** Errors and error sessions per value of each session dimension, in the traffic_segments long form. */
+function segmentRows(ctx: RunContext): Row[] {
+  const rows: Row[] = [];
+  SEGMENT_DIMENSIONS.forEach((dimension, d) => {
+    const byValue = tallyErrors(ctx, (e) => segmentValue(contextOf(ctx, e), d));
+    const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
+    for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
+  });
+  return rows;
+}
+
+/** The live errors builders. */
+export const errorsTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'recent_errors',
+    family: 'errors',
+    derives: [errorDerivation, deviceDetailsOf],
+    olderPublicAccess: true,
+    filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
+    customizable: true,
+    gate: 'error_tracking',
+    paging: 'self',
+    fields: {
+      message: 'string',
+      stack: 'string?',
+      path: 'string',
+      anonymous_id: 'string',
+      session_id: 'string',
+      timestamp: 'string',
+      filename: 'string?',
+      lineno: 'integer?',
+      colno: 'integer?',
+      error_type: 'string',
+      browser_name: 'string?',
+      browser_version: 'string?',
+      os_name: 'string?',
+      os_version: 'string?',
+      device_type: 'string?',
+      country: 'string?',
+      region: 'string?',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      default_order: "timestamp DESC",
+      output_fields: [
+        { name: "message", type: "string" },
+        { name: "stack", type: "string" },
+        { name: "path", type: "string" },
+        { name: "anonymous_id", type: "string" },
+        { name: "session_id", type: "string" },
+        { name: "timestamp", type: "datetime" },
+        { name: "filename", type: "string" },
+        { name: "lineno", type: "number" },
+        { name: "colno", type: "number" },
+        { name: "error_type", type: "string" },
+        { name: "browser_name", type: "string" },
+        { name: "browser_version", type: "string" },
+        { name: "os_name", type: "string" },
+        { name: "os_version", type: "string" },
+        { name: "device_type", type: "string" },
+        { name: "country", type: "string" },
+        { name: "region", type: "string" },
+      ],
+      description: "Recent JS errors with full context: message, stack (capped at 1500 chars), path, error_type, browser, OS, device, country. For aggregates use error_summary / errors_by_type / errors_by_page.",
+      category: "Errors",
+      tags: ["errors", "recent", "debugging"],
+    },
+    run(ctx) {
+      return recentErrorRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'error_types',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    customizable: true,
+    limit: 50,
+    gate: 'error_tracking',
+    fields: {
+      name: 'string',
+      count: 'integer',
+      users: 'integer',
+      last_seen: 'string',
+    },
+    meta: {
+      description: "Top error MESSAGES with count, affected users, and last_seen. Group key is the message string. For grouping by JS class (TypeError, ReferenceError, …) use errors_by_type.",
+      category: "Errors",
+      tags: ["errors", "messages", "triage"],
+    },
+    run(ctx) {
+      const groups = tallyErrors(ctx, (e) => e.message);
+      return [...groups]
+        .map(([name, t]) => ({ name, count: t.count, users: t.users, last_seen: formatDateTime64(t.lastSeenMs) }))
+        .sort(byCountThenName((r) => r.count));
+    },
+  }),
+  defineQueryType({
+    name: 'error_fingerprints',
+    family: 'errors',
+    liveGate: 'error_tracking',
+    filters: ["message", "path", "error_type"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      name: 'string',
+      count: 'integer',
+      users: 'integer',
+      sessions: 'integer',
+      path: 'string',
+      error_type: 'string',
+      filename: 'string',
+      line: 'integer?',
+      stack: 'string',
+      last_seen: 'string',
+    },
+    meta: {
+      description: "Exact error messages ranked by affected users and sessions, with one representative debugging context per message.",
+      category: "Errors",
+      tags: ["errors", "fingerprints", "debugging", "internal"],
+    },
+    run(ctx) {
+      return fingerprintRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'error_customer_impact',
+    family: 'errors',
+    derives: [errorDerivation, revenueDerivation],
+    filters: ["message", "path"],
+    customizable: false,
+    paging: 'self',
+    fields: {
+      error_occurrences: 'integer',
+      affected_sessions: 'integer',
+      affected_visitor_identifiers: 'integer',
+      linked_visitor_identifiers: 'integer',
+      identified_profiles: 'integer',
+      unlinked_visitor_identifiers: 'integer',
+      ambiguous_profile_sessions: 'integer',
+      identity_coverage_percent: 'number',
+      identified_profiles_with_prior_attributed_completed_payment: 'integer',
+      qualifying_profile_payment_history_observed: 'integer',
+      payment_match_is_lower_bound: 'integer',
+    },
+    meta: {
+      description: "Privacy-safe aggregate impact for one exact error fingerprint or canonical route. Returns counts and identity/payment coverage only; never visitor, profile, session, or transaction identifiers. Payment matches prove prior attributed completed payments, not active subscription status.",
+      category: "Errors",
+      tags: ["errors", "impact", "identity", "revenue", "internal"],
+      output_fields: [
+        { name: "error_occurrences", type: "number" },
+        { name: "affected_sessions", type: "number" },
+        { name: "affected_visitor_identifiers", type: "number" },
+        { name: "linked_visitor_identifiers", type: "number" },
+        { name: "identified_profiles", type: "number" },
+        { name: "unlinked_visitor_identifiers", type: "number" },
+        { name: "ambiguous_profile_sessions", type: "number" },
+        { name: "identity_coverage_percent", type: "number", unit: "%" },
+        { name: "identified_profiles_with_prior_attributed_completed_payment", type: "number" },
+        { name: "qualifying_profile_payment_history_observed", type: "boolean" },
+        { name: "payment_match_is_lower_bound", type: "boolean" },
+      ],
+    },
+    run(ctx) {
+      return [customerImpactRow(ctx)];
+    },
+  }),
+  defineQueryType({
+    name: 'error_route_continuation_comparison',
+    family: 'errors',
+    filters: ["message", "path"],
+    customizable: false,
+    paging: 'self',
+    fields: {
+      candidate_exposed_sessions: 'integer',
+      candidate_control_sessions: 'integer',
+      matched_exposed_sessions: 'integer',
+      matched_control_sessions: 'integer',
+      unmatched_exposed_sessions: 'integer',
+      unmatched_control_sessions: 'integer',
+      exposed_continued_sessions: 'integer',
+      control_continued_sessions: 'integer',
+      exposed_continuation_percent: 'number',
+      control_continuation_percent: 'number',
+    },
+    meta: {
+      description: "Privacy-safe aggregate continuation comparison for one exact error fingerprint or canonical route. It matches error-exposed sessions to same-route, day, device, and browser sessions without that exact error, then measures a different screen view within ten minutes. It is association evidence, never proof of causation.",
+      category: "Errors",
+      tags: ["errors", "behavior", "continuation", "internal"],
+      output_fields: [
+        { name: "candidate_exposed_sessions", type: "number" },
+        { name: "candidate_control_sessions", type: "number" },
+        { name: "matched_exposed_sessions", type: "number" },
+        { name: "matched_control_sessions", type: "number" },
+        { name: "unmatched_exposed_sessions", type: "number" },
+        { name: "unmatched_control_sessions", type: "number" },
+        { name: "exposed_continued_sessions", type: "number" },
+        { name: "control_continued_sessions", type: "number" },
+        { name: "exposed_continuation_percent", type: "number", unit: "%" },
+        { name: "control_continuation_percent", type: "number", unit: "%" },
+      ],
+    },
+    run(ctx) {
+      return [continuationComparisonRow(ctx)];
+    },
+  }),
+  defineQueryType({
+    name: 'error_trends',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    gate: 'error_tracking',
+    fields: {
+      date: 'string',
+      errors: 'integer',
+      users: 'integer',
+    },
+    meta: {
+      description: "Error counts over time to identify spikes and trends.",
+      category: "Errors",
+      tags: ["errors", "trends", "time-series"],
+    },
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, errors: t.count, users: t.users }));
+    },
+  }),
+  defineQueryType({
+    name: 'errors_by_page',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["path", "message", "error_type"],
+    customizable: true,
+    limit: 20,
+    gate: 'error_tracking',
+    fields: {
+      name: 'string',
+      errors: 'integer',
+      users: 'integer',
+    },
+    meta: {
+      description: "Error counts grouped by the page where they occurred.",
+      category: "Errors",
+      tags: ["errors", "pages"],
+    },
+    run(ctx) {
+      const groups = tallyErrors(ctx, (e) => e.path || null);
+      return [...groups]
+        .map(([name, t]) => ({ name, errors: t.count, users: t.users }))
+        .sort(byCountThenName((r) => r.errors));
+    },
+  }),
+  defineQueryType({
+    name: 'error_frequency',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    gate: 'error_tracking',
+    fields: {
+      date: 'string',
+      count: 'integer',
+    },
+    meta: {
+      description: "Error frequency and recurrence patterns.",
+      category: "Errors",
+      tags: ["errors", "frequency"],
+    },
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, count: t.count }));
+    },
+  }),
+  defineQueryType({
+    name: 'error_summary',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    customizable: true,
+    gate: 'error_tracking',
+    paging: 'self',
+    fields: {
+      totalErrors: 'integer',
+      uniqueErrorTypes: 'integer',
+      affectedUsers: 'integer',
+      affectedSessions: 'integer',
+      errorRate: 'number?',
+    },
+    meta: {
+      title: "Error Summary",
+      description: "Overview of errors with calculated error rate",
+      category: "Errors",
+      tags: ["errors", "summary", "overview"],
+    },
+    run(ctx) {
+      return [summaryRow(ctx)];
+    },
+  }),
+  defineQueryType({
+    name: 'error_chart_data',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    gate: 'error_tracking',
+    fields: {
+      date: 'string',
+      totalErrors: 'integer',
+      affectedUsers: 'integer',
+    },
+    meta: {
+      description: "Error counts formatted for time-series chart display.",
+      category: "Errors",
+      tags: ["errors", "chart", "time-series"],
+    },
+    run(ctx) {
+      return dailyRows(ctx, (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }));
+    },
+  }),
+  defineQueryType({
+    name: 'errors_by_type',
+    family: 'errors',
+    olderPublicAccess: true,
+    filters: ["path", "message", "error_type"],
+    customizable: true,
+    limit: 20,
+    gate: 'error_tracking',
+    fields: {
+      name: 'string',
+      count: 'integer',
+      users: 'integer',
+      sessions: 'integer',
+    },
+    meta: {
+      description: "Errors grouped by JS error class (TypeError, ReferenceError, …) with count, affected users, and sessions. For grouping by error message use error_types.",
+      category: "Errors",
+      tags: ["errors", "class", "triage"],
+    },
+    run(ctx) {
+      const groups = tallyErrors(ctx, (e) => e.type || null);
+      return [...groups]
+        .map(([name, t]) => ({ name, count: t.count, users: t.users, sessions: t.sessions }))
+        .sort(byCountThenName((r) => r.count));
+    },
+  }),
+  defineQueryType({
+    name: 'error_segments',
+    family: 'errors',
+    derives: [errorDerivation, deviceDetailsOf],
+    insightsOnly: true,
+    fields: {
+      dimension: 'string',
+      value: 'string',
+      errors: 'integer',
+      sessions: 'integer',
+    },
+    // The live builder body of this insights-only type is not public: its meta is ours.
+    meta: {
+      description: "Errors broken down by one dimension (browser, browser version, OS, device, country): one row per dimension value.",
+      category: "Errors",
+      tags: ["segments", "insights"],
+    },
+    run(ctx) {
+      return segmentRows(ctx);
+    },
+  }),
+];

@@ -1,0 +1,191 @@
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { breakdownSql, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+
+/**
+ * The live normalizeGeo plugin: `country_code` and `country_name` from the row's country (an
+ * ISO 3166-1 alpha-2 code in the world's data).
+ */
+function geoFields(ctx: RunContext, countryCode: number): { country_code: string; country_name: string } {
+  return {
+    country_code: ctx.dictionaries.values.country[countryCode] ?? '',
+    country_name: ctx.dictionaries.countryNames[countryCode] ?? '',
+  };
+}
+
+/**
+ * Rows of a place breakdown with its country (region, city): one row per (place, country),
+ * places with an empty name left out, then the normalizeGeo fields.
+ */
+function placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (code: number) => number): Row[] {
+  const values = ctx.dictionaries.values[dimension];
+  const groups = groupVisits(ctx, (s) => {
+    const code = s.batch.dims[dimension][s.index] as number;
+    return values[code] ? code : null;
+  });
+  const rows: Row[] = [];
+  for (const [code, stats] of groups) {
+    const country = countryOf(code);
+    const countryCode = ctx.dictionaries.values.country[country] ?? '';
+    rows.push({ name: values[code] ?? '', country: countryCode, pageviews: stats.pageviews, visitors: stats.visitors, countryIndex: country });
+  }
+  const ordered = sortByVisitors(rows, (r) => `${r.name as string}\u0000${r.country as string}`);
+  const total = visitorTotal(ordered);
+  return ordered.map((r) => ({
+    name: r.name as string,
+    country: r.country as string,
+    pageviews: r.pageviews as number,
+    visitors: r.visitors as number,
+    percentage: visitorShare(r.visitors as number, total),
+    ...geoFields(ctx, r.countryIndex as number),
+  }));
+}
+
+/** The live geo builders. */
+export const geoTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'country',
+    family: 'geo',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Countries",
+      description: "Page-view traffic by known country; empty locations are excluded. Visitors are counted per country and can overlap across countries. Normalized country aliases sum their visitor counts. percentage is each group's visitors divided by the sum of visitors in the query-limited groups before agent row truncation, not site-wide unique visitors.",
+      category: "Geography",
+      tags: ["countries", "geography", "international", "audience"],
+      output_fields: [
+        { name: "name", type: "string", label: "Country", description: "Country name" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this country" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors from this country" },
+        { name: "percentage", type: "number", label: "Traffic %", description: "Share of summed visitor counts in query-limited country groups, excluding unknown locations", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    sql: breakdownSql('country'),
+    run(ctx) {
+      // deduplicateGeo merges rows sharing a country code; the world has one row per code already.
+      const codes = new Map<string, number>(ctx.dictionaries.values.country.map((c, i) => [c, i]));
+      return dimensionRows(ctx, 'country').map((r) => ({ ...r, ...geoFields(ctx, codes.get(r.name as string) as number) }));
+    },
+  }),
+  defineQueryType({
+    name: 'region',
+    family: 'geo',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      country: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Regions",
+      description: "Traffic breakdown by region/state to understand local audience within countries.",
+      category: "Geography",
+      tags: ["regions", "states", "local", "geography"],
+      output_fields: [
+        { name: "name", type: "string", label: "Region/State", description: "Region or state name" },
+        { name: "country", type: "string", label: "Country", description: "Country containing this region" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this region" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors from this region" },
+        { name: "percentage", type: "number", label: "Traffic %", description: "Share of summed visitor counts across all region groups", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    sql: breakdownSql('region', { extra: ['country'] }),
+    run(ctx) {
+      return placeRows(ctx, 'region', (region) => ctx.dictionaries.regionCountry[region] as number);
+    },
+  }),
+  defineQueryType({
+    name: 'timezone',
+    family: 'geo',
+    olderPublicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "Visitor distribution by timezone.",
+      category: "Geography",
+      tags: ["timezone", "geography", "audience"],
+    },
+    sql: breakdownSql('timezone'),
+    run(ctx) {
+      return dimensionRows(ctx, 'timezone');
+    },
+  }),
+  defineQueryType({
+    name: 'language',
+    family: 'geo',
+    olderPublicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "Visitor distribution by browser language setting.",
+      category: "Audience",
+      tags: ["language", "audience", "demographics"],
+    },
+    sql: breakdownSql('language'),
+    run(ctx) {
+      return dimensionRows(ctx, 'language');
+    },
+  }),
+  defineQueryType({
+    name: 'city',
+    family: 'geo',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      country: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      title: "Cities",
+      description: "Detailed city-level traffic breakdown for hyperlocal audience analysis and targeting.",
+      category: "Geography",
+      tags: ["cities", "local", "hyperlocal", "targeting"],
+      output_fields: [
+        { name: "name", type: "string", label: "City", description: "City name" },
+        { name: "country", type: "string", label: "Country", description: "Country containing this city" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total pageviews from this city" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors from this city" },
+        { name: "percentage", type: "number", label: "Traffic %", description: "Share of summed visitor counts across all city groups", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    sql: breakdownSql('city', { extra: ['country'] }),
+    run(ctx) {
+      return placeRows(ctx, 'city', (city) => ctx.dictionaries.regionCountry[ctx.dictionaries.cityRegion[city] as number] as number);
+    },
+  }),
+];

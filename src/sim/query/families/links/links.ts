@@ -1,0 +1,256 @@
+import type { Website } from '../../../model/entities.js';
+import { OUTBOUND_LINKS, outboundClicks, type OutboundClicks } from '../../../model/derived/outbound-clicks.js';
+import type { SessionBatch } from '../../../model/traffic.js';
+import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
+import { createDistinct, percentage } from '../../readers/aggregate.js';
+import { formatDateTime } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
+import { OUTGOING_LINKS } from '../../../ingest/page-events.js';
+import { DAY_MS } from '../../../model/world.js';
+import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
+
+/** Filter fields of an outbound click that no session dictionary holds. */
+const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);
+
+const EMPTY_CLICKS: OutboundClicks = {
+  count: 0,
+  session: new Uint32Array(0),
+  page: new Uint32Array(0),
+  timeMs: new Float64Array(0),
+  link: new Uint8Array(0),
+};
+
+/** One outbound click: its link, time, and the visitor and session (scan serial) that made it. */
+interface OutboundClick {
+  readonly href: string;
+  readonly text: string;
+  readonly timeMs: number;
+  readonly visitorKey: number;
+  readonly sessionKey: number;
+  readonly weight: number;
+}
+
+/**
+ * Visits the outbound clicks in range of the filtered sessions. As the service joins each click
+ * to its session's first-seen dimensions, session filters apply to the session and a path filter
+ * to the session's entry page; `client_id`, ids, `href` and `text` filters apply to the click.
+ */
+function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => void): void {
+  if (ctx.scope.kind !== 'websites') return;
+  const split = splitFilters(ctx, CLICK_FIELDS);
+  const pathMask = ctx.filters.masks.get('path') ?? null;
+  const websites = new Map<string, Website>(ctx.scope.websites.map((w) => [w.id, w]));
+  let serial = 0;
+  let batchOf: SessionBatch | null = null;
+  let clicks: OutboundClicks = EMPTY_CLICKS;
+  let next = 0;
+  scanSessions(split.sessions, (batch, i, _matched, visitorKey) => {
+    serial++;
+    if (batch !== batchOf) {
+      batchOf = batch;
+      clicks = ctx.traffic.derived(outboundClicks, websites.get(batch.websiteId) as Website, batch.day);
+      next = 0;
+    }
+    // Clicks are in session order and sessions are visited in order: walk them alongside.
+    while (next < clicks.count && (clicks.session[next] as number) < i) next++;
+    if (next >= clicks.count || clicks.session[next] !== i) return;
+    if (pathMask && pathMask[batch.pagePaths[batch.pageOffsets[i] as number] as number] === 0) return;
+    for (let c = next; c < clicks.count && clicks.session[c] === i; c++) {
+      const timeMs = clicks.timeMs[c] as number;
+      if (timeMs < ctx.fromMs || timeMs > ctx.toMs) continue;
+      const link = OUTBOUND_LINKS[clicks.link[c] as number];
+      if (!link) continue;
+      const passes = passesRecord(split, (field) => {
+        switch (field) {
+          case 'client_id':
+            return batch.websiteId;
+          case 'anonymous_id':
+            return anonymousIdOf(batch.websiteId, batch.visitor[i] as number);
+          case 'session_id':
+            return sessionIdOf(batch, i);
+          case 'href':
+            return link.href;
+          case 'text':
+            return link.text;
+          default:
+            return '';
+        }
+      });
+      if (passes) visit({ href: link.href, text: link.text, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
+    }
+  });
+  scanIngestedClicks(ctx, split, serial, visit);
+}
+
+/**
+ * Visits the clicks `/batch` and `/` stored (weight 1), website by website and day by day in
+ * arrival order, after the generated ones. A click is joined to no session here, so a request
+ * with a session-level filter (a dimension or a path) leaves them out; the click filters apply.
+ */
+function scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: number, visit: (click: OutboundClick) => void): void {
+  if (ctx.scope.kind !== 'websites' || split.sessions.filters.excludesAll || ctx.filters.masks.size > 0) return;
+  const firstDay = Math.floor(ctx.fromMs / DAY_MS);
+  const lastDay = Math.floor(ctx.toMs / DAY_MS);
+  const sessions = new Map<string, number>();
+  ctx.scope.websites.forEach((website, siteIndex) => {
+    if (!ctx.ingested.holds(OUTGOING_LINKS, website.id)) return;
+    for (let day = firstDay; day <= lastDay; day++) {
+      for (const click of ctx.ingested.onDay(OUTGOING_LINKS, website.id, day)) {
+        if (click.timestamp < ctx.fromMs || click.timestamp > ctx.toMs) continue;
+        const passes = passesRecord(split, (field) => {
+          switch (field) {
+            case 'client_id':
+              return website.id;
+            case 'anonymous_id':
+              return click.anonymousId;
+            case 'session_id':
+              return click.sessionId;
+            case 'href':
+              return click.href;
+            case 'text':
+              return click.text;
+            default:
+              return '';
+          }
+        });
+        if (!passes) continue;
+        const sessionName = `${website.id}\u0000${click.sessionId !== '' ? click.sessionId : click.eventId}`;
+        let sessionKey = sessions.get(sessionName);
+        if (sessionKey === undefined) sessions.set(sessionName, (sessionKey = serialBase + 1 + sessions.size));
+        visit({ href: click.href, text: click.text, timeMs: click.timestamp, visitorKey: visitorKeyOf(siteIndex, click.visitor), sessionKey, weight: 1 });
+      }
+    }
+  });
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Clicks per (href, text), most first, with distinct visitors and sessions and the latest click. */
+function outboundLinkRows(ctx: RunContext): Row[] {
+  const groups = new Map<string, { href: string; text: string; index: number; clicks: number; users: number; sessions: number; last: number }>();
+  const isNewUser = createDistinct();
+  const isNewSession = createDistinct();
+  scanOutboundClicks(ctx, (click) => {
+    const key = `${click.href}\u0000${click.text}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { href: click.href, text: click.text, index: groups.size, clicks: 0, users: 0, sessions: 0, last: click.timeMs };
+      groups.set(key, g);
+    }
+    g.clicks += click.weight;
+    if (click.timeMs > g.last) g.last = click.timeMs;
+    if (isNewUser(g.index, click.visitorKey)) g.users += click.weight;
+    if (isNewSession(g.index, click.sessionKey)) g.sessions += click.weight;
+  });
+  const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
+  return [...groups.values()]
+    .sort((a, b) => b.clicks - a.clicks || compareText(a.href, b.href) || compareText(a.text, b.text))
+    .map((g) => ({
+      href: g.href,
+      text: g.text,
+      total_clicks: g.clicks,
+      unique_users: g.users,
+      unique_sessions: g.sessions,
+      percentage: percentage(g.clicks, total),
+      last_clicked: formatDateTime(g.last),
+    }));
+}
+
+/** The host of an href, as ClickHouse's `domain()` reads it (`www.` kept). */
+function domainOf(href: string): string {
+  return /^[a-z]+:\/\/([^/?#:]+)/i.exec(href)?.[1] ?? '';
+}
+
+/** Clicks per destination domain, most first, with distinct visitors and hrefs. */
+function outboundDomainRows(ctx: RunContext): Row[] {
+  const groups = new Map<string, { index: number; clicks: number; users: number; links: Set<string> }>();
+  const isNewUser = createDistinct();
+  scanOutboundClicks(ctx, (click) => {
+    const domain = domainOf(click.href);
+    let g = groups.get(domain);
+    if (!g) {
+      g = { index: groups.size, clicks: 0, users: 0, links: new Set() };
+      groups.set(domain, g);
+    }
+    g.clicks += click.weight;
+    if (isNewUser(g.index, click.visitorKey)) g.users += click.weight;
+    g.links.add(click.href);
+  });
+  const total = [...groups.values()].reduce((sum, g) => sum + g.clicks, 0);
+  return [...groups]
+    .sort(([a, x], [b, y]) => y.clicks - x.clicks || compareText(a, b))
+    .map(([domain, g]) => ({
+      domain,
+      total_clicks: g.clicks,
+      unique_users: g.users,
+      unique_links: g.links.size,
+      percentage: percentage(g.clicks, total),
+    }));
+}
+
+/** The live links builders. */
+export const linksTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'outbound_links',
+    family: 'links',
+    publicAccess: true,
+    filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
+    customizable: true,
+    fields: {
+      href: 'string',
+      text: 'string',
+      total_clicks: 'integer',
+      unique_users: 'integer',
+      unique_sessions: 'integer',
+      percentage: 'number',
+      last_clicked: 'string',
+    },
+    meta: {
+      title: "Outbound Links",
+      description: "Track external links clicked by users, showing which outbound destinations are most popular.",
+      category: "Behavior",
+      tags: ["links", "outbound", "external", "clicks", "engagement"],
+      output_fields: [
+        { name: "href", type: "string", label: "Destination URL", description: "The external URL that was clicked" },
+        { name: "text", type: "string", label: "Link Text", description: "The visible text of the clicked link" },
+        { name: "total_clicks", type: "number", label: "Total Clicks", description: "Total number of clicks on this link" },
+        { name: "unique_users", type: "number", label: "Unique Users", description: "Number of unique users who clicked this link" },
+        { name: "unique_sessions", type: "number", label: "Unique Sessions", description: "Number of unique sessions with clicks on this link" },
+        { name: "percentage", type: "number", label: "Click Share", description: "Percentage of total outbound link clicks", unit: "%" },
+        { name: "last_clicked", type: "string", label: "Last Clicked", description: "Most recent time this link was clicked" },
+      ],
+      default_visualization: "table",
+    },
+    run: outboundLinkRows,
+  }),
+  defineQueryType({
+    name: 'outbound_domains',
+    family: 'links',
+    publicAccess: true,
+    filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
+    customizable: true,
+    fields: {
+      domain: 'string',
+      total_clicks: 'integer',
+      unique_users: 'integer',
+      unique_links: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Outbound Domains",
+      description: "Aggregate outbound link clicks by destination domain to see which external sites users visit most.",
+      category: "Behavior",
+      tags: ["links", "domains", "external", "clicks", "destinations"],
+      output_fields: [
+        { name: "domain", type: "string", label: "Domain", description: "The external domain that was clicked" },
+        { name: "total_clicks", type: "number", label: "Total Clicks", description: "Total number of clicks to this domain" },
+        { name: "unique_users", type: "number", label: "Unique Users", description: "Number of unique users who clicked links to this domain" },
+        { name: "unique_links", type: "number", label: "Unique Links", description: "Number of different links clicked to this domain" },
+        { name: "percentage", type: "number", label: "Click Share", description: "Percentage of total outbound link clicks", unit: "%" },
+      ],
+      default_visualization: "table",
+    },
+    run: outboundDomainRows,
+  }),
+];

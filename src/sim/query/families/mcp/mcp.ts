@@ -1,0 +1,287 @@
+import { bucketLabels, createBucketer, formatDateTime } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import {
+  byCount,
+  emptyMcpGroup,
+  addMcpCall,
+  groupMcpCalls,
+  mcpCallsOf,
+  mcpErrorRate,
+  mcpLastSeen,
+  mcpQuantile,
+  mcpTracked,
+  topK,
+} from './mcp-calls-scan.js';
+
+/** The live default LIMIT of the mcp lists. */
+const MCP_LIST_LIMIT = 100;
+
+/** The distinct values of a column, sorted, at most `max`. */
+function distinctValues(values: Iterable<string>, max: number): string[] {
+  return [...new Set(values)].filter((v) => v !== '').sort().slice(0, max);
+}
+
+/** One row of totals over every matching call (always one row, zeros and a null last_call without calls). */
+function mcpSummaryRows(ctx: RunContext): Row[] {
+  const calls = mcpCallsOf(ctx);
+  const all = emptyMcpGroup();
+  for (const call of calls) addMcpCall(all, call);
+  return [
+    {
+      calls: all.calls,
+      errors: all.errors,
+      error_rate: mcpErrorRate(all),
+      p50_ms: mcpQuantile(all, 50),
+      p95_ms: mcpQuantile(all, 95),
+      tools: all.tools.size,
+      clients: all.clients.size,
+      sessions: all.sessions.size,
+      servers: distinctValues(calls.map((c) => c.serverName), 20),
+      environments: distinctValues(calls.map((c) => c.environment), 10),
+      websites: distinctValues(calls.map((c) => c.websiteId), 50),
+      last_call: all.calls > 0 ? formatDateTime(all.lastMs) : null,
+      tracked: mcpTracked(ctx) ? 1 : 0,
+    },
+  ];
+}
+
+/** Calls and failed calls per bucket, every bucket from the start to the bucket of now (or the end) filled. */
+function mcpCallsSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const byBucket = new Map<string, { calls: number; errors: number }>();
+  for (const call of mcpCallsOf(ctx)) {
+    const label = bucket(call.timeMs);
+    const totals = byBucket.get(label) ?? { calls: 0, errors: 0 };
+    totals.calls++;
+    if (call.isError) totals.errors++;
+    byBucket.set(label, totals);
+  }
+  const labels = ctx.toMs < ctx.fromMs ? [] : bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs);
+  return labels.map((date) => ({ date, calls: byBucket.get(date)?.calls ?? 0, errors: byBucket.get(date)?.errors ?? 0 }));
+}
+
+/** One row per tool, most called first. */
+function mcpToolsRows(ctx: RunContext): Row[] {
+  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.tool)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([tool, g]) => ({
+    tool,
+    calls: g.calls,
+    errors: g.errors,
+    error_rate: mcpErrorRate(g),
+    p50_ms: mcpQuantile(g, 50),
+    p95_ms: mcpQuantile(g, 95),
+    avg_output_chars: g.calls > 0 ? Math.round(g.outputChars / g.calls) : 0,
+    sessions: g.sessions.size,
+    clients: topK(g.clients, 3),
+    last_called: mcpLastSeen(g),
+  }));
+}
+
+/** One row per client product ('' when unidentified), most calls first. */
+function mcpClientsRows(ctx: RunContext): Row[] {
+  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.client)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([client, g]) => ({
+    client,
+    calls: g.calls,
+    error_rate: mcpErrorRate(g),
+    p95_ms: mcpQuantile(g, 95),
+    tools: g.tools.size,
+    sessions: g.sessions.size,
+    versions: topK(g.versions, 3),
+    user_agent: g.userAgent,
+    last_seen: mcpLastSeen(g),
+  }));
+}
+
+/** Failed calls grouped by tool and message, most frequent first. */
+function mcpErrorsRows(ctx: RunContext): Row[] {
+  const failed = mcpCallsOf(ctx).filter((c) => c.isError);
+  const groups = [...groupMcpCalls(failed, (c) => `${c.tool}\n${c.error}`)].sort(byCount((g) => g.calls));
+  return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([key, g]) => {
+    const [tool = '', error = ''] = key.split('\n');
+    return { tool, error, occurrences: g.calls, sessions: g.sessions.size, clients: topK(g.clients, 3), last_seen: mcpLastSeen(g) };
+  });
+}
+
+
+/** The live mcp builders. */
+export const mcpTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'mcp_summary',
+    family: 'mcp',
+    filters: ["client", "tool", "server_name", "environment", "website_id"],
+    customizable: false,
+    fields: {
+      calls: 'integer',
+      errors: 'integer',
+      error_rate: 'number',
+      p50_ms: 'number',
+      p95_ms: 'number',
+      tools: 'integer',
+      clients: 'integer',
+      sessions: 'integer',
+      servers: 'array',
+      environments: 'array',
+      websites: 'array',
+      last_call: 'string',
+      tracked: 'integer',
+    },
+    meta: {
+      title: "MCP Overview",
+      description: "Tool call totals with error rate (percent) and median and p95 duration (ms). servers, environments and websites list the values present, for filtering. tracked is 1 once a tool call was ever recorded. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
+      category: "MCP",
+      tags: ["mcp", "model context protocol", "tool calls", "agents"],
+      output_fields: [
+        { name: "calls", type: "number" },
+        { name: "errors", type: "number" },
+        { name: "error_rate", type: "number" },
+        { name: "p50_ms", type: "number" },
+        { name: "p95_ms", type: "number" },
+        { name: "tools", type: "number" },
+        { name: "clients", type: "number" },
+        { name: "sessions", type: "number" },
+        { name: "servers", type: "json" },
+        { name: "environments", type: "json" },
+        { name: "websites", type: "json" },
+        { name: "last_call", type: "datetime" },
+        { name: "tracked", type: "number" },
+      ],
+      default_visualization: "metric",
+    },
+    paging: 'self',
+    run: mcpSummaryRows,
+  }),
+  defineQueryType({
+    name: 'mcp_calls_series',
+    family: 'mcp',
+    filters: ["client", "tool", "server_name", "environment", "website_id"],
+    customizable: false,
+    fields: {
+      date: 'string',
+      calls: 'integer',
+      errors: 'integer',
+    },
+    meta: {
+      title: "MCP Calls Over Time",
+      description: "Tool calls and failed calls per day (or hour), with empty buckets filled. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
+      category: "MCP",
+      tags: ["mcp", "model context protocol", "tool calls", "agents"],
+      output_fields: [
+        { name: "date", type: "string" },
+        { name: "calls", type: "number" },
+        { name: "errors", type: "number" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    paging: 'self',
+    run: mcpCallsSeriesRows,
+  }),
+  defineQueryType({
+    name: 'mcp_tools',
+    family: 'mcp',
+    filters: ["client", "tool", "server_name", "environment", "website_id"],
+    customizable: false,
+    fields: {
+      tool: 'string',
+      calls: 'integer',
+      errors: 'integer',
+      error_rate: 'number',
+      p50_ms: 'number',
+      p95_ms: 'number',
+      avg_output_chars: 'number',
+      sessions: 'integer',
+      clients: 'array',
+      last_called: 'string',
+    },
+    meta: {
+      title: "MCP Tools",
+      description: "One row per tool, most called first. avg_output_chars is the average result size in characters, about 4 per token. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
+      category: "MCP",
+      tags: ["mcp", "model context protocol", "tool calls", "agents"],
+      output_fields: [
+        { name: "tool", type: "string" },
+        { name: "calls", type: "number" },
+        { name: "errors", type: "number" },
+        { name: "error_rate", type: "number" },
+        { name: "p50_ms", type: "number" },
+        { name: "p95_ms", type: "number" },
+        { name: "avg_output_chars", type: "number" },
+        { name: "sessions", type: "number" },
+        { name: "clients", type: "json" },
+        { name: "last_called", type: "datetime" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: mcpToolsRows,
+  }),
+  defineQueryType({
+    name: 'mcp_clients',
+    family: 'mcp',
+    filters: ["client", "tool", "server_name", "environment", "website_id"],
+    customizable: false,
+    fields: {
+      client: 'string',
+      calls: 'integer',
+      error_rate: 'number',
+      p95_ms: 'number',
+      tools: 'integer',
+      sessions: 'integer',
+      versions: 'array',
+      user_agent: 'string',
+      last_seen: 'string',
+    },
+    meta: {
+      title: "MCP Clients",
+      description: "One row per AI client product (Claude Code, Cursor, ChatGPT, Codex...; '' when unidentified), most calls first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
+      category: "MCP",
+      tags: ["mcp", "model context protocol", "tool calls", "agents"],
+      output_fields: [
+        { name: "client", type: "string" },
+        { name: "calls", type: "number" },
+        { name: "error_rate", type: "number" },
+        { name: "p95_ms", type: "number" },
+        { name: "tools", type: "number" },
+        { name: "sessions", type: "number" },
+        { name: "versions", type: "json" },
+        { name: "user_agent", type: "string" },
+        { name: "last_seen", type: "datetime" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: mcpClientsRows,
+  }),
+  defineQueryType({
+    name: 'mcp_errors',
+    family: 'mcp',
+    filters: ["client", "tool", "server_name", "environment", "website_id"],
+    customizable: false,
+    fields: {
+      tool: 'string',
+      error: 'string',
+      occurrences: 'integer',
+      sessions: 'integer',
+      clients: 'array',
+      last_seen: 'string',
+    },
+    meta: {
+      title: "MCP Errors",
+      description: "Failed tool calls grouped by tool and error message, most frequent first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
+      category: "MCP",
+      tags: ["mcp", "model context protocol", "tool calls", "agents"],
+      output_fields: [
+        { name: "tool", type: "string" },
+        { name: "error", type: "string" },
+        { name: "occurrences", type: "number" },
+        { name: "sessions", type: "number" },
+        { name: "clients", type: "json" },
+        { name: "last_seen", type: "datetime" },
+      ],
+      default_visualization: "table",
+    },
+    paging: 'self',
+    run: mcpErrorsRows,
+  }),
+];

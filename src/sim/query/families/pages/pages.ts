@@ -1,0 +1,225 @@
+import { createDistinct, median, percentage } from '../../readers/aggregate.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { visitSessions } from '../../readers/session-visits.js';
+import { breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+
+/** Weighted totals of the views of one path. */
+interface PageGroup {
+  pageviews: number;
+  visitors: number;
+  sessions: number;
+  /** Seconds on page of the views kept for time analysis (1 < t < 3600), unweighted. */
+  readonly times: number[];
+}
+
+/**
+ * Groups pageviews that pass the path filter by path code. `all` counts every view; `entry`
+ * and `exit` only a session's first or last such view (one per session), as the live SQL takes
+ * argMin/argMax of the filtered events. `times` keeps the page_exit times the live
+ * page_time_analysis reads (strictly between 1 and 3600 seconds).
+ */
+function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
+  const pathMask = ctx.filters.masks.get('path') ?? null;
+  const groups = new Map<number, PageGroup>();
+  const isNewVisitor = createDistinct();
+  const isNewSession = createDistinct();
+  let sessionSerial = 0;
+  visitSessions(ctx, ({ batch, index, visitorKey }) => {
+    const w = batch.weight;
+    const first = batch.pageOffsets[index] as number;
+    const end = batch.pageOffsets[index + 1] as number;
+    const kept: number[] = [];
+    for (let p = first; p < end; p++) if (!pathMask || pathMask[batch.pagePaths[p] as number] === 1) kept.push(p);
+    const views = mode === 'all' ? kept : mode === 'entry' ? kept.slice(0, 1) : kept.slice(-1);
+    sessionSerial++;
+    for (const p of views) {
+      const path = batch.pagePaths[p] as number;
+      const seconds = batch.pageTimeS[p] as number;
+      if (times && !(seconds > 1 && seconds < 3600)) continue;
+      let group = groups.get(path);
+      if (!group) {
+        group = { pageviews: 0, visitors: 0, sessions: 0, times: [] };
+        groups.set(path, group);
+      }
+      group.pageviews += w;
+      if (isNewSession(path, sessionSerial)) group.sessions += w;
+      if (isNewVisitor(path, visitorKey)) group.visitors += w;
+      if (times) group.times.push(seconds);
+    }
+  });
+  return groups;
+}
+
+/** `name, pageviews, visitors` per path, ordered by visitors (the live `visitors DESC`). */
+function pageRows(ctx: RunContext, mode: 'all' | 'entry' | 'exit'): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const rows: Row[] = [...groupPageViews(ctx, mode)].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors }));
+  return sortByVisitors(rows, (r) => r.name as string);
+}
+
+/** Rows with the share of summed visitors as the last field. */
+function withShare(rows: Row[]): Row[] {
+  const total = visitorTotal(rows);
+  return rows.map((r) => ({ ...r, percentage: visitorShare(r.visitors as number, total) }));
+}
+
+/** The page a custom-SQL pages type answers: `LIMIT {limit} OFFSET {offset}`, limit 100 by default. */
+function pageOf(ctx: RunContext, rows: Row[]): Row[] {
+  return rows.slice(ctx.offset, ctx.offset + (ctx.limit ?? 100));
+}
+
+/** The SPEC.md row of top_pages: path, pageviews, visitors, sessions and the share of pageviews. */
+function specTopPages(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const rows: Row[] = [...groupPageViews(ctx, 'all')].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors, sessions: g.sessions }));
+  sortByVisitors(rows, (r) => r.name as string);
+  const total = rows.reduce((sum, r) => sum + (r.pageviews as number), 0);
+  return rows.map((r) => ({ path: r.name as string, pageviews: r.pageviews as number, visitors: r.visitors as number, sessions: r.sessions as number, percentage: percentage(r.pageviews as number, total) }));
+}
+
+function timeRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const rows: Row[] = [...groupPageViews(ctx, 'all', true)].map(([code, g]) => ({
+    name: paths[code] ?? '',
+    sessions_with_time: g.pageviews,
+    visitors: g.visitors,
+    median_time_on_page: median(g.times),
+  }));
+  sortByVisitors(rows, (r) => r.name as string);
+  return withShare(rows);
+}
+
+/** The live pages builders. */
+export const pageTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'top_pages',
+    family: 'pages',
+    publicAccess: true,
+    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Top Pages",
+      description: "Most visited pages on your website, ranked by total pageviews with visitor counts and traffic percentage.",
+      category: "Content",
+      tags: ["pages", "content", "traffic"],
+      output_fields: [
+        { name: "name", type: "string", label: "Page Path", description: "The URL path of the page", example: "/home" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total number of page views", example: 1234 },
+        { name: "visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors", example: 456 },
+        { name: "percentage", type: "number", label: "Traffic %", description: "Percentage of total traffic", unit: "%", example: 12.5 },
+      ],
+      default_visualization: "table",
+      supports_granularity: ["hour", "day"],
+    },
+    spec: { fields: ['path', 'pageviews', 'visitors', 'sessions', 'percentage'], run: specTopPages },
+    sql: breakdownSql('path'),
+    run(ctx) {
+      return withShare(pageRows(ctx, 'all'));
+    },
+  }),
+  defineQueryType({
+    name: 'entry_pages',
+    family: 'pages',
+    publicAccess: true,
+    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "First pages visitors land on when entering your site, ranked by entry frequency.",
+      category: "Pages",
+      tags: ["pages", "entry", "landing"],
+    },
+    run(ctx) {
+      return pageOf(ctx, withShare(pageRows(ctx, 'entry')));
+    },
+  }),
+  defineQueryType({
+    name: 'exit_pages',
+    family: 'pages',
+    publicAccess: true,
+    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      percentage: 'number',
+    },
+    meta: {
+      description: "Last pages visitors view before leaving your site, ranked by exit frequency.",
+      category: "Pages",
+      tags: ["pages", "exit", "drop-off"],
+    },
+    run(ctx) {
+      return pageOf(ctx, withShare(pageRows(ctx, 'exit')));
+    },
+  }),
+  defineQueryType({
+    name: 'page_performance',
+    family: 'pages',
+    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Page load performance metrics (load time, TTFB, DOM ready) broken down by page.",
+      category: "Performance",
+      tags: ["pages", "performance", "load time"],
+    },
+    sql: breakdownSql('path', { percentage: false }),
+    run(ctx) {
+      return pageRows(ctx, 'all');
+    },
+  }),
+  defineQueryType({
+    name: 'page_time_analysis',
+    family: 'pages',
+    publicAccess: true,
+    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      name: 'string',
+      sessions_with_time: 'integer',
+      visitors: 'integer',
+      median_time_on_page: 'number',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Page Time Analysis",
+      description: "Analysis of time spent on each page, showing median time with quality filters to ensure reliable data.",
+      category: "Engagement",
+      tags: ["time", "engagement", "pages", "performance"],
+      output_fields: [
+        { name: "name", type: "string", label: "Page Path", description: "The URL path of the page", example: "/home" },
+        { name: "sessions_with_time", type: "number", label: "Sessions with Time Data", description: "Number of sessions with valid time measurements", example: 245 },
+        { name: "visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors with time data", example: 189 },
+        { name: "median_time_on_page", type: "number", label: "Median Time (seconds)", description: "Median time spent on the page in seconds", unit: "seconds", example: 32.5 },
+        { name: "percentage", type: "number", label: "Share", description: "Percentage of total visitors", unit: "%", example: 15.8 },
+      ],
+      default_visualization: "table",
+      supports_granularity: ["hour", "day"],
+    },
+    run(ctx) {
+      return pageOf(ctx, timeRows(ctx));
+    },
+  }),
+];

@@ -1,0 +1,334 @@
+import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type VitalsBatch } from '../../../model/derived/vitals.js';
+import type { SessionDimension } from '../../../model/traffic.js';
+import type { ActivityRecord } from '../../readers/activity-scan.js';
+import { createBucketer } from '../../engine/dates.js';
+import { defineQueryType, type FieldType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
+import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { pagePath } from '../../readers/vitals-labels.js';
+
+/** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
+const ROUTE_DEFAULT_LIMIT = 100;
+
+type VitalsRecord = ActivityRecord<VitalsBatch>;
+
+/** The session's dictionary code of a dimension. */
+function sessionCode(record: VitalsRecord, field: SessionDimension): number {
+  return record.sessions.dims[field][record.sample] as number;
+}
+
+/** The statistics of a web_vitals_by_* row, after its name. */
+type WebVitalsStats = {
+  visitors: number;
+  avg_fcp: number | null;
+  p50_fcp: number | null;
+  avg_lcp: number | null;
+  p50_lcp: number | null;
+  p75_lcp: number | null;
+  avg_cls: number | null;
+  p50_cls: number | null;
+  avg_inp: number | null;
+  p75_inp: number | null;
+  avg_ttfb: number | null;
+  measurements: number;
+};
+
+type BreakdownRow = { name: string } & WebVitalsStats;
+
+function statsOf(group: VitalsGroup): WebVitalsStats {
+  return {
+    visitors: group.visitors,
+    avg_fcp: metricAverage(group, METRIC_FCP),
+    p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+    avg_lcp: metricAverage(group, METRIC_LCP),
+    p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
+    p75_lcp: metricQuantiles(group, METRIC_LCP, [0.75])[0] ?? null,
+    avg_cls: metricAverage(group, METRIC_CLS),
+    p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+    avg_inp: metricAverage(group, METRIC_INP),
+    p75_inp: metricQuantiles(group, METRIC_INP, [0.75])[0] ?? null,
+    avg_ttfb: metricAverage(group, METRIC_TTFB),
+    measurements: group.samples,
+  };
+}
+
+/**
+ * Rows per group, ordered by p50 LCP descending (as the SQL), limited to the request's limit.
+ * Posted measurements join by `ingestedKeyOf` (none: they are left out); a key that is not a
+ * code names its row itself.
+ */
+function breakdownRows(
+  ctx: RunContext,
+  keyOf: (record: VitalsRecord) => number | null,
+  label: (code: number) => string,
+  ingestedKeyOf?: (vital: VitalSpanRecord) => VitalsKey | null,
+): BreakdownRow[] {
+  const groups = groupVitals<VitalsKey>(ctx, false, keyOf, ingestedKeyOf);
+  const rows = [...groups].map(([key, group]) => ({ name: typeof key === 'number' ? label(key) : key, ...statsOf(group) }));
+  rows.sort(byNullableDesc((row) => row.p50_lcp));
+  return rows.slice(0, ctx.limit ?? ROUTE_DEFAULT_LIMIT);
+}
+
+/**
+ * Rows per value of a session dimension (the session's first non-empty value); empty values are
+ * left out. A posted measurement counts under what its request's User-Agent named.
+ */
+function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): BreakdownRow[] {
+  const values = ctx.dictionaries.values[field];
+  return breakdownRows(
+    ctx,
+    (r) => (values[sessionCode(r, field)] ? sessionCode(r, field) : null),
+    (code) => values[code] ?? '',
+    (v) => ingestedDimensionKey(ctx, field, v),
+  );
+}
+
+
+/** Daily vitals in the request's time zone (hourly granularity is ignored), days without samples absent. */
+function timeSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer('day', ctx.timezone);
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([date, group]) => ({
+      date,
+      avg_fcp: metricAverage(group, METRIC_FCP),
+      p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+      avg_lcp: metricAverage(group, METRIC_LCP),
+      p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
+      avg_cls: metricAverage(group, METRIC_CLS),
+      p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+      avg_inp: metricAverage(group, METRIC_INP),
+      p50_inp: metricQuantiles(group, METRIC_INP, [0.5])[0] ?? null,
+      avg_ttfb: metricAverage(group, METRIC_TTFB),
+      p50_ttfb: metricQuantiles(group, METRIC_TTFB, [0.5])[0] ?? null,
+      measurements: group.samples,
+    }));
+}
+
+/** The fields every web_vitals_by_* breakdown starts with, in the live order. */
+const BREAKDOWN_FIELDS = {
+  name: 'string',
+  visitors: 'integer',
+  avg_fcp: 'number?',
+  p50_fcp: 'number?',
+  avg_lcp: 'number?',
+  p50_lcp: 'number?',
+  p75_lcp: 'number?',
+  avg_cls: 'number?',
+  p50_cls: 'number?',
+  avg_inp: 'number?',
+  p75_inp: 'number?',
+  avg_ttfb: 'number?',
+  measurements: 'integer',
+} as const satisfies Readonly<Record<string, FieldType>>;
+
+/** The live meta's output fields of those breakdowns. */
+const BREAKDOWN_OUTPUT_FIELDS = [
+  { name: "name", type: "string", label: "Name" },
+  { name: "visitors", type: "number", label: "Visitors" },
+  { name: "avg_fcp", type: "number", label: "Avg FCP" },
+  { name: "p50_fcp", type: "number", label: "p50 FCP" },
+  { name: "avg_lcp", type: "number", label: "Avg LCP" },
+  { name: "p50_lcp", type: "number", label: "p50 LCP" },
+  { name: "p75_lcp", type: "number", label: "p75 LCP" },
+  { name: "avg_cls", type: "number", label: "Avg CLS" },
+  { name: "p50_cls", type: "number", label: "p50 CLS" },
+  { name: "avg_inp", type: "number", label: "Avg INP" },
+  { name: "p75_inp", type: "number", label: "p75 INP" },
+  { name: "avg_ttfb", type: "number", label: "Avg TTFB" },
+  { name: "measurements", type: "number", label: "Measurements" },
+];
+
+/** The live performance builders. */
+export const performanceTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'web_vitals_by_page',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+    },
+    meta: {
+      title: "Web Vitals by Page",
+      description: "Average and p50 Core Web Vitals per page.",
+      category: "Performance",
+      tags: ["vitals", "performance", "page"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const paths = ctx.dictionaries.values.path;
+      return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_by_browser',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+    },
+    meta: {
+      title: "Web Vitals by Browser",
+      description: "Average and p50 Core Web Vitals per browser.",
+      category: "Performance",
+      tags: ["vitals", "performance", "browser"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'browser_name');
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_by_country',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+      country_code: 'string',
+      country_name: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Web Vitals by Country",
+      description: "Average and p50 Core Web Vitals per country.",
+      category: "Performance",
+      tags: ["vitals", "performance", "country", "geo"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const { values, countryNames } = ctx.dictionaries;
+      const rows = breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => values.country[code] ?? '');
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_by_os',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+    },
+    meta: {
+      title: "Web Vitals by OS",
+      description: "Average and p50 Core Web Vitals per operating system.",
+      category: "Performance",
+      tags: ["vitals", "performance", "os"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'os_name');
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_by_device',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+    },
+    meta: {
+      title: "Web Vitals by Device Type",
+      description: "Average and p50 Core Web Vitals split by mobile / desktop / tablet. Use it for mobile-vs-desktop comparisons.",
+      category: "Performance",
+      tags: ["vitals", "performance", "device", "mobile", "desktop"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      return sessionBreakdownRows(ctx, 'device_type');
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_by_region',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      ...BREAKDOWN_FIELDS,
+      country_code: 'string',
+      country_name: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Web Vitals by Region",
+      description: "Average and p50 Core Web Vitals per region.",
+      category: "Performance",
+      tags: ["vitals", "performance", "region", "geo"],
+      output_fields: [
+        ...BREAKDOWN_OUTPUT_FIELDS,
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const { values, regionCountry } = ctx.dictionaries;
+      const label = (code: number): string => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
+      const rows = breakdownRows(ctx, (r) => (values.region[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), label);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    },
+  }),
+  defineQueryType({
+    name: 'web_vitals_time_series',
+    family: 'performance',
+    customizable: true,
+    paging: 'self',
+    fields: {
+      date: 'string',
+      avg_fcp: 'number?',
+      p50_fcp: 'number?',
+      avg_lcp: 'number?',
+      p50_lcp: 'number?',
+      avg_cls: 'number?',
+      p50_cls: 'number?',
+      avg_inp: 'number?',
+      p50_inp: 'number?',
+      avg_ttfb: 'number?',
+      p50_ttfb: 'number?',
+      measurements: 'integer',
+    },
+    meta: {
+      title: "Web Vitals Time Series",
+      description: "Daily averages and p50s for each Core Web Vital metric.",
+      category: "Performance",
+      tags: ["vitals", "performance", "time-series"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date" },
+        { name: "avg_fcp", type: "number", label: "Avg FCP" },
+        { name: "p50_fcp", type: "number", label: "p50 FCP" },
+        { name: "avg_lcp", type: "number", label: "Avg LCP" },
+        { name: "p50_lcp", type: "number", label: "p50 LCP" },
+        { name: "avg_cls", type: "number", label: "Avg CLS" },
+        { name: "p50_cls", type: "number", label: "p50 CLS" },
+        { name: "avg_inp", type: "number", label: "Avg INP" },
+        { name: "p50_inp", type: "number", label: "p50 INP" },
+        { name: "avg_ttfb", type: "number", label: "Avg TTFB" },
+        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
+        { name: "measurements", type: "number", label: "Measurements" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    run(ctx) {
+      return timeSeriesRows(ctx);
+    },
+  }),
+];

@@ -1,0 +1,611 @@
+import { errorCountOfSession, errorDerivation, noErrors, type ErrorBatch } from '../../../model/derived/errors.js';
+import { pageStayMs } from '../../../model/derived/pageview-times.js';
+import { DAY_MS } from '../../../model/world.js';
+import { parseSessionId, sessionIdOf } from '../../../model/identity.js';
+import type { SessionBatch } from '../../../model/traffic.js';
+import { round2 } from '../../readers/aggregate.js';
+import { formatDate } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { bySessions, createDistinctGroups } from '../../readers/distinct-groups.js';
+import { deviceLabel } from '../../engine/labels.js';
+import { sessionEventsOf } from '../../readers/session-events.js';
+import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
+import { countTracked } from '../../readers/tracked-events.js';
+
+/** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
+const DURATION_RANGES: readonly [string, number][] = [
+  ['0-30s', 30],
+  ['30s-1m', 60],
+  ['1m-5m', 300],
+  ['5m-15m', 900],
+  ['15m-1h', 3600],
+  ['1h+', Number.POSITIVE_INFINITY],
+];
+
+/** Index into {@link DURATION_RANGES} of a time on page. */
+function durationRange(seconds: number): number {
+  return DURATION_RANGES.findIndex(([, upper]) => seconds < upper);
+}
+
+/** Which pageviews of a session pass the request's path filter. */
+function pathPasses(ctx: RunContext): (path: number) => boolean {
+  const mask = ctx.filters.masks.get('path');
+  return mask ? (path) => mask[path] === 1 : () => true;
+}
+
+/** Distinct sessions and visitors per session-level value (device, browser). */
+function sessionsBy(ctx: RunContext, nameOf: (batch: SessionBatch, index: number) => string | null): Row[] {
+  const counts = createDistinctGroups<string>();
+  let serial = 0;
+  scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+    const name = nameOf(batch, i);
+    serial++;
+    if (name !== null) counts.add(name, serial, visitorKey, weight);
+  });
+  return [...counts.groups].map(([name, c]) => ({ name, sessions: c.sessions, visitors: c.visitors })).sort(bySessions);
+}
+
+/** The geography and technology columns of a listed session. */
+function sessionContext(ctx: RunContext, batch: SessionBatch, i: number) {
+  const values = ctx.dictionaries.values;
+  const countryCode = batch.dims.country[i] as number;
+  const country = values.country[countryCode] ?? '';
+  return {
+    country,
+    referrer: values.referrer[batch.dims.referrer[i] as number] ?? '',
+    device_type: values.device_type[batch.dims.device_type[i] as number] ?? '',
+    browser_name: values.browser_name[batch.dims.browser_name[i] as number] ?? '',
+    os_name: values.os_name[batch.dims.os_name[i] as number] ?? '',
+    country_code: country,
+    country_name: ctx.dictionaries.countryNames[countryCode] ?? '',
+  };
+}
+
+/** One listed session sample with what the per-session types rank and show. */
+interface ListedSession {
+  readonly batch: SessionBatch;
+  readonly index: number;
+  readonly id: string;
+  readonly firstMs: number;
+  readonly lastMs: number;
+  readonly pageViews: number;
+}
+
+/**
+ * The most recent `wanted` sessions of the range that pass the filters (fewer when there are
+ * fewer), in no order, and maybe some older ones: days are read from the last one back, and a
+ * day's sessions all start after the previous day's, so reading stops at the first day that
+ * brings the count to `wanted`. Its cost follows the rows a page asks for, not the range.
+ */
+function listRecentSessions(ctx: RunContext, wanted: number): ListedSession[] {
+  const out: ListedSession[] = [];
+  for (let day = Math.floor(ctx.toMs / DAY_MS); day >= Math.floor(ctx.fromMs / DAY_MS) && out.length < wanted; day--) {
+    listSessions(ctx, out, Math.max(ctx.fromMs, day * DAY_MS), Math.min(ctx.toMs, (day + 1) * DAY_MS - 1));
+  }
+  return out;
+}
+
+/** Every session of [fromMs, toMs] (the range by default) that passes the filters, as individual sessions, added to `out`. */
+function listSessions(ctx: RunContext, out: ListedSession[] = [], fromMs = ctx.fromMs, toMs = ctx.toMs): ListedSession[] {
+  scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
+    const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
+    const end = sessionEndOf(batch, index);
+    out.push({
+      batch,
+      index,
+      id: sessionIdOf(batch, index),
+      firstMs: batch.startMs[index] as number,
+      // Events after the range's end are not read, as live.
+      lastMs: Math.min(ctx.toMs, lastEvent >= (batch.eventOffsets[index] as number) ? Math.max(end, batch.eventTimeMs[lastEvent] as number) : end),
+      pageViews: matched,
+    });
+  }, fromMs, toMs);
+  return out;
+}
+
+/** Custom events (POST /track) of the listed websites' sessions, by session id. */
+function trackedBySession(ctx: RunContext): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ctx.scope.kind !== 'websites') return out;
+  for (const website of ctx.scope.websites) {
+    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+      if (!event.sessionId) return;
+      const names = out.get(event.sessionId) ?? [];
+      names.push(event.name);
+      out.set(event.sessionId, names);
+    });
+  }
+  return out;
+}
+
+function websiteOf(ctx: RunContext, batch: SessionBatch) {
+  if (ctx.scope.kind !== 'websites') throw new Error('sessions need a website');
+  return ctx.scope.websites.find((w) => w.id === batch.websiteId) ?? (ctx.scope.websites[0] as (typeof ctx.scope.websites)[number]);
+}
+
+/** What interesting_sessions ranks a session by; the full row is built only for the requested page. */
+interface RankedSession {
+  readonly session: ListedSession;
+  readonly score: number;
+  readonly errors: number;
+  readonly custom: readonly string[];
+}
+
+/** Ranks a listed session (errors are read from `errorsOf`, one error batch per day batch). */
+function rankSession(ctx: RunContext, s: ListedSession, tracked: Map<string, string[]>, errorsOf: (batch: SessionBatch) => ErrorBatch): RankedSession {
+  const { batch, index } = s;
+  const engagement = (batch.eventOffsets[index + 1] as number) - (batch.eventOffsets[index] as number);
+  const custom = tracked.get(s.id) ?? [];
+  const errors = errorCountOfSession(errorsOf(batch), index);
+  const duration = Math.floor((s.lastMs - s.firstMs) / 1000);
+  const score =
+    Math.min(s.pageViews, 10) * 2 +
+    Math.min(uniquePaths(ctx, s).length, 8) * 3 +
+    Math.min(engagement + custom.length, 20) +
+    Math.min(errors, 10) * 2 +
+    (duration >= 120 ? 5 : 0);
+  return { session: s, score, errors, custom };
+}
+
+/** Distinct non-empty paths of a session, in first-visit order. */
+function uniquePaths(ctx: RunContext, s: ListedSession): string[] {
+  const paths = ctx.dictionaries.values.path;
+  const codes = new Set<number>();
+  const to = s.batch.pageOffsets[s.index + 1] as number;
+  for (let p = s.batch.pageOffsets[s.index] as number; p < to; p++) codes.add(s.batch.pagePaths[p] as number);
+  return [...codes].map((code) => paths[code] ?? '').filter((name) => name !== '');
+}
+
+function interestingRow(ctx: RunContext, ranked: RankedSession): Row {
+  const { session: s, score, errors, custom } = ranked;
+  const { batch, index } = s;
+  const distinct = uniquePaths(ctx, s);
+  const geo = sessionContext(ctx, batch, index);
+  return {
+    session_id: s.id,
+    visitor_id: visitorIdOf(batch, index),
+    first_visit: formatDateTime64(s.firstMs),
+    last_visit: formatDateTime64(s.lastMs),
+    duration_seconds: Math.floor((s.lastMs - s.firstMs) / 1000),
+    page_views: s.pageViews,
+    unique_pages: distinct.length,
+    analytics_engagement_events: (batch.eventOffsets[index + 1] as number) - (batch.eventOffsets[index] as number),
+    custom_events: custom.length,
+    errors,
+    paths: distinct.slice(0, 12),
+    custom_event_names: [...new Set(custom)].sort().slice(0, 8),
+    country: geo.country,
+    referrer: geo.referrer,
+    device_type: geo.device_type,
+    browser_name: geo.browser_name,
+    os_name: geo.os_name,
+    interesting_score: score,
+    country_code: geo.country_code,
+    country_name: geo.country_name,
+  };
+}
+
+function sessionListRow(ctx: RunContext, s: ListedSession): Row {
+  const { batch, index } = s;
+  const paths = ctx.dictionaries.values.path;
+  const geo = sessionContext(ctx, batch, index);
+  const events = sessionEventsOf(ctx, websiteOf(ctx, batch), batch, index)
+    .filter((e) => e.timeMs <= ctx.toMs)
+    .map((e) => [e.id, formatDateTime64(e.timeMs), e.name, paths[e.path] ?? '', e.properties]);
+  return {
+    session_id: s.id,
+    first_visit: formatDateTime64(s.firstMs),
+    last_visit: formatDateTime64(s.lastMs),
+    page_views: s.pageViews,
+    visitor_id: visitorIdOf(batch, index),
+    country: geo.country,
+    referrer: geo.referrer,
+    device_type: geo.device_type,
+    browser_name: geo.browser_name,
+    os_name: geo.os_name,
+    events,
+    country_code: geo.country_code,
+    country_name: geo.country_name,
+  };
+}
+
+/** The session a session_events request names, or null when no session of the scope has that id. */
+function sessionEventRows(ctx: RunContext): Row[] {
+  const test = ctx.filters.tests.find((t) => t.field === 'session_id');
+  if (!test) throw new Error("Missing required filter: 'session_id'.");
+  const parsed = test.op === 'eq' ? parseSessionId(test.values[0] ?? '') : null;
+  const paths = ctx.dictionaries.values.path;
+  const rows: Row[] = [];
+  const collect = (batch: SessionBatch, i: number): void => {
+    const id = sessionIdOf(batch, i);
+    const geo = sessionContext(ctx, batch, i);
+    for (const e of sessionEventsOf(ctx, websiteOf(ctx, batch), batch, i)) {
+      if (e.timeMs < ctx.fromMs || e.timeMs > ctx.toMs) continue;
+      rows.push({
+        session_id: id,
+        event_id: e.id,
+        time: formatDateTime64(e.timeMs),
+        event_name: e.name,
+        path: paths[e.path] ?? '',
+        properties: e.name === 'page_exit' ? JSON.stringify({ time_on_page: e.timeOnPage }) : (e.properties ?? '{}'),
+        device_type: geo.device_type,
+        browser_name: geo.browser_name,
+        country: geo.country,
+      });
+    }
+  };
+  if (parsed) {
+    const dayStart = parsed.day * 86_400_000;
+    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i), Math.max(ctx.fromMs, dayStart), Math.min(ctx.toMs, dayStart + 86_399_999));
+  } else {
+    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i));
+  }
+  return rows.sort((a, b) => (a.time as string).localeCompare(b.time as string) || (a.session_id as string).localeCompare(b.session_id as string));
+}
+
+/** The live sessions builders. */
+export const sessionTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'session_metrics',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    readsTrackedEvents: true,
+    fields: {
+      total_sessions: 'integer',
+      avg_session_duration: 'number?',
+      bounce_rate: 'number?',
+      total_events: 'integer',
+    },
+    meta: {
+      output_fields: [
+        { name: "total_sessions", type: "number", unit: "sessions" },
+        { name: "avg_session_duration", type: "number", unit: "seconds" },
+        { name: "bounce_rate", type: "number", unit: "percent" },
+        { name: "total_events", type: "number", unit: "events" },
+      ],
+      description: "Aggregate session statistics including total sessions, avg duration, and pages per session.",
+      category: "Sessions",
+      tags: ["sessions", "metrics", "overview"],
+    },
+    run(ctx) {
+      const passes = pathPasses(ctx);
+      let sessions = 0;
+      let timed = 0;
+      let timeTotal = 0;
+      let bounces = 0;
+      let events = 0;
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, matched, _visitor, weight) => {
+        const from = batch.pageOffsets[i] as number;
+        const to = batch.pageOffsets[i + 1] as number;
+        let seconds = 0;
+        for (let p = from; p < to; p++) if (passes(batch.pagePaths[p] as number)) seconds += batch.pageTimeS[p] as number;
+        const custom = (batch.eventOffsets[i + 1] as number) - (batch.eventOffsets[i] as number);
+        sessions += weight;
+        if (seconds > 0) {
+          timed += weight;
+          timeTotal += seconds * weight;
+        }
+        if (matched === 1 && seconds < 10 && custom === 0) bounces += weight;
+        events += (2 * matched + custom) * weight;
+      });
+      events += countTracked(ctx, () => 0).get(0) ?? 0;
+      return [
+        {
+          total_sessions: sessions,
+          avg_session_duration: timed > 0 ? round2(timeTotal / timed) : null,
+          bounce_rate: sessions > 0 ? round2((bounces / sessions) * 100) : null,
+          total_events: events,
+        },
+      ];
+    },
+  }),
+  defineQueryType({
+    name: 'session_duration_distribution',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    fields: {
+      duration_range: 'string',
+      sessions: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Distribution of sessions by duration buckets.",
+      category: "Sessions",
+      tags: ["sessions", "duration", "distribution"],
+    },
+    run(ctx) {
+      const passes = pathPasses(ctx);
+      const counts = createDistinctGroups<number>();
+      let serial = 0;
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+        serial++;
+        const to = batch.pageOffsets[i + 1] as number;
+        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
+          const seconds = batch.pageTimeS[p] as number;
+          if (seconds > 0 && passes(batch.pagePaths[p] as number)) counts.add(durationRange(seconds), serial, visitorKey, weight);
+        }
+      });
+      return DURATION_RANGES.flatMap(([label], k) => {
+        const c = counts.groups.get(k);
+        return c ? [{ duration_range: label, sessions: c.sessions, visitors: c.visitors }] : [];
+      }).sort((a, b) => b.sessions - a.sessions);
+    },
+  }),
+  defineQueryType({
+    name: 'sessions_by_device',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    fields: {
+      name: 'string',
+      sessions: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Session counts grouped by device type.",
+      category: "Sessions",
+      tags: ["sessions", "devices"],
+    },
+    run(ctx) {
+      const devices = ctx.dictionaries.values.device_type;
+      return sessionsBy(ctx, (batch, i) => deviceLabel(devices[batch.dims.device_type[i] as number]));
+    },
+  }),
+  defineQueryType({
+    name: 'sessions_by_browser',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      sessions: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Session counts grouped by browser.",
+      category: "Sessions",
+      tags: ["sessions", "browsers"],
+    },
+    run(ctx) {
+      const browsers = ctx.dictionaries.values.browser_name;
+      return sessionsBy(ctx, (batch, i) => browsers[batch.dims.browser_name[i] as number] || null);
+    },
+  }),
+  defineQueryType({
+    name: 'sessions_time_series',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    fields: {
+      date: 'string',
+      sessions: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Session counts plotted over time.",
+      category: "Sessions",
+      tags: ["sessions", "time-series"],
+    },
+    run(ctx) {
+      const passes = pathPasses(ctx);
+      const counts = createDistinctGroups<number>();
+      let serial = 0;
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+        serial++;
+        let at = batch.startMs[i] as number;
+        const to = batch.pageOffsets[i + 1] as number;
+        // A session that runs past midnight (UTC) counts on both days, as live.
+        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
+          if (at > ctx.toMs) break;
+          if (passes(batch.pagePaths[p] as number)) counts.add(Math.floor(at / DAY_MS), serial, visitorKey, weight);
+          at += pageStayMs(batch, p);
+        }
+      });
+      return [...counts.groups]
+        .sort(([a], [b]) => a - b)
+        .map(([day, c]) => ({ date: formatDate(day * DAY_MS), sessions: c.sessions, visitors: c.visitors }));
+    },
+  }),
+  defineQueryType({
+    name: 'session_flow',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      from_path: 'string',
+      to_path: 'string',
+      name: 'string',
+      transitions: 'integer',
+      sessions: 'integer',
+    },
+    meta: {
+      description: "Page-to-page transitions within sessions (from_path → to_path), ranked by transition count.",
+      category: "Sessions",
+      tags: ["sessions", "flow", "paths", "transitions"],
+    },
+    run(ctx) {
+      const passes = pathPasses(ctx);
+      const paths = ctx.dictionaries.values.path;
+      const transitions = new Map<number, number>();
+      const counts = createDistinctGroups<number>();
+      let serial = 0;
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+        serial++;
+        let previous = -1;
+        const to = batch.pageOffsets[i + 1] as number;
+        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
+          const path = batch.pagePaths[p] as number;
+          if (!passes(path)) continue;
+          if (previous >= 0 && previous !== path) {
+            const key = previous * 65_536 + path;
+            transitions.set(key, (transitions.get(key) ?? 0) + weight);
+            counts.add(key, serial, visitorKey, weight);
+          }
+          previous = path;
+        }
+      });
+      return [...transitions]
+        .map(([key, count]) => {
+          const from = paths[Math.floor(key / 65_536)] ?? '';
+          const next = paths[key % 65_536] ?? '';
+          return { from_path: from, to_path: next, name: `${from} → ${next}`, transitions: count, sessions: counts.groups.get(key)?.sessions ?? 0 };
+        })
+        .sort((a, b) => b.transitions - a.transitions || (a.name < b.name ? -1 : 1))
+        .slice(0, 100);
+    },
+  }),
+  defineQueryType({
+    name: 'session_pages',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: 'string',
+      sessions: 'integer',
+      visitors: 'integer',
+    },
+    meta: {
+      description: "Pages ranked by how many sessions and visitors viewed them; useful for product usage hotspots, not path transitions.",
+      category: "Sessions",
+      tags: ["sessions", "pages", "usage"],
+    },
+    run(ctx) {
+      const passes = pathPasses(ctx);
+      const paths = ctx.dictionaries.values.path;
+      const counts = createDistinctGroups<number>();
+      let serial = 0;
+      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+        serial++;
+        const to = batch.pageOffsets[i + 1] as number;
+        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
+          const path = batch.pagePaths[p] as number;
+          if (passes(path)) counts.add(path, serial, visitorKey, weight);
+        }
+      });
+      return [...counts.groups]
+        .map(([path, c]) => ({ name: paths[path] ?? '', sessions: c.sessions, visitors: c.visitors }))
+        .filter((row) => row.name !== '')
+        .sort(bySessions);
+    },
+  }),
+  defineQueryType({
+    name: 'interesting_sessions',
+    family: 'sessions',
+    derives: [errorDerivation],
+    filters: ["profile_id", "anonymous_id"],
+    paging: 'self',
+    readsTrackedEvents: true,
+    fields: {
+      session_id: 'string',
+      visitor_id: 'string',
+      first_visit: 'string',
+      last_visit: 'string',
+      duration_seconds: 'integer',
+      page_views: 'integer',
+      unique_pages: 'integer',
+      analytics_engagement_events: 'integer',
+      custom_events: 'integer',
+      errors: 'integer',
+      paths: 'array',
+      custom_event_names: 'array',
+      country: 'string?',
+      referrer: 'string?',
+      device_type: 'string?',
+      browser_name: 'string?',
+      os_name: 'string?',
+      interesting_score: 'number',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      description: "Ranked individual sessions worth inspecting, scored by page depth, unique pages, custom events, errors, and duration. Use first for 'dig into sessions' or 'how people use the product'.",
+      category: "Sessions",
+      tags: ["sessions", "investigation", "product-usage"],
+    },
+    run(ctx) {
+      const tracked = trackedBySession(ctx);
+      const errorBatches = new Map<SessionBatch, ErrorBatch>();
+      const errorsOf = (batch: SessionBatch): ErrorBatch => {
+        let errors = errorBatches.get(batch);
+        if (!errors) {
+          errors = batch.ingested ? noErrors(batch) : ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
+          errorBatches.set(batch, errors);
+        }
+        return errors;
+      };
+      const ranked = listSessions(ctx).map((s) => rankSession(ctx, s, tracked, errorsOf));
+      ranked.sort(
+        (a, b) =>
+          b.score - a.score ||
+          Math.floor(b.session.lastMs) - Math.floor(a.session.lastMs) ||
+          (a.session.id < b.session.id ? 1 : a.session.id > b.session.id ? -1 : 0),
+      );
+      const limit = ctx.limit ?? 10;
+      return ranked.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
+    },
+  }),
+  defineQueryType({
+    name: 'session_list',
+    family: 'sessions',
+    filters: ["profile_id", "anonymous_id"],
+    paging: 'self',
+    fields: {
+      session_id: 'string',
+      first_visit: 'string',
+      last_visit: 'string',
+      page_views: 'integer',
+      visitor_id: 'string',
+      country: 'string?',
+      referrer: 'string?',
+      device_type: 'string?',
+      browser_name: 'string?',
+      os_name: 'string?',
+      events: 'array',
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: {
+      description: "List of recent individual sessions with metadata and chronological events.",
+      category: "Sessions",
+      tags: ["sessions", "list", "recent"],
+    },
+    run(ctx) {
+      const limit = ctx.limit ?? 25;
+      const sessions = listRecentSessions(ctx, ctx.offset + limit).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
+      return sessions.slice(ctx.offset, ctx.offset + limit).map((s) => sessionListRow(ctx, s));
+    },
+  }),
+  defineQueryType({
+    name: 'session_events',
+    family: 'sessions',
+    filters: ["session_id"],
+    customizable: true,
+    limit: 500,
+    fields: {
+      session_id: 'string',
+      event_id: 'string',
+      time: 'string',
+      event_name: 'string',
+      path: 'string',
+      properties: 'string',
+      device_type: 'string?',
+      browser_name: 'string?',
+      country: 'string?',
+    },
+    meta: {
+      description: "Events within a specific session in chronological order.",
+      category: "Sessions",
+      tags: ["sessions", "events", "timeline"],
+    },
+    run: sessionEventRows,
+  }),
+];
+
+/** The same list under the skeleton's name. */
+export const sessionsTypes = sessionTypes;

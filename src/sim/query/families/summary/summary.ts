@@ -1,0 +1,311 @@
+import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../../readers/aggregate.js';
+import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../../readers/session-visits.js';
+import { countTracked } from '../../readers/tracked-events.js';
+
+/** Weighted totals of a group of sessions, under both bounce and duration definitions. */
+interface SessionTotals {
+  pageviews: number;
+  visitors: number;
+  sessions: number;
+  /** Custom events of the sessions, weighted. */
+  events: number;
+  /** Live bounces: one pageview, under 10 s on it, no other event. */
+  liveBounces: number;
+  /** Single-page sessions (the SPEC.md shape's bounce). */
+  singlePage: number;
+  /** Seconds on pages per session sample, the last page included (live session duration). */
+  readonly activeSeconds: number[];
+  /** Durations of the multi-page samples, without the last page (the SPEC.md shape's). */
+  readonly durations: number[];
+}
+
+/**
+ * Totals of the filtered sessions starting in [fromMs, toMs], grouped by `keyOf` (a time
+ * bucket, or one group). A session counts in one group, so groups add up to the totals.
+ */
+function sessionTotals<K>(ctx: RunContext, keyOf: (startMs: number) => K, fromMs = ctx.fromMs, toMs = ctx.toMs): Map<K, SessionTotals> {
+  // One website's sessions come in time order, so its time buckets come in runs: distinct
+  // visitors are then counted a bucket at a time (memory of one bucket, not of the range).
+  if (ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1) {
+    const runs = createRunDistinct();
+    const groups = countSessionTotals(ctx, keyOf, fromMs, toMs, (group, key) => runs.isNew(group, key));
+    if (!runs.revisited) return groups;
+  }
+  return countSessionTotals(ctx, keyOf, fromMs, toMs, createDistinct());
+}
+
+function countSessionTotals<K>(
+  ctx: RunContext,
+  keyOf: (startMs: number) => K,
+  fromMs: number,
+  toMs: number,
+  isNew: (groupIndex: number, key: number) => boolean,
+): Map<K, SessionTotals> {
+  const groups = new Map<K, SessionTotals>();
+  const indexes = new Map<K, number>();
+  visitSessions(
+    ctx,
+    ({ batch, index, matched, visitorKey }) => {
+      const key = keyOf(batch.startMs[index] as number);
+      let totals = groups.get(key);
+      if (!totals) {
+        totals = { pageviews: 0, visitors: 0, sessions: 0, events: 0, liveBounces: 0, singlePage: 0, activeSeconds: [], durations: [] };
+        groups.set(key, totals);
+        indexes.set(key, indexes.size);
+      }
+      const w = batch.weight;
+      totals.pageviews += matched * w;
+      totals.sessions += w;
+      totals.events += customEventsOf(batch, index) * w;
+      if (isLiveBounce(batch, index)) totals.liveBounces += w;
+      if (pagesOf(batch, index) === 1) totals.singlePage += w;
+      totals.activeSeconds.push(activeSecondsOf(batch, index));
+      const duration = batch.durationS[index] as number;
+      if (duration > 0) totals.durations.push(duration);
+      if (isNew(indexes.get(key) as number, visitorKey)) totals.visitors += w;
+    },
+    fromMs,
+    toMs,
+  );
+  return groups;
+}
+
+/** The live session duration: median seconds on pages over the sessions, two decimals. */
+function medianDuration(totals: SessionTotals): number {
+  return round2(median(totals.activeSeconds));
+}
+
+/**
+ * The live summary row. total_events counts every event of the sessions: one screen_view per
+ * pageview, their custom events, and the events tracked through `POST /track`.
+ */
+function summaryRow(ctx: RunContext): Row {
+  const totals = sessionTotals(ctx, () => 0).get(0);
+  const tracked = countTracked(ctx, () => 0).get(0) ?? 0;
+  return {
+    pageviews: totals?.pageviews ?? 0,
+    unique_visitors: totals?.visitors ?? 0,
+    sessions: totals?.sessions ?? 0,
+    bounce_rate: totals ? bounceRate({ bounces: totals.liveBounces, sessions: totals.sessions }) : null,
+    median_session_duration: totals ? medianDuration(totals) : 0,
+    total_events: (totals?.pageviews ?? 0) + (totals?.events ?? 0) + tracked,
+  };
+}
+
+/**
+ * The SPEC.md shape of summary_metrics: one row per day (or hour) of the range, empty buckets
+ * included, with visitors, single-page bounce rate, median duration of multi-page sessions and
+ * the custom plus tracked events.
+ */
+function specSummaryRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const groups = sessionTotals(ctx, bucket);
+  const tracked = countTracked(ctx, bucket);
+  return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
+    const s = groups.get(date);
+    return {
+      date,
+      pageviews: s?.pageviews ?? 0,
+      visitors: s?.visitors ?? 0,
+      sessions: s?.sessions ?? 0,
+      bounce_rate: s ? bounceRate({ bounces: s.singlePage, sessions: s.sessions }) : null,
+      median_session_duration: s ? median(s.durations) : 0,
+      total_events: (s?.events ?? 0) + (tracked.get(date) ?? 0),
+    };
+  });
+}
+
+/** events_by_date: one row per bucket that has sessions (no gap filling), in time order. */
+function seriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer(ctx.unit, ctx.timezone);
+  const groups = sessionTotals(ctx, bucket);
+  return [...groups.keys()].sort().map((date) => {
+    const s = groups.get(date) as SessionTotals;
+    return {
+      date,
+      pageviews: s.pageviews,
+      visitors: s.visitors,
+      sessions: s.sessions,
+      bounce_rate: bounceRate({ bounces: s.liveBounces, sessions: s.sessions }),
+      median_session_duration: medianDuration(s),
+      pages_per_session: s.sessions > 0 ? round2(s.pageviews / s.sessions) : null,
+    };
+  });
+}
+
+/** The event totals the summary types select (the SQL `/v1/query/compile` shows). */
+const TOTALS_SELECT = ['countIf(event_name = \'screen_view\') AS pageviews', 'uniqIf(anonymous_id, event_name = \'screen_view\') AS visitors', 'uniq(session_id) AS sessions'];
+
+const SUMMARY_SQL = {
+  table: 'analytics.events',
+  select: [...TOTALS_SELECT, 'ROUND(bounces * 100 / sessions, 2) AS bounce_rate', 'ROUND(median(session_duration), 2) AS median_session_duration', 'COUNT(*) AS total_events'],
+  where: ["session_id != ''"],
+};
+
+const SERIES_SQL = {
+  table: 'analytics.events',
+  select: ['toDate(toTimeZone(time, {timezone:String})) AS date', ...TOTALS_SELECT, 'ROUND(bounces * 100 / sessions, 2) AS bounce_rate', 'ROUND(median(session_duration), 2) AS median_session_duration', 'ROUND(pageviews / sessions, 2) AS pages_per_session'],
+  where: ["session_id != ''"],
+  groupBy: ['date'],
+  orderBy: 'date ASC',
+};
+
+const ACTIVE_WINDOW_MS = 5 * 60_000;
+
+/** Visitors and sessions active in the last five minutes of the clock: started before now and not ended before the window. */
+function activeRow(ctx: RunContext): Row {
+  const windowStart = ctx.now - ACTIVE_WINDOW_MS;
+  const visitors = createDistinct();
+  let users = 0;
+  let sessions = 0;
+  visitSessions(
+    ctx,
+    ({ batch, index, visitorKey }) => {
+      const end = (batch.startMs[index] as number) + activeSecondsOf(batch, index) * 1000;
+      if (end < windowStart) return;
+      sessions += batch.weight;
+      if (visitors(0, visitorKey)) users += batch.weight;
+    },
+    ctx.now - 86_400_000,
+    ctx.now,
+  );
+  return { active_users: users, active_sessions: sessions };
+}
+
+/** The live summary builders. */
+export const summaryTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'summary_metrics',
+    family: 'summary',
+    publicAccess: true,
+    filters: ["profile_id", "anonymous_id"],
+    customizable: true,
+    paging: 'self',
+    fields: {
+      pageviews: 'integer',
+      unique_visitors: 'integer',
+      sessions: 'integer',
+      bounce_rate: 'number?',
+      median_session_duration: 'number',
+      total_events: 'integer',
+    },
+    meta: {
+      title: "Summary Metrics",
+      description: "Overview of key website metrics including pageviews, visitors, sessions, bounce rate, and session duration.",
+      category: "Analytics",
+      tags: ["overview", "metrics", "summary", "kpi"],
+      output_fields: [
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total number of page views" },
+        { name: "unique_visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors" },
+        { name: "sessions", type: "number", label: "Sessions", description: "Total number of sessions" },
+        { name: "bounce_rate", type: "number", label: "Bounce Rate", description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" },
+        { name: "median_session_duration", type: "number", label: "Median Session Duration", description: "Median time spent actively on pages", unit: "seconds" },
+        { name: "total_events", type: "number", label: "Total Events", description: "Total number of events tracked" },
+      ],
+      default_visualization: "metric",
+    },
+    readsTrackedEvents: true,
+    spec: {
+      fields: ['date', 'pageviews', 'visitors', 'sessions', 'bounce_rate', 'median_session_duration', 'total_events'],
+      run: specSummaryRows,
+    },
+    sql: SUMMARY_SQL,
+    run(ctx) {
+      return [summaryRow(ctx)];
+    },
+  }),
+  defineQueryType({
+    name: 'today_metrics',
+    family: 'summary',
+    publicAccess: true,
+    customizable: true,
+    fields: {
+      pageviews: 'integer',
+      visitors: 'integer',
+      sessions: 'integer',
+    },
+    meta: {
+      title: "Today's Metrics",
+      description: "Real-time metrics for today including pageviews, visitors, and sessions.",
+      category: "Analytics",
+      tags: ["today", "realtime", "current", "daily"],
+      output_fields: [
+        { name: "pageviews", type: "number", label: "Pageviews Today", description: "Total page views for today" },
+        { name: "visitors", type: "number", label: "Visitors Today", description: "Unique visitors for today" },
+        { name: "sessions", type: "number", label: "Sessions Today", description: "Total sessions for today" },
+      ],
+      default_visualization: "metric",
+    },
+    sql: { table: 'analytics.events', select: TOTALS_SELECT, where: ["event_name = 'screen_view'", 'time >= toStartOfDay(now({timezone:String}))'] },
+    run(ctx) {
+      const from = Math.max(ctx.fromMs, localDayStart(ctx.now, ctx.timezone));
+      const totals = sessionTotals(ctx, () => 0, from, Math.min(ctx.toMs, ctx.now)).get(0);
+      return [{ pageviews: totals?.pageviews ?? 0, visitors: totals?.visitors ?? 0, sessions: totals?.sessions ?? 0 }];
+    },
+  }),
+  defineQueryType({
+    name: 'events_by_date',
+    family: 'summary',
+    publicAccess: true,
+    customizable: true,
+    paging: 'self',
+    fields: {
+      date: 'string',
+      pageviews: 'integer',
+      visitors: 'integer',
+      sessions: 'integer',
+      bounce_rate: 'number?',
+      median_session_duration: 'number',
+      pages_per_session: 'number?',
+    },
+    meta: {
+      title: "Events by Date",
+      description: "Daily or hourly breakdown of website events showing pageviews, visitors, sessions, and engagement metrics.",
+      category: "Analytics",
+      tags: ["timeseries", "events", "trends", "daily", "hourly"],
+      output_fields: [
+        { name: "date", type: "datetime", label: "Date", description: "Date or datetime of the data point" },
+        { name: "pageviews", type: "number", label: "Pageviews", description: "Total page views for the period" },
+        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors for the period" },
+        { name: "sessions", type: "number", label: "Sessions", description: "Total sessions for the period" },
+        { name: "bounce_rate", type: "number", label: "Bounce Rate", description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" },
+        { name: "median_session_duration", type: "number", label: "Median Session Duration", description: "Median time spent actively on pages", unit: "seconds" },
+        { name: "pages_per_session", type: "number", label: "Pages per Session", description: "Average pages viewed per session" },
+      ],
+      default_visualization: "timeseries",
+      supports_granularity: ["hour", "day"],
+    },
+    sql: SERIES_SQL,
+    run(ctx) {
+      return seriesRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'active_stats',
+    family: 'summary',
+    publicAccess: true,
+    customizable: false,
+    fields: {
+      active_users: 'integer',
+      active_sessions: 'integer',
+    },
+    meta: {
+      title: "Active Users",
+      description: "Real-time count of active users and sessions currently on your website (last 5 minutes).",
+      category: "Realtime",
+      tags: ["realtime", "active", "current", "live"],
+      output_fields: [
+        { name: "active_users", type: "number", label: "Active Users", description: "Number of users active in the last 5 minutes" },
+        { name: "active_sessions", type: "number", label: "Active Sessions", description: "Number of sessions active in the last 5 minutes" },
+      ],
+      default_visualization: "metric",
+    },
+    skipDateRange: true,
+    sql: { table: 'analytics.events', select: ['uniq(anonymous_id) AS active_users', 'uniq(session_id) AS active_sessions'], where: ["event_name = 'screen_view'", "session_id != ''", 'time >= now() - INTERVAL 5 MINUTE'] },
+    run(ctx) {
+      return [activeRow(ctx)];
+    },
+  }),
+];

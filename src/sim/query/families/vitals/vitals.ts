@@ -1,0 +1,381 @@
+import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../../model/derived/vitals.js';
+import type { SessionDimension } from '../../../model/traffic.js';
+import { createBucketer } from '../../engine/dates.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { pagePath } from '../../readers/vitals-labels.js';
+
+const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
+
+/** Metric indexes in metric-name order, the order of the per-metric rows. */
+const METRICS_BY_NAME = VITAL_METRICS.map((name, metric) => ({ name, metric })).sort((a, b) => (a.name < b.name ? -1 : 1));
+
+/** The percentile columns of a metric in a group, over every value of it. */
+function percentileColumns(group: VitalsGroup, metric: number): Row {
+  const [p50, p75, p90, p95, p99] = metricQuantiles(group, metric, PERCENTILES, true);
+  return { p50: p50 ?? 0, p75: p75 ?? 0, p90: p90 ?? 0, p95: p95 ?? 0, p99: p99 ?? 0 };
+}
+
+/** One row per metric with samples in the group, in metric-name order. */
+function metricRows(group: VitalsGroup, row: (metricName: string, metric: number, samples: number) => Row): Row[] {
+  return METRICS_BY_NAME.filter(({ metric }) => (group.metrics[metric]?.total ?? 0) > 0).map(({ name, metric }) =>
+    row(name, metric, group.metrics[metric]?.total ?? 0),
+  );
+}
+
+/** Percentiles per metric over every sample of the range; no filters apply. */
+function overviewRows(ctx: RunContext): Row[] {
+  const group = groupVitals(ctx, false, () => 0, () => 0).get(0);
+  if (!group) return [];
+  return metricRows(group, (metric_name, metric, samples) => ({
+    metric_name,
+    ...percentileColumns(group, metric),
+    avg_value: metricAverage(group, metric, true) ?? 0,
+    samples,
+  }));
+}
+
+/** Percentiles per day (request time zone, granularity ignored) and metric; days without samples absent. */
+function timeSeriesRows(ctx: RunContext): Row[] {
+  const bucket = createBucketer('day', ctx.timezone);
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
+}
+
+/** Percentiles per page and metric, with the request's filters; most samples first. */
+function byPageRows(ctx: RunContext): Row[] {
+  const paths = ctx.dictionaries.values.path;
+  const pages = groupVitals<VitalsKey>(ctx, true, (r) => r.activity.path[r.index] as number, (v) => ingestedPageKey(ctx, v.path));
+  const rows: { page: string; metric_name: string; samples: number; row: Row }[] = [];
+  for (const [key, group] of pages) {
+    const page = typeof key === 'number' ? pagePath(paths[key] ?? '') : key;
+    for (const row of metricRows(group, (metric_name, metric, samples) => ({ page, metric_name, ...percentileColumns(group, metric), samples }))) {
+      rows.push({ page, metric_name: row.metric_name as string, samples: row.samples as number, row });
+    }
+  }
+  rows.sort((a, b) => b.samples - a.samples || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0) || (a.metric_name < b.metric_name ? -1 : 1));
+  return rows.map((r) => r.row);
+}
+
+type DimensionRow = {
+  name: string;
+  visitors: number;
+  p50_lcp: number | null;
+  p50_fcp: number | null;
+  p50_cls: number | null;
+  p50_inp: number | null;
+  p50_ttfb: number | null;
+  samples: number;
+};
+
+/**
+ * p50 per metric for each value of a session dimension, with the request's filters; empty values
+ * left out. A posted measurement counts under what its request's User-Agent named (browser, OS,
+ * device); it has no geography, so the geographic breakdowns leave it out.
+ */
+function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: number) => string): DimensionRow[] {
+  const values = ctx.dictionaries.values[field];
+  const groups = groupVitals<VitalsKey>(
+    ctx,
+    true,
+    (r) => {
+      const code = r.sessions.dims[field][r.sample] as number;
+      return values[code] ? code : null;
+    },
+    (v) => ingestedDimensionKey(ctx, field, v),
+  );
+  const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantiles(group, metric, [0.5])[0] ?? null;
+  return [...groups]
+    .map(([key, group]) => ({
+      name: typeof key === 'number' ? label(key) : key,
+      visitors: group.visitors,
+      p50_lcp: p50(group, METRIC_LCP),
+      p50_fcp: p50(group, METRIC_FCP),
+      p50_cls: p50(group, METRIC_CLS),
+      p50_inp: p50(group, METRIC_INP),
+      p50_ttfb: p50(group, METRIC_TTFB),
+      samples: group.samples,
+    }))
+    .sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+
+/** The live vitals builders. */
+export const vitalsTypes: QueryTypeDefinition[] = [
+  defineQueryType({
+    name: 'vitals_overview',
+    family: 'vitals',
+    olderPublicAccess: true,
+    customizable: false,
+    fields: {
+      metric_name: 'string',
+      p50: 'number',
+      p75: 'number',
+      p90: 'number',
+      p95: 'number',
+      p99: 'number',
+      avg_value: 'number',
+      samples: 'integer',
+    },
+    meta: {
+      title: "Vitals Overview",
+      description: "Percentile distribution per Core Web Vital metric.",
+      category: "Performance",
+      tags: ["vitals", "performance", "overview"],
+      output_fields: [
+        { name: "metric_name", type: "string", label: "Metric" },
+        { name: "p50", type: "number", label: "p50" },
+        { name: "p75", type: "number", label: "p75" },
+        { name: "p90", type: "number", label: "p90" },
+        { name: "p95", type: "number", label: "p95" },
+        { name: "p99", type: "number", label: "p99" },
+        { name: "avg_value", type: "number", label: "Average" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "metric",
+    },
+    run(ctx) {
+      return overviewRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_time_series',
+    family: 'vitals',
+    olderPublicAccess: true,
+    customizable: false,
+    fields: {
+      date: 'string',
+      metric_name: 'string',
+      p50: 'number',
+      p75: 'number',
+      p90: 'number',
+      p95: 'number',
+      p99: 'number',
+      samples: 'integer',
+    },
+    meta: {
+      title: "Vitals Time Series",
+      description: "Daily percentile distribution per Core Web Vital metric.",
+      category: "Performance",
+      tags: ["vitals", "performance", "time-series"],
+      output_fields: [
+        { name: "date", type: "string", label: "Date" },
+        { name: "metric_name", type: "string", label: "Metric" },
+        { name: "p50", type: "number", label: "p50" },
+        { name: "p75", type: "number", label: "p75" },
+        { name: "p90", type: "number", label: "p90" },
+        { name: "p95", type: "number", label: "p95" },
+        { name: "p99", type: "number", label: "p99" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "timeseries",
+    },
+    run(ctx) {
+      return timeSeriesRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_by_page',
+    family: 'vitals',
+    olderPublicAccess: true,
+    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
+    customizable: true,
+    fields: {
+      page: 'string',
+      metric_name: 'string',
+      p50: 'number',
+      p75: 'number',
+      p90: 'number',
+      p95: 'number',
+      p99: 'number',
+      samples: 'integer',
+    },
+    meta: {
+      title: "Vitals by Page",
+      description: "Percentile distribution per Core Web Vital, broken down by page.",
+      category: "Performance",
+      tags: ["vitals", "performance", "page"],
+      output_fields: [
+        { name: "page", type: "string", label: "Page" },
+        { name: "metric_name", type: "string", label: "Metric" },
+        { name: "p50", type: "number", label: "p50" },
+        { name: "p75", type: "number", label: "p75" },
+        { name: "p90", type: "number", label: "p90" },
+        { name: "p95", type: "number", label: "p95" },
+        { name: "p99", type: "number", label: "p99" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      return byPageRows(ctx);
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_by_country',
+    family: 'vitals',
+    olderPublicAccess: true,
+    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
+    customizable: true,
+    fields: {
+      name: 'string',
+      visitors: 'integer',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
+      samples: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Vitals by Country",
+      description: "p50 Core Web Vitals per country.",
+      category: "Performance",
+      tags: ["vitals", "performance", "country", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "Name" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "p50_lcp", type: "number", label: "p50 LCP" },
+        { name: "p50_fcp", type: "number", label: "p50 FCP" },
+        { name: "p50_cls", type: "number", label: "p50 CLS" },
+        { name: "p50_inp", type: "number", label: "p50 INP" },
+        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const { values, countryNames } = ctx.dictionaries;
+      const rows = dimensionRows(ctx, 'country', (code) => values.country[code] ?? '');
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_by_browser',
+    family: 'vitals',
+    olderPublicAccess: true,
+    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
+    customizable: true,
+    fields: {
+      name: 'string',
+      visitors: 'integer',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
+      samples: 'integer',
+    },
+    meta: {
+      title: "Vitals by Browser",
+      description: "p50 Core Web Vitals per browser.",
+      category: "Performance",
+      tags: ["vitals", "performance", "browser"],
+      output_fields: [
+        { name: "name", type: "string", label: "Name" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "p50_lcp", type: "number", label: "p50 LCP" },
+        { name: "p50_fcp", type: "number", label: "p50 FCP" },
+        { name: "p50_cls", type: "number", label: "p50 CLS" },
+        { name: "p50_inp", type: "number", label: "p50 INP" },
+        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const names = ctx.dictionaries.values.browser_name;
+      return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_by_region',
+    family: 'vitals',
+    olderPublicAccess: true,
+    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
+    customizable: true,
+    fields: {
+      name: 'string',
+      visitors: 'integer',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
+      samples: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Vitals by Region",
+      description: "p50 Core Web Vitals per region.",
+      category: "Performance",
+      tags: ["vitals", "performance", "region", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "Name" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "p50_lcp", type: "number", label: "p50 LCP" },
+        { name: "p50_fcp", type: "number", label: "p50 FCP" },
+        { name: "p50_cls", type: "number", label: "p50 CLS" },
+        { name: "p50_inp", type: "number", label: "p50 INP" },
+        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const { values, regionCountry } = ctx.dictionaries;
+      const rows = dimensionRows(ctx, 'region', (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    },
+  }),
+  defineQueryType({
+    name: 'vitals_by_city',
+    family: 'vitals',
+    olderPublicAccess: true,
+    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
+    customizable: true,
+    fields: {
+      name: 'string',
+      visitors: 'integer',
+      p50_lcp: 'number?',
+      p50_fcp: 'number?',
+      p50_cls: 'number?',
+      p50_inp: 'number?',
+      p50_ttfb: 'number?',
+      samples: 'integer',
+      country_code: 'string',
+      country_name: 'string',
+      percentage: 'number',
+    },
+    meta: {
+      title: "Vitals by City",
+      description: "p50 Core Web Vitals per city.",
+      category: "Performance",
+      tags: ["vitals", "performance", "city", "geo"],
+      output_fields: [
+        { name: "name", type: "string", label: "Name" },
+        { name: "visitors", type: "number", label: "Visitors" },
+        { name: "p50_lcp", type: "number", label: "p50 LCP" },
+        { name: "p50_fcp", type: "number", label: "p50 FCP" },
+        { name: "p50_cls", type: "number", label: "p50 CLS" },
+        { name: "p50_inp", type: "number", label: "p50 INP" },
+        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
+        { name: "samples", type: "number", label: "Samples" },
+      ],
+      default_visualization: "table",
+    },
+    run(ctx) {
+      const { values, regionCountry, cityRegion } = ctx.dictionaries;
+      const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
+      const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
+      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    },
+  }),
+];

@@ -1,0 +1,117 @@
+import type { SessionDimension } from '../../model/traffic.js';
+import { createDistinct, percentage } from './aggregate.js';
+import type { Row, RunContext } from '../engine/definition.js';
+import { visitSessions, type SessionVisit } from './session-visits.js';
+
+/** Weighted totals of one breakdown group. */
+export interface BreakdownStats {
+  pageviews: number;
+  /** Distinct visitors within the group. */
+  visitors: number;
+  sessions: number;
+}
+
+/** A group key of a session, or null to leave the session out of that breakdown. */
+export type KeyOf<K> = (session: SessionVisit) => K | null;
+
+/**
+ * Groups the filtered sessions (and their pageviews that pass the path filter) by each of
+ * `keyOfs` in one scan: result `d` holds the groups of `keyOfs[d]`. A session counts in at most
+ * one group per breakdown, so the groups of a breakdown without exclusions add up to the totals.
+ */
+export function groupVisitsBy<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[]): Map<K, BreakdownStats>[] {
+  const groups = keyOfs.map(() => new Map<K, BreakdownStats>());
+  const indexes = keyOfs.map(() => new Map<K, number>());
+  const isNew = createDistinct();
+  let nextIndex = 0;
+  visitSessions(ctx, (session) => {
+    const w = session.batch.weight;
+    keyOfs.forEach((keyOf, d) => {
+      const key = keyOf(session);
+      if (key === null) return;
+      const byKey = groups[d] as Map<K, BreakdownStats>;
+      let stats = byKey.get(key);
+      if (!stats) {
+        stats = { pageviews: 0, visitors: 0, sessions: 0 };
+        byKey.set(key, stats);
+        (indexes[d] as Map<K, number>).set(key, nextIndex++);
+      }
+      stats.pageviews += session.matched * w;
+      stats.sessions += w;
+      if (isNew((indexes[d] as Map<K, number>).get(key) as number, session.visitorKey)) stats.visitors += w;
+    });
+  });
+  return groups;
+}
+
+/** {@link groupVisitsBy} with one breakdown. */
+export function groupVisits<K>(ctx: RunContext, keyOf: KeyOf<K>): Map<K, BreakdownStats> {
+  return groupVisitsBy(ctx, [keyOf])[0] as Map<K, BreakdownStats>;
+}
+
+/**
+ * Sorts rows as the live builders order them (`visitors DESC`), then by pageviews and by a
+ * name so that ties are stable.
+ */
+export function sortByVisitors<T extends Row>(rows: T[], nameOf: (row: T) => string): T[] {
+  return rows.sort((a, b) => {
+    const byVisitors = (b.visitors as number) - (a.visitors as number);
+    if (byVisitors !== 0) return byVisitors;
+    const byPageviews = ((b.pageviews as number | undefined) ?? 0) - ((a.pageviews as number | undefined) ?? 0);
+    if (byPageviews !== 0) return byPageviews;
+    const x = nameOf(a);
+    const y = nameOf(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/** The sum of the rows' visitors: the base of the live `percentageOf: visitors` share. */
+export function visitorTotal(rows: readonly Row[]): number {
+  return rows.reduce((sum, row) => sum + (row.visitors as number), 0);
+}
+
+/** Each group's visitors as a share of the summed visitors of all groups, two decimals. */
+export function visitorShare(visitors: number, total: number): number {
+  return percentage(visitors, total);
+}
+
+/**
+ * Rows of a live `name, pageviews, visitors, percentage` breakdown by one dictionary dimension,
+ * leaving out the empty value (the builders' `<column> != ''`), ordered by visitors.
+ */
+export function dimensionRows(ctx: RunContext, dimension: SessionDimension): Row[] {
+  return labelledRows(ctx, (session) => {
+    const value = ctx.dictionaries.values[dimension][session.batch.dims[dimension][session.index] as number] ?? '';
+    return value === '' ? null : value;
+  });
+}
+
+/** Rows of `name, pageviews, visitors, percentage` grouped by a string label (null leaves a session out). */
+export function labelledRows(ctx: RunContext, labelOf: KeyOf<string>): Row[] {
+  const rows: Row[] = [];
+  for (const [name, stats] of groupVisits(ctx, labelOf)) rows.push({ name, pageviews: stats.pageviews, visitors: stats.visitors });
+  sortByVisitors(rows, (r) => r.name as string);
+  const total = visitorTotal(rows);
+  return rows.map((r) => ({ ...r, percentage: visitorShare(r.visitors as number, total) }));
+}
+
+/**
+ * The SQL `/v1/query/compile` shows for a live breakdown: screen_view events grouped by
+ * `column` (non-empty), named `name` unless `alias` says otherwise, ordered by visitors.
+ */
+export function breakdownSql(column: string, options: { alias?: string; extra?: readonly string[]; percentage?: boolean } = {}) {
+  const alias = options.alias ?? 'name';
+  return {
+    table: 'analytics.events',
+    select: [
+      `${column} AS ${alias}`,
+      ...(options.extra ?? []),
+      'COUNT(*) AS pageviews',
+      'uniq(anonymous_id) AS visitors',
+      ...(options.percentage === false ? [] : ['ROUND(uniq(anonymous_id) / SUM(uniq(anonymous_id)) OVER () * 100, 2) AS percentage']),
+    ],
+    where: ["event_name = 'screen_view'", `${column} != ''`],
+    groupBy: [column],
+    orderBy: 'visitors DESC',
+  };
+}

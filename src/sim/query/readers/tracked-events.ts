@@ -1,0 +1,72 @@
+import { organizationOwner, type TrackedEvent } from '../../ingest/event-store.js';
+import type { RunContext } from '../engine/definition.js';
+import { passesFilters } from '../engine/filters.js';
+
+/** A tracked event's value of a filter field; the empty string for fields it does not carry. */
+export function trackedValue(event: TrackedEvent, field: string): string {
+  switch (field) {
+    case 'event_name':
+      return event.name;
+    case 'path':
+      return event.path ?? '';
+    case 'anonymous_id':
+      return event.anonymousId ?? '';
+    case 'session_id':
+      return event.sessionId ?? '';
+    case 'profile_id':
+      return event.profileId ?? '';
+    case 'namespace':
+      return event.namespace ?? '';
+    case 'source':
+      return event.source ?? '';
+    case 'website_id':
+      return event.websiteId ?? '';
+    default:
+      return '';
+  }
+}
+
+/** Who owns the tracked events of the scope: its websites and, for an organization scope, the organization. */
+export function trackedOwners(ctx: Pick<RunContext, 'scope'>): string[] {
+  if (ctx.scope.kind !== 'websites') return [];
+  const owners = ctx.scope.websites.map((w) => w.id);
+  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
+  return owners;
+}
+
+/**
+ * Visits each event accepted by `POST /track` for the scope's websites (and, for an
+ * organization scope, the organization's own events) within the range that passes the
+ * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
+ */
+export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
+  for (const owner of trackedOwners(ctx)) {
+    ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
+      if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
+    });
+  }
+}
+
+/**
+ * Tracked events (`POST /track`) in the range that pass the filters, per `keyOf` of their time.
+ * `keyOf` must give every instant of a quarter hour the key of its start, as time buckets do
+ * (`createBucketer`): unfiltered, the events are then counted a quarter at a time from the
+ * store's sorted times, so the cost follows the quarters, not the events tracked.
+ */
+export function countTracked<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<K, number> {
+  const counts = new Map<K, number>();
+  if (ctx.filters.tests.length === 0) {
+    for (const owner of trackedOwners(ctx)) {
+      ctx.events.tallyQuarters(owner, ctx.fromMs, ctx.toMs, (quarter, count) => {
+        const key = keyOf(quarter);
+        counts.set(key, (counts.get(key) ?? 0) + count);
+      });
+    }
+    return counts;
+  }
+  scanTracked(ctx, (event) => {
+    const key = keyOf(event.timestamp);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return counts;
+}

@@ -3,14 +3,6 @@ import type { LiveQueryTypeMeta, RowValue } from '../../../contract/query-respon
 import type { ShortLink, UptimeMonitor, Website } from '../../model/entities.js';
 import type { Dictionaries } from '../../model/traffic.js';
 import type { Derivation, TrafficReader } from '../../traffic-cache.js';
-import { aiCrawlerRequests } from '../../model/derived/ai-crawlers.js';
-import { customEventDetails } from '../../model/derived/custom-event-details.js';
-import { engagementDerivation } from '../../model/derived/engagement.js';
-import { errorDerivation } from '../../model/derived/errors.js';
-import { mcpToolCalls } from '../../model/derived/mcp-calls.js';
-import { outboundClicks } from '../../model/derived/outbound-clicks.js';
-import { revenueDerivation } from '../../model/derived/revenue.js';
-import { vitalsDerivation } from '../../model/derived/vitals.js';
 import type { EventReader } from '../../ingest/event-store.js';
 import type { IngestLedger } from '../../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../../ingest/profile-store.js';
@@ -25,28 +17,22 @@ export type Row = Record<string, RowValue>;
 export type QueryTarget = 'website' | 'link' | 'monitor';
 
 
-/** The live builder families, one folder each under `src/sim/query/families/`, named as the family. */
-export type QueryFamily =
-  | 'summary'
-  | 'pages'
-  | 'traffic'
-  | 'devices'
-  | 'geo'
-  | 'errors'
-  | 'performance'
-  | 'sessions'
-  | 'custom-events'
-  | 'profiles'
-  | 'links'
-  | 'link-shortener'
-  | 'engagement'
-  | 'vitals'
-  | 'ai-agents'
-  | 'mcp'
-  | 'uptime'
-  | 'revenue'
-  | 'realtime'
-  | 'retention';
+/**
+ * A live builder family's name: the name of its folder under `src/sim/query/families/`
+ * (`registry.ts` lists the families).
+ */
+export type QueryFamily = string;
+
+/**
+ * A family as its declarations name it: its name, and what its types read unless a type says
+ * otherwise: the `table` of their default SQL (`analytics.events` when unset) and the records
+ * their pass `derives` on every day of their range (none when unset).
+ */
+export interface QueryFamilySpec {
+  readonly name: QueryFamily;
+  readonly table?: string;
+  readonly derives?: readonly DerivationSource[];
+}
 
 /**
  * The JSON type of a row field: `?` marks a field that may be null. `integer` values are whole
@@ -212,7 +198,8 @@ export interface QueryTypeDefinition {
 /** What a declaration gives; {@link defineQueryType} fills the rest. */
 export interface QueryTypeSpec {
   readonly name: string;
-  readonly family: QueryFamily;
+  /** The family's name, or its {@link QueryFamilySpec} when its types share a table or derivations. */
+  readonly family: QueryFamily | QueryFamilySpec;
   readonly target?: QueryTarget;
   readonly scope?: Scope;
   /** On the live service's current public list. */
@@ -234,39 +221,12 @@ export interface QueryTypeSpec {
   readonly skipDateRange?: boolean;
   readonly maxRangeDays?: number;
   readonly readsTrackedEvents?: boolean;
-  /** Defaults to the family's derivation ({@link FAMILY_DERIVES}), none for the other families. */
+  /** Defaults to the family's `derives` ({@link QueryFamilySpec}), none when it has none. */
   readonly derives?: readonly DerivationSource[];
-  /** Defaults to a select of the fields over the family's table. */
+  /** Defaults to a select of the fields over the family's `table`. */
   readonly sql?: SqlShape;
   run(ctx: RunContext): Row[];
 }
-
-const FAMILY_TABLES: Partial<Record<QueryFamily, string>> = {
-  errors: 'analytics.error_spans',
-  performance: 'analytics.web_vitals_spans',
-  vitals: 'analytics.web_vitals_spans',
-  'custom-events': 'analytics.custom_events',
-  links: 'analytics.outgoing_links',
-  'link-shortener': 'analytics.link_visits',
-  engagement: 'analytics.engagement_spans',
-  'ai-agents': 'analytics.ai_traffic_spans',
-  mcp: 'analytics.mcp_tool_calls',
-  uptime: 'uptime.uptime_monitor',
-  revenue: 'analytics.revenue',
-};
-
-/** What the types of a family read on every day of their range, unless a type says otherwise. */
-const FAMILY_DERIVES: Partial<Record<QueryFamily, readonly DerivationSource[]>> = {
-  errors: [errorDerivation],
-  performance: [vitalsDerivation],
-  vitals: [vitalsDerivation],
-  'custom-events': [customEventDetails],
-  links: [outboundClicks],
-  engagement: [engagementDerivation],
-  'ai-agents': [aiCrawlerRequests],
-  mcp: [mcpToolCalls],
-  revenue: [revenueDerivation],
-};
 
 /**
  * Declares a query type. Defaults: a website type, scope `read:data` (`read:monitors` for
@@ -274,13 +234,14 @@ const FAMILY_DERIVES: Partial<Record<QueryFamily, readonly DerivationSource[]>> 
  * that selects the fields from the family's table.
  */
 export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
+  const family: QueryFamilySpec = typeof spec.family === 'string' ? { name: spec.family } : spec.family;
   const target = spec.target ?? 'website';
   const publicAccess = spec.publicAccess ?? false;
   // Every definition has the same keys in the same order (one hidden class), so the engine's
   // property reads stay monomorphic across all 155 types.
   return {
     name: spec.name,
-    family: spec.family,
+    family: family.name,
     target,
     scope: spec.scope ?? (target === 'monitor' ? 'read:monitors' : 'read:data'),
     publicAccess,
@@ -301,9 +262,9 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     skipDateRange: spec.skipDateRange ?? false,
     maxRangeDays: spec.maxRangeDays,
     readsTrackedEvents: spec.readsTrackedEvents ?? false,
-    derives: spec.derives ?? FAMILY_DERIVES[spec.family] ?? [],
+    derives: spec.derives ?? family.derives ?? [],
     sql: spec.sql ?? {
-      table: FAMILY_TABLES[spec.family] ?? 'analytics.events',
+      table: family.table ?? 'analytics.events',
       select: Object.keys(spec.fields),
       where: ['client_id = {websiteId:String}'],
     },

@@ -4,8 +4,12 @@ import { createDistinct, round2 } from '../../readers/aggregate.js';
 import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { aiCrawlerRequests } from '../../../model/derived/ai-crawlers.js';
 import { passesFilters } from '../../engine/filters.js';
+
+/** The ai-agents family: its types read analytics.ai_traffic_spans, deriving aiCrawlerRequests on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'ai-agents', table: 'analytics.ai_traffic_spans', derives: [aiCrawlerRequests] };
 
 /** Orders by name: the tie-break of every ranking here. */
 function byName(a: string, b: string): number {
@@ -404,7 +408,7 @@ function aiWeeklyDigestRows(ctx: RunContext): Row[] {
 export const aiAgentsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'ai_products',
-    family: 'ai-agents',
+    family: FAMILY,
     customizable: false,
     fields: {
       product: 'string',
@@ -444,7 +448,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_content_formats',
-    family: 'ai-agents',
+    family: FAMILY,
     customizable: false,
     fields: {
       format: 'string',
@@ -470,7 +474,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_product_visitors',
-    family: 'ai-agents',
+    family: FAMILY,
     derives: [],
     customizable: false,
     fields: {
@@ -496,7 +500,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_agent_pages',
-    family: 'ai-agents',
+    family: FAMILY,
     derives: [],
     filters: ["agent_id", "path"],
     customizable: false,
@@ -526,7 +530,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_failed_requests',
-    family: 'ai-agents',
+    family: FAMILY,
     filters: ["agent_id"],
     customizable: false,
     fields: {
@@ -557,7 +561,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_recent_requests',
-    family: 'ai-agents',
+    family: FAMILY,
     filters: ["agent_id"],
     customizable: false,
     fields: {
@@ -592,7 +596,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_landing_pages',
-    family: 'ai-agents',
+    family: FAMILY,
     filters: ["path"],
     customizable: false,
     fields: {
@@ -619,7 +623,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_visitor_outcomes',
-    family: 'ai-agents',
+    family: FAMILY,
     customizable: false,
     fields: {
       product: 'string',
@@ -645,7 +649,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_crawlers',
-    family: 'ai-agents',
+    family: FAMILY,
     customizable: false,
     fields: {
       agent_id: 'string',
@@ -693,7 +697,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_crawler_activity',
-    family: 'ai-agents',
+    family: FAMILY,
     filters: ["agent_id"],
     customizable: false,
     fields: {
@@ -723,7 +727,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'ai_weekly_digest',
-    family: 'ai-agents',
+    family: FAMILY,
     customizable: false,
     fields: {
       product: 'string',

@@ -4,9 +4,13 @@ import { createKeyDistinct, identityOf, scanCustomEvents, scanGeneratedEvents, s
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { customEventDetails } from '../../../model/derived/custom-event-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
+
+/** The custom-events family: its types read analytics.custom_events, deriving customEventDetails on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'custom-events', table: 'analytics.custom_events', derives: [customEventDetails] };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -449,7 +453,7 @@ function segmentRows(ctx: RunContext): Row[] {
 export const customEventTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'custom_events',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source"],
     customizable: true,
@@ -474,7 +478,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_event_properties',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source", "property_key"],
     customizable: true,
@@ -495,7 +499,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_by_path',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     customizable: true,
@@ -516,7 +520,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_trends',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     paging: 'self',
@@ -538,7 +542,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_trends_by_event',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     paging: 'self',
@@ -557,7 +561,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_summary',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     paging: 'self',
@@ -578,7 +582,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_property_cardinality',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
     paging: 'self',
@@ -598,7 +602,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_recent',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     paging: 'self',
@@ -622,7 +626,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_property_classification',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
     paging: 'self',
@@ -652,7 +656,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_property_top_values',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
     paging: 'self',
@@ -675,7 +679,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_property_distribution',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
     paging: 'self',
@@ -698,7 +702,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_events_discovery',
-    family: 'custom-events',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["profile_id", "path", "event_name", "website_id"],
     paging: 'self',
@@ -722,7 +726,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'custom_event_segments',
-    family: 'custom-events',
+    family: FAMILY,
     insightsOnly: true,
     // The live builder reads the rows of one event name; its filter list is not public.
     filters: ['event_name'],

@@ -1,13 +1,16 @@
 import { engagementDerivation } from '../../../model/derived/engagement.js';
 import { errorDerivation } from '../../../model/derived/errors.js';
-import { defineQueryType, type QueryTypeDefinition } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from './engagement-rows.js';
+
+/** The engagement family: its types read analytics.engagement_spans, deriving engagementDerivation on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'engagement', table: 'analytics.engagement_spans', derives: [engagementDerivation] };
 
 /** The live engagement builders. */
 export const engagementTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'frustration_by_page',
-    family: 'engagement',
+    family: FAMILY,
     derives: [engagementDerivation, errorDerivation],
     fields: {
       name: 'string',
@@ -40,7 +43,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'form_abandonment_by_page',
-    family: 'engagement',
+    family: FAMILY,
     fields: {
       name: 'string',
       form_starts: 'integer',
@@ -66,7 +69,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'engagement_quality_by_page',
-    family: 'engagement',
+    family: FAMILY,
     derives: [engagementDerivation, errorDerivation],
     fields: {
       name: 'string',
@@ -99,7 +102,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'scroll_depth_summary',
-    family: 'engagement',
+    family: FAMILY,
     customizable: true,
     fields: {
       avg_scroll_depth: 'number',
@@ -122,7 +125,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'scroll_depth_distribution',
-    family: 'engagement',
+    family: FAMILY,
     customizable: true,
     fields: {
       depth_range: 'string',
@@ -147,7 +150,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'page_scroll_performance',
-    family: 'engagement',
+    family: FAMILY,
     filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer"],
     customizable: true,
     limit: 100,
@@ -176,7 +179,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'interaction_summary',
-    family: 'engagement',
+    family: FAMILY,
     customizable: true,
     fields: {
       avg_interactions: 'number',

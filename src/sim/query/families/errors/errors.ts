@@ -4,12 +4,15 @@ import { totalSessions } from '../../readers/aggregate.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { formatDate } from '../../engine/dates.js';
 import { continuationComparisonRow } from './error-continuation.js';
 import { customerImpactRow } from './error-impact.js';
 import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, type ErrorRecord, type ErrorTally } from './error-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
+
+/** The errors family: its types read analytics.error_spans, deriving errorDerivation on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'errors', table: 'analytics.error_spans', derives: [errorDerivation] };
 
 /** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;
@@ -224,7 +227,7 @@ function segmentRows(ctx: RunContext): Row[] {
 export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'recent_errors',
-    family: 'errors',
+    family: FAMILY,
     derives: [errorDerivation, deviceDetailsOf],
     olderPublicAccess: true,
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
@@ -283,7 +286,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_types',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -309,7 +312,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_fingerprints',
-    family: 'errors',
+    family: FAMILY,
     liveGate: 'error_tracking',
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -337,7 +340,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_customer_impact',
-    family: 'errors',
+    family: FAMILY,
     derives: [errorDerivation, revenueDerivation],
     filters: ["message", "path"],
     customizable: false,
@@ -379,7 +382,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_route_continuation_comparison',
-    family: 'errors',
+    family: FAMILY,
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
@@ -418,7 +421,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_trends',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     gate: 'error_tracking',
@@ -438,7 +441,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'errors_by_page',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
@@ -463,7 +466,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_frequency',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     gate: 'error_tracking',
@@ -482,7 +485,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_summary',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -507,7 +510,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_chart_data',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     gate: 'error_tracking',
@@ -527,7 +530,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'errors_by_type',
-    family: 'errors',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
@@ -553,7 +556,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'error_segments',
-    family: 'errors',
+    family: FAMILY,
     derives: [errorDerivation, deviceDetailsOf],
     insightsOnly: true,
     fields: {

@@ -2,8 +2,11 @@ import { parseReferrer } from '../../readers/parse-referrers.js';
 import type { ClickBatch, ClickDimension } from '../../../model/traffic.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { scanClicks } from '../../readers/scan.js';
+
+/** The link-shortener family: its types read analytics.link_visits. */
+const FAMILY: QueryFamilySpec = { name: 'link-shortener', table: 'analytics.link_visits' };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -147,7 +150,7 @@ function dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name
 export const linkShortenerTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'link_total_clicks',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -168,7 +171,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_clicks_by_day',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -192,7 +195,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_referrers_by_day',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -216,7 +219,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_countries_by_day',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -240,7 +243,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_referrers',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -270,7 +273,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_countries',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -298,7 +301,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_regions',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -326,7 +329,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_cities',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -354,7 +357,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_devices',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
@@ -377,7 +380,7 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'link_top_browsers',
-    family: 'link-shortener',
+    family: FAMILY,
     target: 'link',
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,

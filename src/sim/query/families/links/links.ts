@@ -4,11 +4,14 @@ import type { SessionBatch } from '../../../model/traffic.js';
 import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
 import { OUTGOING_LINKS } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
 import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
+
+/** The links family: its types read analytics.outgoing_links, deriving outboundClicks on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'links', table: 'analytics.outgoing_links', derives: [outboundClicks] };
 
 /** Filter fields of an outbound click that no session dictionary holds. */
 const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);
@@ -193,7 +196,7 @@ function outboundDomainRows(ctx: RunContext): Row[] {
 export const linksTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'outbound_links',
-    family: 'links',
+    family: FAMILY,
     publicAccess: true,
     filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
     customizable: true,
@@ -226,7 +229,7 @@ export const linksTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'outbound_domains',
-    family: 'links',
+    family: FAMILY,
     publicAccess: true,
     filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
     customizable: true,

@@ -1,5 +1,6 @@
 import { bucketLabels, createBucketer, formatDateTime } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { mcpToolCalls } from '../../../model/derived/mcp-calls.js';
 import {
   byCount,
   emptyMcpGroup,
@@ -12,6 +13,9 @@ import {
   mcpTracked,
   topK,
 } from './mcp-calls-scan.js';
+
+/** The mcp family: its types read analytics.mcp_tool_calls, deriving mcpToolCalls on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'mcp', table: 'analytics.mcp_tool_calls', derives: [mcpToolCalls] };
 
 /** The live default LIMIT of the mcp lists. */
 const MCP_LIST_LIMIT = 100;
@@ -108,7 +112,7 @@ function mcpErrorsRows(ctx: RunContext): Row[] {
 export const mcpTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'mcp_summary',
-    family: 'mcp',
+    family: FAMILY,
     filters: ["client", "tool", "server_name", "environment", "website_id"],
     customizable: false,
     fields: {
@@ -153,7 +157,7 @@ export const mcpTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'mcp_calls_series',
-    family: 'mcp',
+    family: FAMILY,
     filters: ["client", "tool", "server_name", "environment", "website_id"],
     customizable: false,
     fields: {
@@ -179,7 +183,7 @@ export const mcpTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'mcp_tools',
-    family: 'mcp',
+    family: FAMILY,
     filters: ["client", "tool", "server_name", "environment", "website_id"],
     customizable: false,
     fields: {
@@ -218,7 +222,7 @@ export const mcpTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'mcp_clients',
-    family: 'mcp',
+    family: FAMILY,
     filters: ["client", "tool", "server_name", "environment", "website_id"],
     customizable: false,
     fields: {
@@ -255,7 +259,7 @@ export const mcpTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'mcp_errors',
-    family: 'mcp',
+    family: FAMILY,
     filters: ["client", "tool", "server_name", "environment", "website_id"],
     customizable: false,
     fields: {

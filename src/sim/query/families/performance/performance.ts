@@ -2,10 +2,14 @@ import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type Vital
 import type { SessionDimension } from '../../../model/traffic.js';
 import type { ActivityRecord } from '../../readers/activity-scan.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type FieldType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type FieldType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
 import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
+
+/** The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'performance', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation] };
 
 /** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;
@@ -144,7 +148,7 @@ const BREAKDOWN_OUTPUT_FIELDS = [
 export const performanceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'web_vitals_by_page',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -167,7 +171,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_by_browser',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -189,7 +193,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_by_country',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -216,7 +220,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_by_os',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -238,7 +242,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_by_device',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -260,7 +264,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_by_region',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {
@@ -288,7 +292,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'web_vitals_time_series',
-    family: 'performance',
+    family: FAMILY,
     customizable: true,
     paging: 'self',
     fields: {

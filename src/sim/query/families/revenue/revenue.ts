@@ -1,8 +1,12 @@
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { revenueDerivation } from '../../../model/derived/revenue.js';
 import { aiProductOfReferrer } from '../../../model/derived/ai-referrals.js';
 import { firstTouch, firstTouchLabel, isAttributedTransaction, ownField, providerOf, revenueBreakdown } from './revenue-scan.js';
 import { revenueOverviewRows } from './revenue-overview.js';
 import { recentTransactionRows, revenueSeriesRows } from './revenue-rows.js';
+
+/** The revenue family: its types read analytics.revenue, deriving revenueDerivation on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'revenue', table: 'analytics.revenue', derives: [revenueDerivation] };
 
 
 /** The filters of every revenue breakdown: the transaction's own fields and its first touch. */
@@ -26,7 +30,7 @@ function defineRevenueBreakdown(spec: {
   const country = spec.withCountry === true;
   return defineQueryType({
     name: spec.name,
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: BREAKDOWN_FILTERS,
     customizable: spec.customizable ?? true,
@@ -63,7 +67,7 @@ function defineRevenueBreakdown(spec: {
 export const revenueTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'revenue_overview',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "product_id", "product_name", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
@@ -130,7 +134,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'revenue_time_series',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
@@ -170,7 +174,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'revenue_by_provider',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
@@ -203,7 +207,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'revenue_by_product',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path", "product_id", "product_name"],
     customizable: true,
@@ -240,7 +244,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'revenue_attribution_overview',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
@@ -372,7 +376,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'recent_transactions',
-    family: 'revenue',
+    family: FAMILY,
     paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,

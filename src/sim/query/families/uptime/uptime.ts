@@ -4,9 +4,12 @@ import { DAY_MS } from '../../../model/world.js';
 import { percentage, percentile, round2 } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import type { FilterPlan } from '../../engine/filters.js';
 import { scanChecks } from '../../readers/scan.js';
+
+/** The uptime family: its types read uptime.uptime_monitor. */
+const FAMILY: QueryFamilySpec = { name: 'uptime', table: 'uptime.uptime_monitor' };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -264,7 +267,7 @@ function regionRows(ctx: RunContext): Row[] {
 export const uptimeTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'uptime_overview',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: false,
     fields: {
@@ -290,7 +293,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_time_series',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: true,
     fields: {
@@ -337,7 +340,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_status_breakdown',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: false,
     fields: {
@@ -355,7 +358,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_recent_checks',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: true,
     // A simulator cost bound (one row per check), not a live rule.
@@ -381,7 +384,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_response_time_trends',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: true,
     fields: {
@@ -405,7 +408,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_ssl_status',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: false,
     fields: {
@@ -422,7 +425,7 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'uptime_by_region',
-    family: 'uptime',
+    family: FAMILY,
     target: 'monitor',
     customizable: false,
     fields: {

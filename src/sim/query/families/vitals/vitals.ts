@@ -1,9 +1,13 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
+
+/** The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
+const FAMILY: QueryFamilySpec = { name: 'vitals', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation] };
 
 const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
 
@@ -106,7 +110,7 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
 export const vitalsTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'vitals_overview',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     customizable: false,
     fields: {
@@ -142,7 +146,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_time_series',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     customizable: false,
     fields: {
@@ -178,7 +182,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_by_page',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
     customizable: true,
@@ -215,7 +219,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_by_country',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
     customizable: true,
@@ -257,7 +261,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_by_browser',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
     customizable: true,
@@ -295,7 +299,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_by_region',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
     customizable: true,
@@ -337,7 +341,7 @@ export const vitalsTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'vitals_by_city',
-    family: 'vitals',
+    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
     customizable: true,

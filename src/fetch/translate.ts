@@ -35,9 +35,21 @@ export interface RequestContext {
 }
 
 /**
+ * The User-Agent the platform's own fetch puts on the wire when the caller sets none: a Request
+ * handed over in process has not been through that transport. In a page, the browser's; in
+ * Node, `node` (undici's), so an in-process answer is the one the HTTP server gives the same
+ * client (the live service blocks a request with no User-Agent as a bot).
+ */
+function transportUserAgent(): string {
+  const page = globalThis as { document?: unknown; navigator?: { userAgent?: string } };
+  return page.document !== undefined && typeof page.navigator?.userAgent === 'string' ? page.navigator.userAgent : 'node';
+}
+
+/**
  * Builds the core's request: upper-case method, the path relative to the base URL, the query
  * with the first value of a repeated name, header values by lower-case name (a Fetch Request
- * has no `Host`: it is the URL's host, as on the wire), the body as text up to 1 MB.
+ * has no `Host`: it is the URL's host, as on the wire; nor, when the caller set none, the
+ * User-Agent its transport adds), the body as text up to 1 MB.
  */
 export async function toSimRequest(request: Request, url: URL, context: RequestContext, limit = MAX_BODY_BYTES): Promise<SimRequest> {
   const reading = emptyQuery();
@@ -47,6 +59,7 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
     headers[name] = value;
   });
   headers.host ??= url.host;
+  headers['user-agent'] ??= transportUserAgent();
   const read = await readBody(request, limit);
   return {
     method: request.method.toUpperCase(),

@@ -9,6 +9,7 @@ import type { ProfileReader } from '../../ingest/profile-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 import { followsLive, type Profile } from '../../profile.js';
+import { fieldTypes, liveMeta, type DeclaredMeta, type FieldDeclaration, type FieldType } from './fields.js';
 
 /** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
 export type Row = Record<string, RowValue>;
@@ -34,22 +35,7 @@ export interface QueryFamilySpec {
   readonly derives?: readonly DerivationSource[];
 }
 
-/**
- * The JSON type of a row field: `?` marks a field that may be null. `integer` values are whole
- * numbers; `string` covers dates and date-times in the service's text forms.
- */
-export type FieldType =
-  | 'integer'
-  | 'integer?'
-  | 'number'
-  | 'number?'
-  | 'string'
-  | 'string?'
-  | 'boolean'
-  | 'boolean?'
-  | 'array'
-  | 'object'
-  | 'object?';
+export type { FieldType } from './fields.js';
 
 /** The resource a parameter runs against, after access checks. */
 export type QueryScope =
@@ -215,8 +201,13 @@ export interface QueryTypeSpec {
   readonly liveGate?: 'error_tracking';
   readonly insightsOnly?: boolean;
   readonly paging?: 'engine' | 'self';
-  readonly fields: Readonly<Record<string, FieldType>>;
-  readonly meta: LiveQueryTypeMeta;
+  /**
+   * Row fields in row order: a JSON type alone, or made by `text`, `int`, `num`, … (`fields.ts`)
+   * with the field's entry in the live meta's `output_fields`.
+   */
+  readonly fields: Readonly<Record<string, FieldDeclaration>>;
+  /** The live meta but for `output_fields`, which the fields give. */
+  readonly meta: DeclaredMeta;
   readonly spec?: SpecShape;
   readonly skipDateRange?: boolean;
   readonly maxRangeDays?: number;
@@ -256,8 +247,8 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     liveGate: spec.liveGate ?? spec.gate,
     insightsOnly: spec.insightsOnly ?? false,
     paging: spec.paging ?? 'engine',
-    fields: spec.fields,
-    meta: spec.meta,
+    fields: fieldTypes(spec.fields),
+    meta: liveMeta(spec.meta, spec.fields),
     spec: spec.spec,
     skipDateRange: spec.skipDateRange ?? false,
     maxRangeDays: spec.maxRangeDays,

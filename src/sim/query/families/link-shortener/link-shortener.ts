@@ -3,6 +3,7 @@ import type { ClickBatch, ClickDimension } from '../../../model/traffic.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { int, text } from '../../engine/fields.js';
 import { scanClicks } from '../../readers/scan.js';
 
 /** The link-shortener family: its types read analytics.link_visits. */
@@ -155,16 +156,13 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     fields: {
-      total: 'integer',
+      total: int("Total Clicks", { description: "Total number of clicks on this link" }),
     },
     meta: {
       title: "Link Total Clicks",
       description: "Total clicks for a shortened link within the date range.",
       category: "Links",
       tags: ["links", "shortener", "clicks", "total"],
-      output_fields: [
-        { name: "total", type: "number", label: "Total Clicks", description: "Total number of clicks on this link" },
-      ],
       default_visualization: "metric",
     },
     run: totalRows,
@@ -176,18 +174,14 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     fields: {
-      date: 'string',
-      clicks: 'integer',
+      date: text("Date", { description: "Date of the clicks" }),
+      clicks: int("Clicks", { description: "Number of clicks on this date" }),
     },
     meta: {
       title: "Link Clicks by Day",
       description: "Daily breakdown of clicks for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "clicks", "daily", "timeseries"],
-      output_fields: [
-        { name: "date", type: "string", label: "Date", description: "Date of the clicks" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks on this date" },
-      ],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
@@ -200,18 +194,14 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     fields: {
-      date: 'string',
-      value: 'integer',
+      date: text("Date", { description: "Date" }),
+      value: int("Unique Referrers", { description: "Number of unique referrers on this date" }),
     },
     meta: {
       title: "Link Unique Referrers by Day",
       description: "Daily count of unique referrers for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "referrers", "daily", "timeseries"],
-      output_fields: [
-        { name: "date", type: "string", label: "Date", description: "Date" },
-        { name: "value", type: "number", label: "Unique Referrers", description: "Number of unique referrers on this date" },
-      ],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
@@ -224,18 +214,14 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     fields: {
-      date: 'string',
-      value: 'integer',
+      date: text("Date", { description: "Date" }),
+      value: int("Unique Countries", { description: "Number of unique countries on this date" }),
     },
     meta: {
       title: "Link Unique Countries by Day",
       description: "Daily count of unique countries for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "countries", "daily", "timeseries"],
-      output_fields: [
-        { name: "date", type: "string", label: "Date", description: "Date" },
-        { name: "value", type: "number", label: "Unique Countries", description: "Number of unique countries on this date" },
-      ],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
@@ -249,9 +235,9 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     customizable: false,
     limit: 10,
     fields: {
-      name: 'string',
-      referrer: 'string',
-      clicks: 'integer',
+      name: text("Name", { description: "The referring source name" }),
+      referrer: text("Referrer", { description: "The referring source URL" }),
+      clicks: int("Clicks", { description: "Number of clicks from this referrer" }),
       source: 'string',
       domain: 'string',
       referrer_type: 'string',
@@ -262,11 +248,6 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
       description: "Top referrers for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "referrers", "traffic"],
-      output_fields: [
-        { name: "name", type: "string", label: "Name", description: "The referring source name" },
-        { name: "referrer", type: "string", label: "Referrer", description: "The referring source URL" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this referrer" },
-      ],
       default_visualization: "table",
     },
     run: referrerRows,
@@ -279,9 +260,9 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     customizable: false,
     limit: 10,
     fields: {
-      name: 'string',
-      country: 'string',
-      clicks: 'integer',
+      name: text("Country", { description: "The country name" }),
+      country: text("Country", { description: "Raw country value from the query" }),
+      clicks: int("Clicks", { description: "Number of clicks from this country" }),
       country_code: 'string',
       country_name: 'string',
     },
@@ -290,11 +271,6 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
       description: "Top countries for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "countries", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "Country", description: "The country name" },
-        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this country" },
-      ],
       default_visualization: "table",
     },
     run: (ctx) => placeRows(ctx, 'country'),
@@ -307,9 +283,9 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     customizable: false,
     limit: 10,
     fields: {
-      name: 'string',
-      country: 'string',
-      clicks: 'integer',
+      name: text("Region", { description: "The region name" }),
+      country: text("Country", { description: "Raw country value from the query" }),
+      clicks: int("Clicks", { description: "Number of clicks from this region" }),
       country_code: 'string',
       country_name: 'string',
     },
@@ -318,11 +294,6 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
       description: "Top regions for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "regions", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "Region", description: "The region name" },
-        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this region" },
-      ],
       default_visualization: "table",
     },
     run: (ctx) => placeRows(ctx, 'region'),
@@ -335,9 +306,9 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     customizable: false,
     limit: 10,
     fields: {
-      name: 'string',
-      country: 'string',
-      clicks: 'integer',
+      name: text("City", { description: "The city name" }),
+      country: text("Country", { description: "Raw country value from the query" }),
+      clicks: int("Clicks", { description: "Number of clicks from this city" }),
       country_code: 'string',
       country_name: 'string',
     },
@@ -346,11 +317,6 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
       description: "Top cities for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "cities", "geo"],
-      output_fields: [
-        { name: "name", type: "string", label: "City", description: "The city name" },
-        { name: "country", type: "string", label: "Country", description: "Raw country value from the query" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this city" },
-      ],
       default_visualization: "table",
     },
     run: (ctx) => placeRows(ctx, 'city'),
@@ -362,18 +328,14 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     fields: {
-      name: 'string',
-      clicks: 'integer',
+      name: text("Device Type", { description: "The device type (mobile, desktop, tablet)" }),
+      clicks: int("Clicks", { description: "Number of clicks from this device type" }),
     },
     meta: {
       title: "Link Top Devices",
       description: "Device type breakdown for a shortened link (mobile, desktop, tablet).",
       category: "Links",
       tags: ["links", "shortener", "devices", "mobile", "desktop"],
-      output_fields: [
-        { name: "name", type: "string", label: "Device Type", description: "The device type (mobile, desktop, tablet)" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this device type" },
-      ],
       default_visualization: "pie",
     },
     run: (ctx) => dimensionRows(ctx, 'device_type'),
@@ -386,18 +348,14 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
     customizable: false,
     limit: 10,
     fields: {
-      name: 'string',
-      clicks: 'integer',
+      name: text("Browser", { description: "The browser name" }),
+      clicks: int("Clicks", { description: "Number of clicks from this browser" }),
     },
     meta: {
       title: "Link Top Browsers",
       description: "Browser breakdown for a shortened link.",
       category: "Links",
       tags: ["links", "shortener", "browsers"],
-      output_fields: [
-        { name: "name", type: "string", label: "Browser", description: "The browser name" },
-        { name: "clicks", type: "number", label: "Clicks", description: "Number of clicks from this browser" },
-      ],
       default_visualization: "table",
     },
     run: (ctx) => dimensionRows(ctx, 'browser_name'),

@@ -1,5 +1,6 @@
 import { createDistinct, median, percentage } from '../../readers/aggregate.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { int, num, text } from '../../engine/fields.js';
 import { visitSessions } from '../../readers/session-visits.js';
 import { breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
@@ -99,22 +100,16 @@ export const pageTypes: QueryTypeDefinition[] = [
     customizable: true,
     limit: 100,
     fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
+      name: text("Page Path", { description: "The URL path of the page", example: "/home" }),
+      pageviews: int("Pageviews", { description: "Total number of page views", example: 1234 }),
+      visitors: int("Unique Visitors", { description: "Number of unique visitors", example: 456 }),
+      percentage: num("Traffic %", { description: "Percentage of total traffic", unit: "%", example: 12.5 }),
     },
     meta: {
       title: "Top Pages",
       description: "Most visited pages on your website, ranked by total pageviews with visitor counts and traffic percentage.",
       category: "Content",
       tags: ["pages", "content", "traffic"],
-      output_fields: [
-        { name: "name", type: "string", label: "Page Path", description: "The URL path of the page", example: "/home" },
-        { name: "pageviews", type: "number", label: "Pageviews", description: "Total number of page views", example: 1234 },
-        { name: "visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors", example: 456 },
-        { name: "percentage", type: "number", label: "Traffic %", description: "Percentage of total traffic", unit: "%", example: 12.5 },
-      ],
       default_visualization: "table",
       supports_granularity: ["hour", "day"],
     },
@@ -197,24 +192,17 @@ export const pageTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     fields: {
-      name: 'string',
-      sessions_with_time: 'integer',
-      visitors: 'integer',
-      median_time_on_page: 'number',
-      percentage: 'number',
+      name: text("Page Path", { description: "The URL path of the page", example: "/home" }),
+      sessions_with_time: int("Sessions with Time Data", { description: "Number of sessions with valid time measurements", example: 245 }),
+      visitors: int("Unique Visitors", { description: "Number of unique visitors with time data", example: 189 }),
+      median_time_on_page: num("Median Time (seconds)", { description: "Median time spent on the page in seconds", unit: "seconds", example: 32.5 }),
+      percentage: num("Share", { description: "Percentage of total visitors", unit: "%", example: 15.8 }),
     },
     meta: {
       title: "Page Time Analysis",
       description: "Analysis of time spent on each page, showing median time with quality filters to ensure reliable data.",
       category: "Engagement",
       tags: ["time", "engagement", "pages", "performance"],
-      output_fields: [
-        { name: "name", type: "string", label: "Page Path", description: "The URL path of the page", example: "/home" },
-        { name: "sessions_with_time", type: "number", label: "Sessions with Time Data", description: "Number of sessions with valid time measurements", example: 245 },
-        { name: "visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors with time data", example: 189 },
-        { name: "median_time_on_page", type: "number", label: "Median Time (seconds)", description: "Median time spent on the page in seconds", unit: "seconds", example: 32.5 },
-        { name: "percentage", type: "number", label: "Share", description: "Percentage of total visitors", unit: "%", example: 15.8 },
-      ],
       default_visualization: "table",
       supports_granularity: ["hour", "day"],
     },

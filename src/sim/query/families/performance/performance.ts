@@ -2,7 +2,8 @@ import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type Vital
 import type { SessionDimension } from '../../../model/traffic.js';
 import type { ActivityRecord } from '../../readers/activity-scan.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type FieldType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { int, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
 import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
@@ -112,182 +113,108 @@ function timeSeriesRows(ctx: RunContext): Row[] {
 
 /** The fields every web_vitals_by_* breakdown starts with, in the live order. */
 const BREAKDOWN_FIELDS = {
-  name: 'string',
-  visitors: 'integer',
-  avg_fcp: 'number?',
-  p50_fcp: 'number?',
-  avg_lcp: 'number?',
-  p50_lcp: 'number?',
-  p75_lcp: 'number?',
-  avg_cls: 'number?',
-  p50_cls: 'number?',
-  avg_inp: 'number?',
-  p75_inp: 'number?',
-  avg_ttfb: 'number?',
-  measurements: 'integer',
-} as const satisfies Readonly<Record<string, FieldType>>;
+  name: text("Name"),
+  visitors: int("Visitors"),
+  avg_fcp: numOrNull("Avg FCP"),
+  p50_fcp: numOrNull("p50 FCP"),
+  avg_lcp: numOrNull("Avg LCP"),
+  p50_lcp: numOrNull("p50 LCP"),
+  p75_lcp: numOrNull("p75 LCP"),
+  avg_cls: numOrNull("Avg CLS"),
+  p50_cls: numOrNull("p50 CLS"),
+  avg_inp: numOrNull("Avg INP"),
+  p75_inp: numOrNull("p75 INP"),
+  avg_ttfb: numOrNull("Avg TTFB"),
+  measurements: int("Measurements"),
+};
 
-/** The live meta's output fields of those breakdowns. */
-const BREAKDOWN_OUTPUT_FIELDS = [
-  { name: "name", type: "string", label: "Name" },
-  { name: "visitors", type: "number", label: "Visitors" },
-  { name: "avg_fcp", type: "number", label: "Avg FCP" },
-  { name: "p50_fcp", type: "number", label: "p50 FCP" },
-  { name: "avg_lcp", type: "number", label: "Avg LCP" },
-  { name: "p50_lcp", type: "number", label: "p50 LCP" },
-  { name: "p75_lcp", type: "number", label: "p75 LCP" },
-  { name: "avg_cls", type: "number", label: "Avg CLS" },
-  { name: "p50_cls", type: "number", label: "p50 CLS" },
-  { name: "avg_inp", type: "number", label: "Avg INP" },
-  { name: "p75_inp", type: "number", label: "p75 INP" },
-  { name: "avg_ttfb", type: "number", label: "Avg TTFB" },
-  { name: "measurements", type: "number", label: "Measurements" },
-];
+/** The fields the geographic breakdowns add after those, which their meta does not list. */
+const GEO_FIELDS = { country_code: 'string', country_name: 'string', percentage: 'number' } as const;
+
+/**
+ * A web_vitals_by_* breakdown: the {@link BREAKDOWN_FIELDS} (and {@link GEO_FIELDS} for a
+ * geographic one), paged by itself, with the live meta these builders share.
+ */
+function defineVitalsBreakdown(spec: { name: string; title: string; description: string; tags: string[]; geo?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
+  return defineQueryType({
+    name: spec.name,
+    family: FAMILY,
+    customizable: true,
+    paging: 'self',
+    fields: spec.geo === true ? { ...BREAKDOWN_FIELDS, ...GEO_FIELDS } : BREAKDOWN_FIELDS,
+    meta: {
+      title: spec.title,
+      description: spec.description,
+      category: "Performance",
+      tags: spec.tags,
+      default_visualization: "table",
+    },
+    run: spec.run,
+  });
+}
 
 /** The live performance builders. */
 export const performanceTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_page',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-    },
-    meta: {
-      title: "Web Vitals by Page",
-      description: "Average and p50 Core Web Vitals per page.",
-      category: "Performance",
-      tags: ["vitals", "performance", "page"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by Page",
+    description: "Average and p50 Core Web Vitals per page.",
+    tags: ["vitals", "performance", "page"],
     run(ctx) {
-      const paths = ctx.dictionaries.values.path;
-      return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
+    const paths = ctx.dictionaries.values.path;
+    return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
     },
   }),
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_browser',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-    },
-    meta: {
-      title: "Web Vitals by Browser",
-      description: "Average and p50 Core Web Vitals per browser.",
-      category: "Performance",
-      tags: ["vitals", "performance", "browser"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by Browser",
+    description: "Average and p50 Core Web Vitals per browser.",
+    tags: ["vitals", "performance", "browser"],
     run(ctx) {
-      return sessionBreakdownRows(ctx, 'browser_name');
+    return sessionBreakdownRows(ctx, 'browser_name');
     },
   }),
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_country',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-      country_code: 'string',
-      country_name: 'string',
-      percentage: 'number',
-    },
-    meta: {
-      title: "Web Vitals by Country",
-      description: "Average and p50 Core Web Vitals per country.",
-      category: "Performance",
-      tags: ["vitals", "performance", "country", "geo"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by Country",
+    description: "Average and p50 Core Web Vitals per country.",
+    tags: ["vitals", "performance", "country", "geo"],
+    geo: true,
     run(ctx) {
-      const { values, countryNames } = ctx.dictionaries;
-      const rows = breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => values.country[code] ?? '');
-      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
+    const { values, countryNames } = ctx.dictionaries;
+    const rows = breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => values.country[code] ?? '');
+    return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
     },
   }),
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_os',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-    },
-    meta: {
-      title: "Web Vitals by OS",
-      description: "Average and p50 Core Web Vitals per operating system.",
-      category: "Performance",
-      tags: ["vitals", "performance", "os"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by OS",
+    description: "Average and p50 Core Web Vitals per operating system.",
+    tags: ["vitals", "performance", "os"],
     run(ctx) {
-      return sessionBreakdownRows(ctx, 'os_name');
+    return sessionBreakdownRows(ctx, 'os_name');
     },
   }),
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_device',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-    },
-    meta: {
-      title: "Web Vitals by Device Type",
-      description: "Average and p50 Core Web Vitals split by mobile / desktop / tablet. Use it for mobile-vs-desktop comparisons.",
-      category: "Performance",
-      tags: ["vitals", "performance", "device", "mobile", "desktop"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by Device Type",
+    description: "Average and p50 Core Web Vitals split by mobile / desktop / tablet. Use it for mobile-vs-desktop comparisons.",
+    tags: ["vitals", "performance", "device", "mobile", "desktop"],
     run(ctx) {
-      return sessionBreakdownRows(ctx, 'device_type');
+    return sessionBreakdownRows(ctx, 'device_type');
     },
   }),
-  defineQueryType({
+  defineVitalsBreakdown({
     name: 'web_vitals_by_region',
-    family: FAMILY,
-    customizable: true,
-    paging: 'self',
-    fields: {
-      ...BREAKDOWN_FIELDS,
-      country_code: 'string',
-      country_name: 'string',
-      percentage: 'number',
-    },
-    meta: {
-      title: "Web Vitals by Region",
-      description: "Average and p50 Core Web Vitals per region.",
-      category: "Performance",
-      tags: ["vitals", "performance", "region", "geo"],
-      output_fields: [
-        ...BREAKDOWN_OUTPUT_FIELDS,
-      ],
-      default_visualization: "table",
-    },
+    title: "Web Vitals by Region",
+    description: "Average and p50 Core Web Vitals per region.",
+    tags: ["vitals", "performance", "region", "geo"],
+    geo: true,
     run(ctx) {
-      const { values, regionCountry } = ctx.dictionaries;
-      const label = (code: number): string => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
-      const rows = breakdownRows(ctx, (r) => (values.region[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), label);
-      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    const { values, regionCountry } = ctx.dictionaries;
+    const label = (code: number): string => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
+    const rows = breakdownRows(ctx, (r) => (values.region[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), label);
+    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
     },
   }),
   defineQueryType({
@@ -296,38 +223,24 @@ export const performanceTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     fields: {
-      date: 'string',
-      avg_fcp: 'number?',
-      p50_fcp: 'number?',
-      avg_lcp: 'number?',
-      p50_lcp: 'number?',
-      avg_cls: 'number?',
-      p50_cls: 'number?',
-      avg_inp: 'number?',
-      p50_inp: 'number?',
-      avg_ttfb: 'number?',
-      p50_ttfb: 'number?',
-      measurements: 'integer',
+      date: text("Date"),
+      avg_fcp: numOrNull("Avg FCP"),
+      p50_fcp: numOrNull("p50 FCP"),
+      avg_lcp: numOrNull("Avg LCP"),
+      p50_lcp: numOrNull("p50 LCP"),
+      avg_cls: numOrNull("Avg CLS"),
+      p50_cls: numOrNull("p50 CLS"),
+      avg_inp: numOrNull("Avg INP"),
+      p50_inp: numOrNull("p50 INP"),
+      avg_ttfb: numOrNull("Avg TTFB"),
+      p50_ttfb: numOrNull("p50 TTFB"),
+      measurements: int("Measurements"),
     },
     meta: {
       title: "Web Vitals Time Series",
       description: "Daily averages and p50s for each Core Web Vital metric.",
       category: "Performance",
       tags: ["vitals", "performance", "time-series"],
-      output_fields: [
-        { name: "date", type: "string", label: "Date" },
-        { name: "avg_fcp", type: "number", label: "Avg FCP" },
-        { name: "p50_fcp", type: "number", label: "p50 FCP" },
-        { name: "avg_lcp", type: "number", label: "Avg LCP" },
-        { name: "p50_lcp", type: "number", label: "p50 LCP" },
-        { name: "avg_cls", type: "number", label: "Avg CLS" },
-        { name: "p50_cls", type: "number", label: "p50 CLS" },
-        { name: "avg_inp", type: "number", label: "Avg INP" },
-        { name: "p50_inp", type: "number", label: "p50 INP" },
-        { name: "avg_ttfb", type: "number", label: "Avg TTFB" },
-        { name: "p50_ttfb", type: "number", label: "p50 TTFB" },
-        { name: "measurements", type: "number", label: "Measurements" },
-      ],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },

@@ -6,6 +6,7 @@ import type { SessionBatch } from '../../../model/traffic.js';
 import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { OUTPUT_FIELDS, int, numOrNull } from '../../engine/fields.js';
 import { bySessions, createDistinctGroups } from '../../readers/distinct-groups.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
@@ -253,18 +254,13 @@ export const sessionTypes: QueryTypeDefinition[] = [
     paging: 'self',
     readsTrackedEvents: true,
     fields: {
-      total_sessions: 'integer',
-      avg_session_duration: 'number?',
-      bounce_rate: 'number?',
-      total_events: 'integer',
+      total_sessions: int({ unit: "sessions" }),
+      avg_session_duration: numOrNull({ unit: "seconds" }),
+      bounce_rate: numOrNull({ unit: "percent" }),
+      total_events: int({ unit: "events" }),
     },
     meta: {
-      output_fields: [
-        { name: "total_sessions", type: "number", unit: "sessions" },
-        { name: "avg_session_duration", type: "number", unit: "seconds" },
-        { name: "bounce_rate", type: "number", unit: "percent" },
-        { name: "total_events", type: "number", unit: "events" },
-      ],
+      output_fields: OUTPUT_FIELDS,
       description: "Aggregate session statistics including total sessions, avg duration, and pages per session.",
       category: "Sessions",
       tags: ["sessions", "metrics", "overview"],

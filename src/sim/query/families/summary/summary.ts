@@ -1,6 +1,7 @@
 import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../../readers/aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { datetime, int, num, numOrNull } from '../../engine/fields.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../../readers/session-visits.js';
 import { countTracked } from '../../readers/tracked-events.js';
 
@@ -184,26 +185,18 @@ export const summaryTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     fields: {
-      pageviews: 'integer',
-      unique_visitors: 'integer',
-      sessions: 'integer',
-      bounce_rate: 'number?',
-      median_session_duration: 'number',
-      total_events: 'integer',
+      pageviews: int("Pageviews", { description: "Total number of page views" }),
+      unique_visitors: int("Unique Visitors", { description: "Number of unique visitors" }),
+      sessions: int("Sessions", { description: "Total number of sessions" }),
+      bounce_rate: numOrNull("Bounce Rate", { description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" }),
+      median_session_duration: num("Median Session Duration", { description: "Median time spent actively on pages", unit: "seconds" }),
+      total_events: int("Total Events", { description: "Total number of events tracked" }),
     },
     meta: {
       title: "Summary Metrics",
       description: "Overview of key website metrics including pageviews, visitors, sessions, bounce rate, and session duration.",
       category: "Analytics",
       tags: ["overview", "metrics", "summary", "kpi"],
-      output_fields: [
-        { name: "pageviews", type: "number", label: "Pageviews", description: "Total number of page views" },
-        { name: "unique_visitors", type: "number", label: "Unique Visitors", description: "Number of unique visitors" },
-        { name: "sessions", type: "number", label: "Sessions", description: "Total number of sessions" },
-        { name: "bounce_rate", type: "number", label: "Bounce Rate", description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" },
-        { name: "median_session_duration", type: "number", label: "Median Session Duration", description: "Median time spent actively on pages", unit: "seconds" },
-        { name: "total_events", type: "number", label: "Total Events", description: "Total number of events tracked" },
-      ],
       default_visualization: "metric",
     },
     readsTrackedEvents: true,
@@ -222,20 +215,15 @@ export const summaryTypes: QueryTypeDefinition[] = [
     publicAccess: true,
     customizable: true,
     fields: {
-      pageviews: 'integer',
-      visitors: 'integer',
-      sessions: 'integer',
+      pageviews: int("Pageviews Today", { description: "Total page views for today" }),
+      visitors: int("Visitors Today", { description: "Unique visitors for today" }),
+      sessions: int("Sessions Today", { description: "Total sessions for today" }),
     },
     meta: {
       title: "Today's Metrics",
       description: "Real-time metrics for today including pageviews, visitors, and sessions.",
       category: "Analytics",
       tags: ["today", "realtime", "current", "daily"],
-      output_fields: [
-        { name: "pageviews", type: "number", label: "Pageviews Today", description: "Total page views for today" },
-        { name: "visitors", type: "number", label: "Visitors Today", description: "Unique visitors for today" },
-        { name: "sessions", type: "number", label: "Sessions Today", description: "Total sessions for today" },
-      ],
       default_visualization: "metric",
     },
     sql: { table: 'analytics.events', select: TOTALS_SELECT, where: ["event_name = 'screen_view'", 'time >= toStartOfDay(now({timezone:String}))'] },
@@ -252,28 +240,19 @@ export const summaryTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     fields: {
-      date: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      sessions: 'integer',
-      bounce_rate: 'number?',
-      median_session_duration: 'number',
-      pages_per_session: 'number?',
+      date: datetime("Date", { description: "Date or datetime of the data point" }),
+      pageviews: int("Pageviews", { description: "Total page views for the period" }),
+      visitors: int("Visitors", { description: "Unique visitors for the period" }),
+      sessions: int("Sessions", { description: "Total sessions for the period" }),
+      bounce_rate: numOrNull("Bounce Rate", { description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" }),
+      median_session_duration: num("Median Session Duration", { description: "Median time spent actively on pages", unit: "seconds" }),
+      pages_per_session: numOrNull("Pages per Session", { description: "Average pages viewed per session" }),
     },
     meta: {
       title: "Events by Date",
       description: "Daily or hourly breakdown of website events showing pageviews, visitors, sessions, and engagement metrics.",
       category: "Analytics",
       tags: ["timeseries", "events", "trends", "daily", "hourly"],
-      output_fields: [
-        { name: "date", type: "datetime", label: "Date", description: "Date or datetime of the data point" },
-        { name: "pageviews", type: "number", label: "Pageviews", description: "Total page views for the period" },
-        { name: "visitors", type: "number", label: "Visitors", description: "Unique visitors for the period" },
-        { name: "sessions", type: "number", label: "Sessions", description: "Total sessions for the period" },
-        { name: "bounce_rate", type: "number", label: "Bounce Rate", description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" },
-        { name: "median_session_duration", type: "number", label: "Median Session Duration", description: "Median time spent actively on pages", unit: "seconds" },
-        { name: "pages_per_session", type: "number", label: "Pages per Session", description: "Average pages viewed per session" },
-      ],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
@@ -288,18 +267,14 @@ export const summaryTypes: QueryTypeDefinition[] = [
     publicAccess: true,
     customizable: false,
     fields: {
-      active_users: 'integer',
-      active_sessions: 'integer',
+      active_users: int("Active Users", { description: "Number of users active in the last 5 minutes" }),
+      active_sessions: int("Active Sessions", { description: "Number of sessions active in the last 5 minutes" }),
     },
     meta: {
       title: "Active Users",
       description: "Real-time count of active users and sessions currently on your website (last 5 minutes).",
       category: "Realtime",
       tags: ["realtime", "active", "current", "live"],
-      output_fields: [
-        { name: "active_users", type: "number", label: "Active Users", description: "Number of users active in the last 5 minutes" },
-        { name: "active_sessions", type: "number", label: "Active Sessions", description: "Number of sessions active in the last 5 minutes" },
-      ],
       default_visualization: "metric",
     },
     skipDateRange: true,

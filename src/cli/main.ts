@@ -12,6 +12,7 @@ import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
 import { CONFORM_HELP } from './conform/options.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
+import { describeReason } from '../sim/journal/refusal-reason.js';
 import { describeStoreFailure, describeStoreLine, resolveStore, StoreError, type StoreChoice } from './store-option.js';
 import { isWorkerProcess, reportFailure, reportReady, runPrimary } from './workers.js';
 
@@ -132,8 +133,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       trustProxy: options.trustProxy,
       ...(options.log
         ? {
-            log: (e) =>
-              process.stdout.write(`${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms ${e.requestId}\n`),
+            log: (e) => process.stdout.write(`${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms ${e.requestId}${e.reason ? ` ${describeReason(e.reason)}` : ''}\n`),
           }
         : {}),
     });

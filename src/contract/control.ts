@@ -63,6 +63,15 @@ export const windowCheckSchema = z.object({
 });
 
 /** One admission decision, as `GET /__sim/journal` lists it. */
+/** Why a request was refused: the error's code and message, the field at fault, the cause and the fix, as the answer said them. */
+export const journalReasonSchema = z.object({
+  code: z.string().describe('The error code of the answer (VALIDATION_ERROR, RATE_LIMITED, basket.INVALID_EVENT_SCHEMA …)'),
+  message: z.string().describe('The error message of the answer'),
+  field: z.string().nullable().describe('The first field at fault, when the answer names one'),
+  cause: z.string().nullable().describe('What was wrong with it (the first detail), when the answer says'),
+  fix: z.string().nullable().describe('What to change (the answer’s hint or fix)'),
+});
+
 export const journalEntrySchema = z.object({
   seq: z.number().int(),
   at: z.number().int(),
@@ -81,6 +90,7 @@ export const journalEntrySchema = z.object({
   fingerprint: z.string(),
   retryAfter: z.number().nullable(),
   warnings: z.array(z.string()),
+  reason: journalReasonSchema.nullable().describe('Why the request was refused (null when it was answered 2xx or 3xx)'),
 });
 
 /** What the journal knows about its own completeness. */

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SimRequest, SimResponse } from '../sim/messages.js';
+import type { RefusalReason, SimRequest, SimResponse } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
 import { expectationFailed, headersTooLarge, internalError, requestTimeout, unreadableRequest, type SimError } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
@@ -17,6 +17,8 @@ export type RequestLogger = (entry: {
   status: number;
   requestId: string;
   durationMs: number;
+  /** Why the request was refused, as the journal keeps it (absent for an answer that was not a refusal). */
+  reason?: RefusalReason;
 }) => void;
 
 /** Seconds the server waits for a request's headers and body (`--request-timeout`). */
@@ -221,7 +223,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
                 const { method, path } = request;
                 const durationMs = now() - started;
                 metrics.observe({ method, path }, response.status, durationMs / 1000);
-                log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs });
+                log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs, ...(response.reason ? { reason: response.reason } : {}) });
               },
               writeTimeoutMs,
             ),

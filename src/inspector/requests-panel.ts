@@ -4,11 +4,18 @@ import { span, timeOfDay } from './format.js';
 import type { Tally } from './journal-reader.js';
 import type { JournalEntry } from './wire.js';
 
+/** What the answer said was wrong: its code, the field at fault and why, and the fix. */
+function refusalText(reason: NonNullable<JournalEntry['reason']>): string {
+  const what = reason.field !== null ? `${reason.field}: ${reason.cause ?? reason.message}` : reason.cause !== null ? `${reason.message}: ${reason.cause}` : reason.message;
+  return `${reason.code} ${what}${reason.fix !== null ? ` (fix: ${reason.fix})` : ''}`;
+}
+
 /** Why the decision went as it did, in words. */
 export function reasonOf(e: JournalEntry): string {
   const parts: string[] = [];
   if (e.outcome === 'admitted') {
     parts.push(e.status >= 400 ? `admitted, then answered ${e.status} by the route` : 'within every limit');
+    if (e.reason !== null) parts.push(refusalText(e.reason));
   } else if (e.outcome === 'concurrency') {
     parts.push(`${e.inFlight} of ${e.inFlightCap} already in flight`);
   } else if (e.outcome === 'scenario') {

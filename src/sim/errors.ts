@@ -447,12 +447,19 @@ export function injectedError(status: number, code: string, message: string, ret
   return { status, code, message, ...(retryAfterSeconds !== undefined ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}) };
 }
 
-/** 400 INVALID_EVENT_SCHEMA (ingestion): events that do not have the accepted shape; `details` name each field. */
+/** 400 INVALID_EVENT_SCHEMA (ingestion): events that do not have the accepted shape; `details` name each field, the hint the first one's fix. */
 export function invalidEventSchema(details: readonly ErrorDetail[]): SimError {
-  return simError('INVALID_EVENT_SCHEMA', 'Invalid event schema', {
-    details,
-    hint: 'Each event needs a name (1 to 256 characters); see the details for the fields to fix.',
-  });
+  return simError('INVALID_EVENT_SCHEMA', 'Invalid event schema', { details, hint: eventSchemaHint(details[0]) });
+}
+
+/** The fix of the first problem of an event: what the field takes (a timestamp's window, a name's length), else the problem itself. */
+function eventSchemaHint(first: ErrorDetail | undefined): string {
+  if (first === undefined) return 'See the details for the fields to fix.';
+  if (/timestamp$/i.test(first.field)) {
+    return "An event's timestamp must lie between 2000-01-01 and one hour after the simulator's clock (GET /__sim/clock). A client that stamps events with the wall clock (the SDK's default) is ahead of a virtual clock set in the past (--now): pass timestamp, or serve with --clock real.";
+  }
+  if (/(^|\.|\])name$/.test(first.field)) return 'Each event needs a name (1 to 256 characters); see the details for the fields to fix.';
+  return `Fix ${first.field}: ${first.message.slice(0, 200)}; the details list every field to fix.`;
 }
 
 /** 503 EVENT_STORAGE_FULL (ingestion): the simulator's event storage is full; nothing of the request was stored. */

@@ -1,15 +1,15 @@
 import type { ErrorDetail } from '../contract/errors.js';
 import { settleLease } from './admission/in-flight-lease.js';
-import { internalError, serviceUnavailable, type SimError } from './errors.js';
+import { internalError, serviceUnavailable, type Drop, type SimError } from './errors.js';
 import { journalEntryOf } from './journal/record-exchange.js';
-import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
+import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
 import { startExchange, type Answer, type Exchange } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE } from './pipeline/public-pipeline.js';
 import { runStages } from './pipeline/run-stages.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
-import { isError } from './routing/route.js';
+import { isError, type Reply } from './routing/route.js';
 import { describeFinding } from './text.js';
 import type { Matcher } from './routing/router.js';
 import type { SimulatorCore } from './simulator-core.js';
@@ -72,15 +72,21 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     });
     let response: SimResponse;
     let refusedBy = null;
+    /** The refusal the client got, as the journal explains it. */
+    let refusal: SimError | Drop | null = null;
     try {
       const outcome = await runStages(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x);
       refusedBy = outcome.refusedBy;
-      response = toResponse(outcome.answer, x);
+      refusal = refusalOf(outcome.answer, x);
+      response = toResponse(outcome.answer, refusal, x);
     } catch {
-      response = errorResponse(internalError(), x.requestId);
+      refusal = internalError();
+      response = errorResponse(refusal, x.requestId);
     }
     if (control) return response;
-    const entry = journalEntryOf(x, seq, refusedBy, response);
+    const entry = journalEntryOf(x, seq, refusedBy, response, refusal);
+    // The adapter's request log says why, as the journal does (a fresh object: the core made it for this request).
+    if (entry.reason !== null) (response as { reason?: RefusalReason }).reason = entry.reason;
     journal.record(entry);
     core.metrics.record(entry);
     // The journal lives where the limits do: a shared store's journal is every process's.
@@ -89,16 +95,21 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
   };
 }
 
-/** The bytes of an answer, with the exchange's headers and any injected latency. */
-function toResponse(answer: Answer | null, x: Exchange): SimResponse {
+/** The refusal an answer is, in the body shape the client gets (null for a reply). */
+function refusalOf(answer: Answer | null, x: Exchange): SimError | Drop | null {
+  if (answer === null) return internalError();
+  if ('drop' in answer) return answer;
+  return isError(answer) ? shapedRefusal(answer, x) : null;
+}
+
+/** The bytes of an answer (`refusal`: the answer as the client gets it when it refuses), with the exchange's headers and any injected latency. */
+function toResponse(answer: Answer | null, refusal: SimError | Drop | null, x: Exchange): SimResponse {
   const response: SimResponse =
-    answer === null
-      ? errorResponse(internalError(), x.requestId)
-      : 'drop' in answer
+    refusal === null
+      ? replyResponse(answer as Reply, x.requestId, x.headers)
+      : 'drop' in refusal
         ? { status: 0, headers: {}, body: '', abort: true }
-        : isError(answer)
-          ? errorResponse(withHeaders(shapedRefusal(answer, x), x.headers), x.requestId)
-          : replyResponse(answer, x.requestId, x.headers);
+        : errorResponse(withHeaders(refusal, x.headers), x.requestId);
   const warned = x.warnings.length > 0 && !('abort' in response) ? { ...response, headers: { ...response.headers, Warning: warningHeader(x.warnings) } } : response;
   const delayMs = x.faults.latencyMs;
   return delayMs > 0 ? { ...warned, delayMs } : warned;

@@ -39,6 +39,19 @@ export interface SimRequest {
 }
 
 /** What to send back. `body` is the exact bytes' text: the core serializes, adapters copy. */
+/**
+ * Why a request was refused, as its answer said it: the error's code and message, the first
+ * field at fault and what was wrong with it, and the fix the answer gave (its hint, or the
+ * ingestion envelope's `fix`). Never holds a secret: answers never carry one.
+ */
+export interface RefusalReason {
+  readonly code: string;
+  readonly message: string;
+  readonly field: string | null;
+  readonly cause: string | null;
+  readonly fix: string | null;
+}
+
 export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -57,6 +70,11 @@ export interface SimResponse {
    * calls it once the response is completely sent or the client went away. Idempotent.
    */
   readonly release?: () => void;
+  /**
+   * Why the request was refused (a service answer of 4xx or 5xx, or a dropped connection), as
+   * the journal keeps it: for an adapter's request log. Not part of the wire answer.
+   */
+  readonly reason?: RefusalReason;
 }
 
 /** Options of one `handle` call. */

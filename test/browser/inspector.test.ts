@@ -112,6 +112,18 @@ describe.skipIf(SKIP_BROWSER)('the inspector page in Chromium', () => {
     expect(await page.locator('#requests-body tr').count()).toBe(entries.length);
   });
 
+  it('shows why a route refused a request, as the journal keeps it: the 401 of the anonymous request names AUTH_REQUIRED and its fix', async () => {
+    const { entries } = await getJson<{ entries: { seq: number; reason: { code: string; fix: string | null } | null }[] }>(`${server.url}/__sim/journal`);
+    const refused = entries.find((e) => e.reason?.code === 'AUTH_REQUIRED');
+    expect(refused).toBeDefined();
+    const cell = page.locator(`#requests-body tr[data-seq="${refused?.seq}"] td.reason`);
+    await cell.waitFor(PAGE_WAIT);
+    const text = (await cell.textContent()) ?? '';
+    expect(text).toContain('admitted, then answered 401 by the route');
+    expect(text).toContain('AUTH_REQUIRED');
+    if (refused?.reason?.fix) expect(text).toContain(refused.reason.fix.slice(0, 40));
+  });
+
   it('shows each key’s remaining quota and in-flight count as GET /__sim/limits answers them', async () => {
     await waitForText(page, 'inflight-key_acme_all', '2');
     const limits: LimitsReport = limitsReportSchema.parse(await getJson(`${server.url}/__sim/limits`));

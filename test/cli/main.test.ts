@@ -75,13 +75,19 @@ describe('analytics-sim serve', () => {
     expect((await fetchAnswer(`${url}/__sim/fixtures`)).status).toBe(200);
   });
 
-  it('serves the chosen seed and start instant, and logs one line per request with --log', async () => {
+  it('serves the chosen seed and start instant, and logs one line per request with --log, a refusal with its reason', async () => {
     const cli = start(['serve', '--port', '0', '--clock', 'virtual', '--seed', 'cli-seed', '--now', '2024-05-31T00:00:00Z', '--log']);
     const [, url] = await cli.waitForStdout(LISTENING);
     const health = await fetchAnswer(`${url}/__sim/health`);
     expect(health.json).toMatchObject({ seed: 'cli-seed', clock: { mode: 'virtual', now: Date.UTC(2024, 4, 31) } });
     const id = health.headers['x-request-id'] as string;
     await cli.waitForStdout(new RegExp(`GET /__sim/health 200 .*${id}`));
+    // A refusal's line says why: its code, the field at fault, what was wrong and the fix.
+    const fixtures = await fetchAnswer(`${url}/__sim/fixtures`);
+    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_track')?.secret ?? '';
+    const refused = await fetchAnswer(`${url}/track`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ name: '', websiteId: 'web_acme_www' }) });
+    expect(refused.status).toBe(400);
+    await cli.waitForStdout(new RegExp(`POST /track 400 .*${refused.headers['x-request-id']} INVALID_EVENT_SCHEMA body\\.name: .*\\(Each event needs a name`));
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
   });

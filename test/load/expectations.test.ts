@@ -52,6 +52,7 @@ describe('load/expectations.js', () => {
       fingerprint: 'f',
       retryAfter: allowed ? null : 1,
       warnings: [],
+      reason: null,
     });
     // The third is over-admitted, the fifth under-admitted (a slot had freed at 1000).
     const journal = [entry(1, 0, true), entry(2, 10, true), entry(3, 20, true), entry(4, 500, false), entry(5, 1000, false, 25)];

@@ -71,6 +71,7 @@ function everyMethod(store: SharedStore): Record<string, () => Promise<unknown>>
         fingerprint: 'f',
         retryAfter: null,
         warnings: [],
+        reason: null,
       }),
     journalList: () => store.journal.list(),
     journalInfo: () => store.journal.info(),

@@ -69,6 +69,7 @@ function entry(seq: number, at: number): JournalEntry {
     fingerprint: `fp${seq}`,
     retryAfter: null,
     warnings: [],
+    reason: null,
   };
 }
 

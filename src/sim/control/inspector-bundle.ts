@@ -411,10 +411,15 @@ export const INSPECTOR_SCRIPT = `"use strict";
   }
 
   // src/inspector/requests-panel.ts
+  function refusalText(reason) {
+    const what = reason.field !== null ? \`\${reason.field}: \${reason.cause ?? reason.message}\` : reason.cause !== null ? \`\${reason.message}: \${reason.cause}\` : reason.message;
+    return \`\${reason.code} \${what}\${reason.fix !== null ? \` (fix: \${reason.fix})\` : ""}\`;
+  }
   function reasonOf(e) {
     const parts = [];
     if (e.outcome === "admitted") {
       parts.push(e.status >= 400 ? \`admitted, then answered \${e.status} by the route\` : "within every limit");
+      if (e.reason !== null) parts.push(refusalText(e.reason));
     } else if (e.outcome === "concurrency") {
       parts.push(\`\${e.inFlight} of \${e.inFlightCap} already in flight\`);
     } else if (e.outcome === "scenario") {

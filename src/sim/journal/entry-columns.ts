@@ -1,6 +1,6 @@
 import type { StepRef } from '../faults/fault-plan.js';
 import type { AdmissionRule } from '../admission/rules.js';
-import type { JournalEntry, Outcome, WindowCheck } from './journal-entry.js';
+import type { JournalEntry, JournalReason, Outcome, WindowCheck } from './journal-entry.js';
 
 /**
  * The journal's entries kept as columns: one typed array per number, one array of references
@@ -36,6 +36,9 @@ const FIRST_SLOTS = 1024;
 
 /** The missing number of a nullable number column. */
 const NONE = Number.NaN;
+
+/** Distinct reasons the columns keep one copy of. */
+const MAX_INTERNED_REASONS = 1024;
 
 const orNull = (value: number): number | null => (Number.isNaN(value) ? null : value);
 
@@ -149,8 +152,21 @@ export function createEntryColumns(capacity: number): EntryColumns {
   let faults: (readonly StepRef[])[] = [];
   let fingerprint: string[] = [];
   let warnings: (readonly string[])[] = [];
+  let reason: (JournalReason | null)[] = [];
+  /** Reasons kept once each: a run's refusals say the same few things (a 429, a bad field) many times. */
+  let reasons = new Map<string, JournalReason>();
 
   const slot = (i: number): number => (start + i) % slots;
+
+  /** The one kept copy of a reason; past {@link MAX_INTERNED_REASONS} distinct ones the table starts again. */
+  const intern = (r: JournalReason): JournalReason => {
+    const key = `${r.code}\u0000${r.message}\u0000${r.field}\u0000${r.cause}\u0000${r.fix}`;
+    const kept = reasons.get(key);
+    if (kept !== undefined) return kept;
+    if (reasons.size >= MAX_INTERNED_REASONS) reasons = new Map();
+    reasons.set(key, r);
+    return r;
+  };
 
   /** Re-lays the kept entries, oldest first, from slot 0 of columns `length` long. */
   const resize = (length: number): void => {
@@ -184,6 +200,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
     faults = refs(faults);
     fingerprint = refs(fingerprint);
     warnings = refs(warnings);
+    reason = refs(reason);
     slots = length;
     start = 0;
   };
@@ -209,6 +226,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
     faults[s] = e.faults;
     fingerprint[s] = e.fingerprint;
     warnings[s] = e.warnings;
+    reason[s] = e.reason === null ? null : intern(e.reason);
   };
 
   return {
@@ -247,6 +265,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
         fingerprint: fingerprint[s] as string,
         retryAfter: orNull(retryAfter[s] as number),
         warnings: warnings[s] as readonly string[],
+        reason: reason[s] as JournalReason | null,
       };
     },
     seq: (i) => seq[slot(i)] as number,
@@ -260,6 +279,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
       start = 0;
       resize(0);
       checks.clear();
+      reasons = new Map();
     },
   };
 }

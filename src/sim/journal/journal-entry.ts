@@ -1,5 +1,6 @@
 import type { AdmissionRule } from '../admission/rules.js';
 import type { StepRef } from '../faults/fault-plan.js';
+import type { RefusalReason } from '../messages.js';
 
 /** One sliding-window check made for a request: enough for an oracle to replay it. */
 export interface WindowCheck {
@@ -21,6 +22,9 @@ export interface WindowCheck {
 
 /** `admitted`, the rule that refused the request, or `scenario` for an injected fault. */
 export type Outcome = 'admitted' | AdmissionRule | 'scenario';
+
+/** Why a request was refused, as its answer said it (see {@link RefusalReason}). */
+export type JournalReason = RefusalReason;
 
 /**
  * One admission decision and its response. Identities name keys by id and users by id,
@@ -58,4 +62,6 @@ export interface JournalEntry {
   readonly retryAfter: number | null;
   /** What the simulator ignored or reinterpreted in the request (the `Warning` headers it sent). */
   readonly warnings: readonly string[];
+  /** Why the request was refused (any 4xx or 5xx answer, a dropped connection), or null. */
+  readonly reason: JournalReason | null;
 }

@@ -2,7 +2,9 @@ import { identityOf } from '../auth/principal.js';
 import type { SimResponse } from '../messages.js';
 import type { Exchange, Refusal } from '../pipeline/exchange.js';
 import { describeFinding } from '../text.js';
+import type { Drop, SimError } from '../errors.js';
 import { fingerprintOf } from './fingerprint.js';
+import { reasonOf } from './refusal-reason.js';
 import type { JournalEntry } from './journal.js';
 
 /** The warnings of the many entries that have none (shared, never mutated). */
@@ -10,10 +12,11 @@ const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /**
  * The journal entry of one request of the simulated service: who, which route, the decision,
- * every window check, the in-flight count, the scenario steps that touched it and the answer's
- * status and Retry-After. Names keys and users by id, never by secret.
+ * every window check, the in-flight count, the scenario steps that touched it, the answer's
+ * status and Retry-After, and for a refusal (`refusal`: the error the client got) its reason.
+ * Names keys and users by id, never by secret.
  */
-export function journalEntryOf(x: Exchange, seq: number, refusedBy: Refusal | null, response: SimResponse): JournalEntry {
+export function journalEntryOf(x: Exchange, seq: number, refusedBy: Refusal | null, response: SimResponse, refusal: SimError | Drop | null): JournalEntry {
   const { principal } = x;
   const retryAfter = response.headers['Retry-After'];
   return {
@@ -34,5 +37,6 @@ export function journalEntryOf(x: Exchange, seq: number, refusedBy: Refusal | nu
     fingerprint: fingerprintOf(x.request),
     retryAfter: retryAfter === undefined ? null : Number(retryAfter),
     warnings: x.warnings.length === 0 ? NO_WARNINGS : x.warnings.map(describeFinding),
+    reason: refusal === null ? null : reasonOf(refusal),
   };
 }

@@ -33,6 +33,7 @@ function entryOf(seq: number): JournalEntry {
     fingerprint: (seq * 2_654_435_761).toString(16).padStart(16, '0').slice(-16),
     retryAfter: refused ? 1 + (seq % 60) : null,
     warnings: seq % 10 === 0 ? [`unknown field "x${seq}"`] : [],
+    reason: refused ? { code: 'RATE_LIMITED', message: 'API key rate limit exceeded', field: null, cause: seq % 2 === 0 ? null : 'quota of 100 per 60 s', fix: `Retry after ${seq % 3} s` } : null,
   };
 }
 

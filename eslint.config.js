@@ -43,7 +43,7 @@ const NO_SCOPE_CHECKS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.test-dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', '.dist-next-*/**', '.dist-old-*/**', '.test-dist/**', 'node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

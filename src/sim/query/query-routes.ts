@@ -12,7 +12,7 @@ import {
   type QueryRequest,
 } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
-import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes } from '../auth/access.js';
+import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes, websiteDenied } from '../auth/access.js';
 import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type Reply, type RouteContext } from '../routing/route.js';
 import { pageOf, readListPage } from '../routing/list-page.js';
@@ -413,7 +413,7 @@ export const queryRoutes = [
       const websiteId = ctx.query.website_id;
       if (websiteId !== undefined) {
         const website = ctx.state.websites.get(websiteId);
-        return website && canReachWebsite(principal, website) ? undefined : accessDenied('website');
+        return website && canReachWebsite(principal, website) ? undefined : websiteDenied(principal, websiteId, ctx.state);
       }
       return defaultOrganization(principal) === null ? missingProjectId() : undefined;
     },

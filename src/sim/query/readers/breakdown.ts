@@ -1,6 +1,6 @@
 import type { SessionDimension } from '../../model/traffic.js';
 import { createDistinct, percentage } from './aggregate.js';
-import type { Row, RunContext } from '../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext } from '../engine/definition.js';
 import { visitSessions, type SessionVisit } from './session-visits.js';
 
 /** Weighted totals of one breakdown group. */
@@ -114,4 +114,30 @@ export function breakdownSql(column: string, options: { alias?: string; extra?: 
     groupBy: [column],
     orderBy: 'visitors DESC',
   };
+}
+
+/** The fields of a `name, pageviews, visitors, percentage` breakdown whose live meta lists none. */
+export const BREAKDOWN_FIELDS = { name: 'string', pageviews: 'integer', visitors: 'integer', percentage: 'number' } as const;
+
+/** What a dimension breakdown declares: a type's declaration but for its SQL, rows and customizable. */
+export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'fields' | 'sql' | 'run' | 'customizable'> {
+  /** The dimension the sessions are grouped by. */
+  readonly dimension: SessionDimension;
+  /** Defaults to {@link BREAKDOWN_FIELDS}. */
+  readonly fields?: QueryTypeSpec['fields'];
+}
+
+/**
+ * A live breakdown by one dictionary dimension ({@link dimensionRows}): customizable, with the
+ * SQL of {@link breakdownSql} over the dimension's column.
+ */
+export function defineDimensionBreakdown(spec: DimensionBreakdownSpec): QueryTypeDefinition {
+  const { dimension, ...rest } = spec;
+  return defineQueryType({
+    customizable: true,
+    fields: BREAKDOWN_FIELDS,
+    ...rest,
+    sql: breakdownSql(dimension),
+    run: (ctx) => dimensionRows(ctx, dimension),
+  });
 }

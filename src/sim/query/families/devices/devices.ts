@@ -3,7 +3,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } 
 import { int, num, text } from '../../engine/fields.js';
 import { deviceLabel } from '../../engine/labels.js';
 import type { SessionVisit } from '../../readers/session-visits.js';
-import { breakdownSql, dimensionRows, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
 
 const SEPARATOR = '\u0000';
 
@@ -74,11 +74,11 @@ function segmentRows(ctx: RunContext): Row[] {
 
 /** The live devices builders. */
 export const deviceTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'browser_name',
     family: 'devices',
+    dimension: 'browser_name',
     publicAccess: true,
-    customizable: true,
     limit: 100,
     fields: {
       name: text("Browser Name", { description: "The browser name (Chrome, Firefox, Safari, etc.)" }),
@@ -93,16 +93,12 @@ export const deviceTypes: QueryTypeDefinition[] = [
       tags: ["browsers", "technology", "devices", "compatibility"],
       default_visualization: "pie",
     },
-    sql: breakdownSql('browser_name'),
-    run(ctx) {
-      return dimensionRows(ctx, 'browser_name');
-    },
   }),
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'os_name',
     family: 'devices',
+    dimension: 'os_name',
     publicAccess: true,
-    customizable: true,
     limit: 100,
     fields: {
       name: text("Operating System", { description: "The operating system name" }),
@@ -116,10 +112,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
       category: "Technology",
       tags: ["operating systems", "technology", "devices", "platforms"],
       default_visualization: "pie",
-    },
-    sql: breakdownSql('os_name'),
-    run(ctx) {
-      return dimensionRows(ctx, 'os_name');
     },
   }),
   defineQueryType({
@@ -206,26 +198,16 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return labelledRows(ctx, (s) => deviceLabel(deviceOf(ctx, s)));
     },
   }),
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'browsers',
     family: 'devices',
+    dimension: 'browser_name',
     publicAccess: true,
-    customizable: true,
     limit: 25,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
     meta: {
       description: "Detailed browser usage breakdown including specific browser names.",
       category: "Technology",
       tags: ["browsers", "technology", "devices"],
-    },
-    sql: breakdownSql('browser_name'),
-    run(ctx) {
-      return dimensionRows(ctx, 'browser_name');
     },
   }),
   defineQueryType({
@@ -258,26 +240,16 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return withShare(sortByVisitors(rows, (r) => `${r.browser_name as string} ${r.browser_version as string}`));
     },
   }),
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'operating_systems',
     family: 'devices',
+    dimension: 'os_name',
     publicAccess: true,
-    customizable: true,
     limit: 100,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
     meta: {
       description: "OS usage breakdown by operating system name.",
       category: "Technology",
       tags: ["operating systems", "technology", "devices"],
-    },
-    sql: breakdownSql('os_name'),
-    run(ctx) {
-      return dimensionRows(ctx, 'os_name');
     },
   }),
   defineQueryType({

@@ -1,6 +1,6 @@
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
-import { breakdownSql, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
 /**
  * The live normalizeGeo plugin: `country_code` and `country_name` from the row's country (an
@@ -41,6 +41,41 @@ function placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (co
   }));
 }
 
+/**
+ * The region or city breakdown: a row per (place, country), public, limit 100, with the live
+ * meta these builders share in the `Geography` category.
+ */
+function definePlaceBreakdown(spec: {
+  place: 'region' | 'city';
+  label: string;
+  labelDescription: string;
+  title: string;
+  description: string;
+  tags: string[];
+  countryOf: (ctx: RunContext, code: number) => number;
+}): QueryTypeDefinition {
+  const { place } = spec;
+  return defineQueryType({
+    name: place,
+    family: 'geo',
+    publicAccess: true,
+    customizable: true,
+    limit: 100,
+    fields: {
+      name: text(spec.label, { description: spec.labelDescription }),
+      country: text("Country", { description: `Country containing this ${place}` }),
+      pageviews: int("Pageviews", { description: `Total pageviews from this ${place}` }),
+      visitors: int("Visitors", { description: `Unique visitors from this ${place}` }),
+      percentage: num("Traffic %", { description: `Share of summed visitor counts across all ${place} groups`, unit: "%" }),
+      country_code: 'string',
+      country_name: 'string',
+    },
+    meta: { title: spec.title, description: spec.description, category: "Geography", tags: spec.tags, default_visualization: "table" },
+    sql: breakdownSql(place, { extra: ['country'] }),
+    run: (ctx) => placeRows(ctx, place, (code) => spec.countryOf(ctx, code)),
+  });
+}
+
 /** The live geo builders. */
 export const geoTypes: QueryTypeDefinition[] = [
   defineQueryType({
@@ -71,102 +106,46 @@ export const geoTypes: QueryTypeDefinition[] = [
       return dimensionRows(ctx, 'country').map((r) => ({ ...r, ...geoFields(ctx, codes.get(r.name as string) as number) }));
     },
   }),
-  defineQueryType({
-    name: 'region',
-    family: 'geo',
-    publicAccess: true,
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("Region/State", { description: "Region or state name" }),
-      country: text("Country", { description: "Country containing this region" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this region" }),
-      visitors: int("Visitors", { description: "Unique visitors from this region" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all region groups", unit: "%" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Regions",
-      description: "Traffic breakdown by region/state to understand local audience within countries.",
-      category: "Geography",
-      tags: ["regions", "states", "local", "geography"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('region', { extra: ['country'] }),
-    run(ctx) {
-      return placeRows(ctx, 'region', (region) => ctx.dictionaries.regionCountry[region] as number);
-    },
+  definePlaceBreakdown({
+    place: 'region',
+    label: "Region/State",
+    labelDescription: "Region or state name",
+    title: "Regions",
+    description: "Traffic breakdown by region/state to understand local audience within countries.",
+    tags: ["regions", "states", "local", "geography"],
+    countryOf: (ctx, region) => ctx.dictionaries.regionCountry[region] as number,
   }),
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'timezone',
     family: 'geo',
+    dimension: 'timezone',
     olderPublicAccess: true,
-    customizable: true,
     limit: 100,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
     meta: {
       description: "Visitor distribution by timezone.",
       category: "Geography",
       tags: ["timezone", "geography", "audience"],
     },
-    sql: breakdownSql('timezone'),
-    run(ctx) {
-      return dimensionRows(ctx, 'timezone');
-    },
   }),
-  defineQueryType({
+  defineDimensionBreakdown({
     name: 'language',
     family: 'geo',
+    dimension: 'language',
     olderPublicAccess: true,
-    customizable: true,
     limit: 100,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
     meta: {
       description: "Visitor distribution by browser language setting.",
       category: "Audience",
       tags: ["language", "audience", "demographics"],
     },
-    sql: breakdownSql('language'),
-    run(ctx) {
-      return dimensionRows(ctx, 'language');
-    },
   }),
-  defineQueryType({
-    name: 'city',
-    family: 'geo',
-    publicAccess: true,
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("City", { description: "City name" }),
-      country: text("Country", { description: "Country containing this city" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this city" }),
-      visitors: int("Visitors", { description: "Unique visitors from this city" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all city groups", unit: "%" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Cities",
-      description: "Detailed city-level traffic breakdown for hyperlocal audience analysis and targeting.",
-      category: "Geography",
-      tags: ["cities", "local", "hyperlocal", "targeting"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('city', { extra: ['country'] }),
-    run(ctx) {
-      return placeRows(ctx, 'city', (city) => ctx.dictionaries.regionCountry[ctx.dictionaries.cityRegion[city] as number] as number);
-    },
+  definePlaceBreakdown({
+    place: 'city',
+    label: "City",
+    labelDescription: "City name",
+    title: "Cities",
+    description: "Detailed city-level traffic breakdown for hyperlocal audience analysis and targeting.",
+    tags: ["cities", "local", "hyperlocal", "targeting"],
+    countryOf: (ctx, city) => ctx.dictionaries.regionCountry[ctx.dictionaries.cityRegion[city] as number] as number,
   }),
 ];

@@ -2,7 +2,7 @@ import { parseReferrer } from '../../readers/parse-referrers.js';
 import type { ClickBatch, ClickDimension } from '../../../model/traffic.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, text } from '../../engine/fields.js';
 import { scanClicks } from '../../readers/scan.js';
 
@@ -147,92 +147,113 @@ function dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name
   ).map((r) => ({ name: r.name, clicks: r.clicks }));
 }
 
+/** What a link-shortener declaration gives besides what every one of them shares. */
+interface LinkTypeSpec {
+  readonly name: string;
+  readonly limit?: number;
+  readonly fields: QueryTypeSpec['fields'];
+  readonly title: string;
+  readonly description: string;
+  /** The tags after `links, shortener`. */
+  readonly tags: readonly string[];
+  readonly visualization: string;
+  /** A daily series that also answers by the hour. */
+  readonly series?: boolean;
+  run(ctx: RunContext): Row[];
+}
+
+/**
+ * A link-shortener type: a link's clicks, with the builders' filters, not customizable, in
+ * the `Links` category with the `links, shortener` tags first.
+ */
+function defineLinkType(spec: LinkTypeSpec): QueryTypeDefinition {
+  return defineQueryType({
+    name: spec.name,
+    family: FAMILY,
+    target: 'link',
+    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
+    customizable: false,
+    ...(spec.limit === undefined ? {} : { limit: spec.limit }),
+    fields: spec.fields,
+    meta: {
+      title: spec.title,
+      description: spec.description,
+      category: "Links",
+      tags: ["links", "shortener", ...spec.tags],
+      default_visualization: spec.visualization,
+      ...(spec.series === true ? { supports_granularity: ["hour", "day"] } : {}),
+    },
+    run: spec.run,
+  });
+}
+
+/** link_referrers_by_day, link_countries_by_day: the distinct values of a dimension per bucket. */
+function distinctByDay(name: string, dimension: 'referrer' | 'country', plural: string): QueryTypeDefinition {
+  const Plural = plural.charAt(0).toUpperCase() + plural.slice(1);
+  return defineLinkType({
+    name,
+    fields: {
+      date: text("Date", { description: "Date" }),
+      value: int(`Unique ${Plural}`, { description: `Number of unique ${plural} on this date` }),
+    },
+    title: `Link Unique ${Plural} by Day`,
+    description: `Daily count of unique ${plural} for a shortened link.`,
+    tags: [plural, "daily", "timeseries"],
+    visualization: "timeseries",
+    series: true,
+    run: (ctx) => bucketRows(ctx, 'value', dimension),
+  });
+}
+
+/** link_top_countries, link_top_regions, link_top_cities: clicks per place, with its country. */
+function topPlaces(place: 'country' | 'region' | 'city', label: string, plural: string): QueryTypeDefinition {
+  const Plural = plural.charAt(0).toUpperCase() + plural.slice(1);
+  return defineLinkType({
+    name: `link_top_${plural}`,
+    limit: 10,
+    fields: {
+      name: text(label, { description: `The ${place} name` }),
+      country: text("Country", { description: "Raw country value from the query" }),
+      clicks: int("Clicks", { description: `Number of clicks from this ${place}` }),
+      country_code: 'string',
+      country_name: 'string',
+    },
+    title: `Link Top ${Plural}`,
+    description: `Top ${plural} for a shortened link.`,
+    tags: [plural, "geo"],
+    visualization: "table",
+    run: (ctx) => placeRows(ctx, place),
+  });
+}
+
 /** The live link-shortener builders. */
 export const linkShortenerTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineLinkType({
     name: 'link_total_clicks',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    fields: {
-      total: int("Total Clicks", { description: "Total number of clicks on this link" }),
-    },
-    meta: {
-      title: "Link Total Clicks",
-      description: "Total clicks for a shortened link within the date range.",
-      category: "Links",
-      tags: ["links", "shortener", "clicks", "total"],
-      default_visualization: "metric",
-    },
+    fields: { total: int("Total Clicks", { description: "Total number of clicks on this link" }) },
+    title: "Link Total Clicks",
+    description: "Total clicks for a shortened link within the date range.",
+    tags: ["clicks", "total"],
+    visualization: "metric",
     run: totalRows,
   }),
-  defineQueryType({
+  defineLinkType({
     name: 'link_clicks_by_day',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
     fields: {
       date: text("Date", { description: "Date of the clicks" }),
       clicks: int("Clicks", { description: "Number of clicks on this date" }),
     },
-    meta: {
-      title: "Link Clicks by Day",
-      description: "Daily breakdown of clicks for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "clicks", "daily", "timeseries"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
+    title: "Link Clicks by Day",
+    description: "Daily breakdown of clicks for a shortened link.",
+    tags: ["clicks", "daily", "timeseries"],
+    visualization: "timeseries",
+    series: true,
     run: (ctx) => bucketRows(ctx, 'clicks'),
   }),
-  defineQueryType({
-    name: 'link_referrers_by_day',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    fields: {
-      date: text("Date", { description: "Date" }),
-      value: int("Unique Referrers", { description: "Number of unique referrers on this date" }),
-    },
-    meta: {
-      title: "Link Unique Referrers by Day",
-      description: "Daily count of unique referrers for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "referrers", "daily", "timeseries"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
-    run: (ctx) => bucketRows(ctx, 'value', 'referrer'),
-  }),
-  defineQueryType({
-    name: 'link_countries_by_day',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    fields: {
-      date: text("Date", { description: "Date" }),
-      value: int("Unique Countries", { description: "Number of unique countries on this date" }),
-    },
-    meta: {
-      title: "Link Unique Countries by Day",
-      description: "Daily count of unique countries for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "countries", "daily", "timeseries"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
-    run: (ctx) => bucketRows(ctx, 'value', 'country'),
-  }),
-  defineQueryType({
+  distinctByDay('link_referrers_by_day', 'referrer', 'referrers'),
+  distinctByDay('link_countries_by_day', 'country', 'countries'),
+  defineLinkType({
     name: 'link_top_referrers',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
     limit: 10,
     fields: {
       name: text("Name", { description: "The referring source name" }),
@@ -243,121 +264,38 @@ export const linkShortenerTypes: QueryTypeDefinition[] = [
       referrer_type: 'string',
       percentage: 'number',
     },
-    meta: {
-      title: "Link Top Referrers",
-      description: "Top referrers for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "referrers", "traffic"],
-      default_visualization: "table",
-    },
+    title: "Link Top Referrers",
+    description: "Top referrers for a shortened link.",
+    tags: ["referrers", "traffic"],
+    visualization: "table",
     run: referrerRows,
   }),
-  defineQueryType({
-    name: 'link_top_countries',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    limit: 10,
-    fields: {
-      name: text("Country", { description: "The country name" }),
-      country: text("Country", { description: "Raw country value from the query" }),
-      clicks: int("Clicks", { description: "Number of clicks from this country" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Link Top Countries",
-      description: "Top countries for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "countries", "geo"],
-      default_visualization: "table",
-    },
-    run: (ctx) => placeRows(ctx, 'country'),
-  }),
-  defineQueryType({
-    name: 'link_top_regions',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    limit: 10,
-    fields: {
-      name: text("Region", { description: "The region name" }),
-      country: text("Country", { description: "Raw country value from the query" }),
-      clicks: int("Clicks", { description: "Number of clicks from this region" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Link Top Regions",
-      description: "Top regions for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "regions", "geo"],
-      default_visualization: "table",
-    },
-    run: (ctx) => placeRows(ctx, 'region'),
-  }),
-  defineQueryType({
-    name: 'link_top_cities',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
-    limit: 10,
-    fields: {
-      name: text("City", { description: "The city name" }),
-      country: text("Country", { description: "Raw country value from the query" }),
-      clicks: int("Clicks", { description: "Number of clicks from this city" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Link Top Cities",
-      description: "Top cities for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "cities", "geo"],
-      default_visualization: "table",
-    },
-    run: (ctx) => placeRows(ctx, 'city'),
-  }),
-  defineQueryType({
+  topPlaces('country', "Country", 'countries'),
+  topPlaces('region', "Region", 'regions'),
+  topPlaces('city', "City", 'cities'),
+  defineLinkType({
     name: 'link_top_devices',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
     fields: {
       name: text("Device Type", { description: "The device type (mobile, desktop, tablet)" }),
       clicks: int("Clicks", { description: "Number of clicks from this device type" }),
     },
-    meta: {
-      title: "Link Top Devices",
-      description: "Device type breakdown for a shortened link (mobile, desktop, tablet).",
-      category: "Links",
-      tags: ["links", "shortener", "devices", "mobile", "desktop"],
-      default_visualization: "pie",
-    },
+    title: "Link Top Devices",
+    description: "Device type breakdown for a shortened link (mobile, desktop, tablet).",
+    tags: ["devices", "mobile", "desktop"],
+    visualization: "pie",
     run: (ctx) => dimensionRows(ctx, 'device_type'),
   }),
-  defineQueryType({
+  defineLinkType({
     name: 'link_top_browsers',
-    family: FAMILY,
-    target: 'link',
-    filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
-    customizable: false,
     limit: 10,
     fields: {
       name: text("Browser", { description: "The browser name" }),
       clicks: int("Clicks", { description: "Number of clicks from this browser" }),
     },
-    meta: {
-      title: "Link Top Browsers",
-      description: "Browser breakdown for a shortened link.",
-      category: "Links",
-      tags: ["links", "shortener", "browsers"],
-      default_visualization: "table",
-    },
+    title: "Link Top Browsers",
+    description: "Browser breakdown for a shortened link.",
+    tags: ["browsers"],
+    visualization: "table",
     run: (ctx) => dimensionRows(ctx, 'browser_name'),
   }),
 ];

@@ -2,7 +2,7 @@ import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { parseReferrer } from '../../readers/parse-referrers.js';
-import { breakdownSql, dimensionRows, groupVisits, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, groupVisits, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
 /**
  * Referrer rows as the live service answers them: grouped by the normalised referrer (distinct
@@ -64,6 +64,44 @@ function derivedUtmRows(ctx: RunContext, field: 'utmTerm' | 'utmContent'): Row[]
   });
 }
 
+/**
+ * A breakdown by one UTM parameter (utm_sources … utm_content): its filter, limit 100, the
+ * live meta these builders share in the `Acquisition` category, the rows of its dictionary
+ * dimension or of the details.
+ */
+function defineUtmBreakdown(spec: {
+  name: string;
+  param: 'source' | 'medium' | 'campaign' | 'term' | 'content';
+  label: string;
+  publicAccess?: boolean;
+  title: string;
+  description: string;
+  tags: string[];
+  /** The rows: of the parameter's dictionary dimension, or of the details (term, content). */
+  rows: 'utm_source' | 'utm_medium' | 'utm_campaign' | ((ctx: RunContext) => Row[]);
+}): QueryTypeDefinition {
+  const { param } = spec;
+  const declaration = {
+    name: spec.name,
+    family: 'traffic',
+    ...(typeof spec.rows === 'function' ? { derives: [deviceDetailsOf] } : {}),
+    ...(spec.publicAccess === true ? { publicAccess: true } : {}),
+    filters: [`utm_${param}`],
+    limit: 100,
+    fields: {
+      name: text(spec.label, { description: `The UTM ${param} parameter value` }),
+      pageviews: int("Pageviews", { description: `Total pageviews from this ${param}` }),
+      visitors: int("Visitors", { description: `Unique visitors from this ${param}` }),
+      percentage: num("Traffic %", { description: `Share of summed visitor counts across all UTM ${param} groups`, unit: "%" }),
+    },
+    meta: { title: spec.title, description: spec.description, category: "Acquisition", tags: spec.tags, default_visualization: "table" },
+  };
+  const rows = spec.rows;
+  return typeof rows === 'function'
+    ? defineQueryType({ ...declaration, customizable: true, sql: breakdownSql(`utm_${param}`), run: rows })
+    : defineDimensionBreakdown({ ...declaration, dimension: rows });
+}
+
 /** The live traffic builders. */
 export const trafficTypes: QueryTypeDefinition[] = [
   defineQueryType({
@@ -95,130 +133,53 @@ export const trafficTypes: QueryTypeDefinition[] = [
       return referrerRows(ctx, false);
     },
   }),
-  defineQueryType({
+  defineUtmBreakdown({
     name: 'utm_sources',
-    family: 'traffic',
+    param: 'source',
+    label: "UTM Source",
     publicAccess: true,
-    filters: ["utm_source"],
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("UTM Source", { description: "The UTM source parameter value" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this source" }),
-      visitors: int("Visitors", { description: "Unique visitors from this source" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all UTM source groups", unit: "%" }),
-    },
-    meta: {
-      title: "UTM Sources",
-      description: "Traffic breakdown by UTM source parameters from your marketing campaigns and tracked links.",
-      category: "Acquisition",
-      tags: ["utm", "campaigns", "marketing", "sources"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('utm_source'),
-    run(ctx) {
-      return dimensionRows(ctx, 'utm_source');
-    },
+    title: "UTM Sources",
+    description: "Traffic breakdown by UTM source parameters from your marketing campaigns and tracked links.",
+    tags: ["utm", "campaigns", "marketing", "sources"],
+    rows: 'utm_source',
   }),
-  defineQueryType({
+  defineUtmBreakdown({
     name: 'utm_mediums',
-    family: 'traffic',
+    param: 'medium',
+    label: "UTM Medium",
     publicAccess: true,
-    filters: ["utm_medium"],
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("UTM Medium", { description: "The UTM medium parameter value" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this medium" }),
-      visitors: int("Visitors", { description: "Unique visitors from this medium" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all UTM medium groups", unit: "%" }),
-    },
-    meta: {
-      title: "UTM Mediums",
-      description: "Traffic breakdown by UTM medium parameters (e.g. cpc, email, social).",
-      category: "Acquisition",
-      tags: ["utm", "medium", "acquisition"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('utm_medium'),
-    run(ctx) {
-      return dimensionRows(ctx, 'utm_medium');
-    },
+    title: "UTM Mediums",
+    description: "Traffic breakdown by UTM medium parameters (e.g. cpc, email, social).",
+    tags: ["utm", "medium", "acquisition"],
+    rows: 'utm_medium',
   }),
-  defineQueryType({
+  defineUtmBreakdown({
     name: 'utm_campaigns',
-    family: 'traffic',
+    param: 'campaign',
+    label: "Campaign Name",
     publicAccess: true,
-    filters: ["utm_campaign"],
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("Campaign Name", { description: "The UTM campaign parameter value" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this campaign" }),
-      visitors: int("Visitors", { description: "Unique visitors from this campaign" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all UTM campaign groups", unit: "%" }),
-    },
-    meta: {
-      title: "UTM Campaigns",
-      description: "Performance breakdown by UTM campaign parameters to track individual marketing campaign effectiveness.",
-      category: "Acquisition",
-      tags: ["utm", "campaigns", "marketing", "performance"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('utm_campaign'),
-    run(ctx) {
-      return dimensionRows(ctx, 'utm_campaign');
-    },
+    title: "UTM Campaigns",
+    description: "Performance breakdown by UTM campaign parameters to track individual marketing campaign effectiveness.",
+    tags: ["utm", "campaigns", "marketing", "performance"],
+    rows: 'utm_campaign',
   }),
-  defineQueryType({
+  defineUtmBreakdown({
     name: 'utm_terms',
-    family: 'traffic',
-    derives: [deviceDetailsOf],
-    filters: ["utm_term"],
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("UTM Term", { description: "The UTM term parameter value" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this term" }),
-      visitors: int("Visitors", { description: "Unique visitors from this term" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all UTM term groups", unit: "%" }),
-    },
-    meta: {
-      title: "UTM Terms",
-      description: "Traffic breakdown by UTM term parameters, typically used for keyword tracking in paid campaigns.",
-      category: "Acquisition",
-      tags: ["utm", "campaigns", "keywords", "terms"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('utm_term'),
-    run(ctx) {
-      return derivedUtmRows(ctx, 'utmTerm');
-    },
+    param: 'term',
+    label: "UTM Term",
+    title: "UTM Terms",
+    description: "Traffic breakdown by UTM term parameters, typically used for keyword tracking in paid campaigns.",
+    tags: ["utm", "campaigns", "keywords", "terms"],
+    rows: (ctx) => derivedUtmRows(ctx, 'utmTerm'),
   }),
-  defineQueryType({
+  defineUtmBreakdown({
     name: 'utm_content',
-    family: 'traffic',
-    derives: [deviceDetailsOf],
-    filters: ["utm_content"],
-    customizable: true,
-    limit: 100,
-    fields: {
-      name: text("UTM Content", { description: "The UTM content parameter value" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this content" }),
-      visitors: int("Visitors", { description: "Unique visitors from this content" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all UTM content groups", unit: "%" }),
-    },
-    meta: {
-      title: "UTM Content",
-      description: "Traffic breakdown by UTM content parameters, used to differentiate similar content or links within the same campaign.",
-      category: "Acquisition",
-      tags: ["utm", "campaigns", "content", "creative"],
-      default_visualization: "table",
-    },
-    sql: breakdownSql('utm_content'),
-    run(ctx) {
-      return derivedUtmRows(ctx, 'utmContent');
-    },
+    param: 'content',
+    label: "UTM Content",
+    title: "UTM Content",
+    description: "Traffic breakdown by UTM content parameters, used to differentiate similar content or links within the same campaign.",
+    tags: ["utm", "campaigns", "content", "creative"],
+    rows: (ctx) => derivedUtmRows(ctx, 'utmContent'),
   }),
   defineQueryType({
     name: 'traffic_sources',

@@ -1,4 +1,5 @@
 import type { Scope } from '../../contract/scopes.js';
+import { suggest } from '../text.js';
 import { accessDenied, authRequired, missingProjectId, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import type { QueryScope, QueryTypeDefinition } from '../query/engine/definition.js';
@@ -118,6 +119,23 @@ export function scopesOfTypes(types: readonly QueryTypeDefinition[]): Scope[] {
   return [...needed];
 }
 
+/** Websites a denial's did-you-mean compares an id with, at most. */
+const MAX_SUGGESTED_FROM = 1000;
+
+/**
+ * 403 ACCESS_DENIED for a website id the caller does not reach, with a hint naming the id and
+ * the nearest one the caller does reach. The same words whether the website exists or not, so
+ * the hint reveals nothing the caller cannot see in `GET /v1/query/websites`.
+ */
+export function websiteDenied(principal: Principal, websiteId: string, state: SimState): SimError {
+  const reachable = reachableWebsites(principal, state).slice(0, MAX_SUGGESTED_FROM).map((w) => w.id);
+  const near = suggest(websiteId, reachable);
+  const shown = websiteId.length > 64 ? `${websiteId.slice(0, 63)}…` : websiteId;
+  return accessDenied('website', {
+    hint: `This credential reaches no website '${shown}'${near !== undefined ? `; did you mean '${near}'?` : '.'} GET /v1/query/websites lists the websites it reaches.`,
+  });
+}
+
 /**
  * Decides what a query runs against, once the pipeline has granted access (credential and
  * scopes). The named id wins in the order link, schedule, website, organization; without one,
@@ -158,7 +176,7 @@ export function resolveQueryScope(
   }
   if (ids.website_id !== undefined) {
     const website = state.websites.get(ids.website_id);
-    return website && canReachWebsite(principal, website) ? { kind: 'websites', websites: [website] } : accessDenied('website');
+    return website && canReachWebsite(principal, website) ? { kind: 'websites', websites: [website] } : websiteDenied(principal, ids.website_id, state);
   }
   const organizationId = ids.organization_id ?? defaultOrganization(principal);
   if (organizationId === null) return missingProjectId();

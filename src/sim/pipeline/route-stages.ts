@@ -155,7 +155,7 @@ export const decodeBody: Stage = (x) => {
     const details = value === undefined ? [{ field: 'body', message: 'A JSON body is required' }] : issueDetails(parsed.error.issues);
     return respond((route.bodyError ?? schemaValidation)(details));
   }
-  const decoded = rememberBody(route.body, raw, parsed.data, findUnknownFields(route.body, value));
+  const decoded = rememberBody(route.body, raw, parsed.data, findUnknownFields(route.body, value, 'body', route.query ? Object.keys(route.query.shape) : undefined));
   for (const unknown of decoded.unknownFields) x.warnings.push(unknown);
   return next({ body: decoded.data });
 };

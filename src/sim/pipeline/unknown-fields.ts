@@ -49,15 +49,26 @@ const NO_FINDINGS: ErrorDetail[] = Object.freeze([]) as unknown as ErrorDetail[]
 /** A path segment: a field name, or an array index. */
 type Segment = string | number;
 
+/** No query-string parameter to point a body field to. */
+const NO_QUERY_FIELDS: readonly string[] = [];
+
+/** The query-string parameter a top-level body field stands for (`websiteId` → `website_id`), if the route takes one. */
+function queryParameterOf(name: string, queryFields: readonly string[]): string | undefined {
+  if (queryFields.length === 0) return undefined;
+  const snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return queryFields.find((field) => field === name || field === snake);
+}
+
 /**
  * Names in a body that its schema does not declare, so the simulator ignored them (as the
  * live service does): each with its path and, when a declared name is close, a did-you-mean.
  * Bounded: at most {@link MAX_DEPTH} levels, {@link MAX_ITEMS} items per array and
  * {@link MAX_FINDINGS} findings, whatever the body's size. A clean body costs a key lookup per
  * field and allocates nothing: paths are written only for findings, and arrays of plain values
- * are not walked.
+ * are not walked. A top-level field the route takes in its query string (`queryFields`, e.g.
+ * `websiteId` for `website_id`) is pointed there instead.
  */
-export function findUnknownFields(schema: z.ZodType, value: unknown, base = 'body'): ErrorDetail[] {
+export function findUnknownFields(schema: z.ZodType, value: unknown, base = 'body', queryFields: readonly string[] = NO_QUERY_FIELDS): ErrorDetail[] {
   let found: ErrorDetail[] | undefined;
   const path: Segment[] = [];
   const visit = (node: z.ZodType, at: unknown, depth: number): void => {
@@ -90,12 +101,13 @@ export function findUnknownFields(schema: z.ZodType, value: unknown, base = 'bod
         visit(child, value, depth + 1);
         path.pop();
       } else if (!info.open) {
-        const near = suggest(name, info.declared);
+        const param = path.every((segment) => typeof segment === 'number') ? queryParameterOf(name, queryFields) : undefined;
+        const near = param === undefined ? suggest(name, info.declared) : undefined;
         path.push(name);
         (found ??= []).push({
           field: pathText(base, path),
           message: `${truncate(name, 64)} is not a field of this request and was ignored`,
-          ...(near ? { suggestion: `Did you mean '${near}'?` } : {}),
+          ...(param !== undefined ? { suggestion: `It belongs in the query string: ?${param}=…` } : near ? { suggestion: `Did you mean '${near}'?` } : {}),
         });
         path.pop();
       }

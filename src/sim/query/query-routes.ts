@@ -13,7 +13,7 @@ import {
 } from '../../contract/query-request.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { canReachWebsite, defaultOrganization, publicWebsite, reachableWebsites, resolveQueryScope, scopesOfTypes, websiteDenied } from '../auth/access.js';
-import { accessDenied, featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
+import { featureUnavailable, missingProjectId, schemaValidation, validationError, type SimError } from '../errors.js';
 import { defineRoute, isError, jsonText, ok, type Reply, type RouteContext } from '../routing/route.js';
 import { pageOf, readListPage } from '../routing/list-page.js';
 import { suggest } from '../text.js';

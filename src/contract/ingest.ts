@@ -201,8 +201,9 @@ export const identifiedProfileSchema = z.object({
 
 /** The answer of `GET /__sim/profiles`. */
 export const identifiedProfilesListingSchema = z.object({
-  websiteId: z.string(),
-  /** Profiles the website has. */
+  /** The website_id asked for; null when the listing spans every website. */
+  websiteId: z.string().nullable(),
+  /** Profiles the filter selects (the website's, or every website's). */
   total: z.number().int(),
   /** At most `limit` of them, first identified first. */
   profiles: z.array(identifiedProfileSchema),
@@ -210,8 +211,8 @@ export const identifiedProfilesListingSchema = z.object({
 
 /** The query string of `GET /__sim/profiles`. */
 export const identifiedProfilesQuerySchema = z.object({
-  website_id: z.string().min(1, 'website_id is required').describe('The website whose profiles to list'),
-  profile_id: z.string().optional().describe('Only this profile'),
+  website_id: z.string().min(1, 'website_id must not be empty').optional().describe('Only this website’s profiles (default: every website’s)'),
+  profile_id: z.string().optional().describe('Only this profile (of every website, without website_id)'),
   limit: z
     .string()
     .regex(/^\d{1,4}$/, 'limit must be a whole number from 1 to 1000')

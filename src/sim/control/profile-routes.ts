@@ -13,27 +13,24 @@ function wireProfile(profile: IdentifiedProfile) {
 }
 
 /**
- * What `POST /identify` stored, for tests: the profiles of a website with their traits, display
- * name, email and linked anonymous ids (the service keeps them in Postgres, outside the Query API).
+ * What `POST /identify` stored, for tests: the profiles of every website, or of one, with their
+ * traits, display name, email and linked anonymous ids (the service keeps them in Postgres,
+ * outside the Query API).
  */
 export const profileRoutes = [
-  defineControlRoute<undefined, undefined, undefined, { website_id: string; profile_id?: string | undefined; limit?: number | undefined }>({
+  defineControlRoute<undefined, undefined, undefined, { website_id?: string | undefined; profile_id?: string | undefined; limit?: number | undefined }>({
     method: 'GET',
     path: '/__sim/profiles',
-    summary: 'The profiles POST /identify stored for a website (traits, display name, email, linked anonymous ids), first identified first.',
+    summary: 'The profiles POST /identify stored (traits, display name, email, linked anonymous ids), first identified first: every website’s, or one website’s with website_id.',
     query: identifiedProfilesQuerySchema,
     responses: {
-      200: { description: 'The website’s profiles', schema: identifiedProfilesListingSchema },
-      400: { description: 'No website_id, or a limit outside 1 to 1000 (VALIDATION_ERROR)', schema: errorBodySchema },
+      200: { description: 'The profiles (websiteId null when the listing spans every website)', schema: identifiedProfilesListingSchema },
+      400: { description: 'An empty website_id, or a limit outside 1 to 1000 (VALIDATION_ERROR)', schema: errorBodySchema },
     },
     handle(ctx) {
       const { website_id: websiteId, profile_id: profileId, limit } = ctx.query;
-      const store = ctx.state.profiles;
-      if (profileId !== undefined) {
-        const one = store.profile(websiteId, profileId);
-        return ok({ websiteId, total: one ? 1 : 0, profiles: one ? [wireProfile(one)] : [] });
-      }
-      return ok({ websiteId, total: store.countOf(websiteId), profiles: store.profilesOf(websiteId, limit ?? DEFAULT_LIMIT).map(wireProfile) });
+      const listed = ctx.state.profiles.list({ ...(websiteId !== undefined ? { websiteId } : {}), ...(profileId !== undefined ? { profileId } : {}) }, limit ?? DEFAULT_LIMIT);
+      return ok({ websiteId: websiteId ?? null, total: listed.total, profiles: listed.profiles.map(wireProfile) });
     },
   }),
 ];

@@ -73,6 +73,12 @@ export interface ProfileReader {
   version(websiteIds: readonly string[]): number;
 }
 
+/** Which profiles {@link ProfileStore.list} lists: a website's, one profile id's, or every one. */
+export interface ProfileFilter {
+  readonly websiteId?: string;
+  readonly profileId?: string;
+}
+
 /** The store of one simulator run. */
 export interface ProfileStore extends ProfileReader {
   readonly limits: ProfileStoreLimits;
@@ -82,6 +88,8 @@ export interface ProfileStore extends ProfileReader {
   readonly changes: number;
   /** Upserts a profile (and its alias) as of `now`: all of it, or nothing when a bound would be passed. */
   identify(input: IdentifyInput, now: number): IdentifyResult;
+  /** The profiles the filter selects (`total`) and the first `max` of them, first identified first, over every website. */
+  list(filter: ProfileFilter, max: number): { readonly total: number; readonly profiles: readonly IdentifiedProfile[] };
 }
 
 interface MutableProfile {
@@ -94,6 +102,8 @@ interface MutableProfile {
   readonly firstIdentifiedAt: number;
   lastIdentifiedAt: number;
   chars: number;
+  /** Profiles created before this one, all websites: the listing's order. */
+  readonly order: number;
 }
 
 /** Characters a profile holds, for the memory bound. */
@@ -149,6 +159,7 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}, hol
   /** website id → identifies that changed it. */
   const versions = new Map<string, number>();
   let size = 0;
+  let created = 0;
   let changes = 0;
   let aliasCount = 0;
   let chars = 0;
@@ -174,7 +185,7 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}, hol
     if (!sites) profiles.set(input.websiteId, (sites = new Map()));
     let profile = existing;
     if (!profile) {
-      profile = { ...base, ...next, anonymousIds: new Set(), firstIdentifiedAt: now, lastIdentifiedAt: now, chars: 0 };
+      profile = { ...base, ...next, anonymousIds: new Set(), firstIdentifiedAt: now, lastIdentifiedAt: now, chars: 0, order: created++ };
       sites.set(input.profileId, profile);
       size++;
     } else {
@@ -246,6 +257,20 @@ export function createProfileStore(limits: Partial<ProfileStoreLimits> = {}, hol
         out.push(snapshot(profile));
       }
       return out;
+    },
+    list(filter, max) {
+      const sites = filter.websiteId !== undefined ? [profiles.get(filter.websiteId) ?? new Map<string, MutableProfile>()] : [...profiles.values()];
+      const selected: MutableProfile[] = [];
+      for (const site of sites) {
+        if (filter.profileId === undefined) selected.push(...site.values());
+        else {
+          const one = site.get(filter.profileId);
+          if (one) selected.push(one);
+        }
+      }
+      // One website's map is already in creation order; several are merged by it.
+      if (sites.length > 1) selected.sort((a, b) => a.order - b.order);
+      return { total: selected.length, profiles: selected.slice(0, max).map(snapshot) };
     },
     countOf(websiteId) {
       return profiles.get(websiteId)?.size ?? 0;

@@ -229,3 +229,40 @@ describe('identified profiles in the profile types', () => {
     expect(none).toEqual([]);
   });
 });
+
+describe('GET /__sim/profiles', () => {
+  /** user_1 on the Acme store, user_2 on Globex's app, user_1 again on Acme's website: three profiles on three websites. */
+  async function identifiedOnThreeWebsites(): Promise<Simulator> {
+    const sim = trackSimulator();
+    const acme = secretOf(sim, 'key_acme_track');
+    expect((await identify(sim, { profileId: 'user_1', websiteId: STORE }, { key: acme })).status).toBe(200);
+    expect((await identify(sim, { profileId: 'user_2', websiteId: 'web_globex_app' }, { key: GLOBEX_TRACK_KEY.secret })).status).toBe(200);
+    expect((await identify(sim, { profileId: 'user_1', websiteId: 'web_acme_www' }, { key: acme })).status).toBe(200);
+    return sim;
+  }
+  const listed = (answer: Answer) => ({ websiteId: answer.json.websiteId, total: answer.json.total, profiles: answer.json.profiles.map((p: { websiteId: string; profileId: string }) => `${p.websiteId}/${p.profileId}`) });
+
+  it('lists every website’s profiles, first identified first, when no website_id is given', async () => {
+    const sim = await identifiedOnThreeWebsites();
+    const answer = await call(sim, 'GET', '/__sim/profiles');
+    expect(answer.status).toBe(200);
+    expect(listed(answer)).toEqual({ websiteId: null, total: 3, profiles: [`${STORE}/user_1`, 'web_globex_app/user_2', 'web_acme_www/user_1'] });
+  });
+
+  it('lists one profile id on every website with profile_id alone', async () => {
+    const sim = await identifiedOnThreeWebsites();
+    expect(listed(await call(sim, 'GET', '/__sim/profiles', { query: { profile_id: 'user_1' } }))).toEqual({ websiteId: null, total: 2, profiles: [`${STORE}/user_1`, 'web_acme_www/user_1'] });
+  });
+
+  it('lists one website’s profiles with website_id, and counts them all in total whatever the limit', async () => {
+    const sim = await identifiedOnThreeWebsites();
+    expect(listed(await call(sim, 'GET', '/__sim/profiles', { query: { website_id: 'web_globex_app' } }))).toEqual({ websiteId: 'web_globex_app', total: 1, profiles: ['web_globex_app/user_2'] });
+    expect(listed(await call(sim, 'GET', '/__sim/profiles', { query: { limit: '1' } }))).toEqual({ websiteId: null, total: 3, profiles: [`${STORE}/user_1`] });
+  });
+
+  it('refuses an empty website_id with 400 naming it', async () => {
+    const answer = await call(freshSimulator(), 'GET', '/__sim/profiles', { query: { website_id: '' } });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.json)).toContain('website_id must not be empty');
+  });
+});

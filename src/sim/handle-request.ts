@@ -26,7 +26,12 @@ export interface RequestHandlerParts {
   readonly core: SimulatorCore;
   readonly matchPublic: Matcher;
   readonly matchControl: Matcher;
+  /** The service's request ids, by journal position: the n-th service request gets the n-th id. */
   readonly requestIds: () => RequestIdSource;
+  /** The control plane's request ids, a sequence of their own: `/__sim` requests draw none of the service's. */
+  readonly controlIds: () => RequestIdSource;
+  /** Numbers a request among all requests of this process (without a shared store, which numbers them itself). */
+  readonly numberRequest: () => number;
   /** Ids for answers given before a request could be numbered (the shared store was unreachable). */
   readonly unnumberedIds: () => RequestIdSource;
 }
@@ -50,13 +55,15 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         const begin = await shared.store.begin(!control, shared.replica.applied);
         await shared.replica.catchUp(begin);
         seq = begin.seq;
-        requestId = parts.requestIds().at(begin.index);
+        // The store numbers service requests (seq) and all requests (index), across processes.
+        requestId = control ? parts.controlIds().at(begin.index) : parts.requestIds().at(seq);
       } catch {
         return errorResponse(serviceUnavailable(), parts.unnumberedIds().next());
       }
     } else {
+      const index = parts.numberRequest();
       seq = control ? 0 : journal.reserve();
-      requestId = parts.requestIds().next();
+      requestId = control ? parts.controlIds().at(index) : parts.requestIds().at(seq);
     }
     const now = core.clock.now();
     const state = core.state();

@@ -331,7 +331,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     );
     return opened;
   };
-  const handle = createRequestHandler({ core, matchPublic, matchControl, requestIds: () => run.requestIds, unnumberedIds: () => unnumbered });
+  const handle = createRequestHandler({ core, matchPublic, matchControl, requestIds: () => run.requestIds, controlIds: () => run.controlIds, numberRequest: () => run.numberRequest(), unnumberedIds: () => unnumbered });
   const unnumbered = createRequestIds(`${String(options.seed ?? 42)}/unnumbered`);
   const admin = createAdminApi(core);
   return {

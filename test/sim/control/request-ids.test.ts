@@ -77,12 +77,38 @@ describe('request ids', () => {
     expect(answersA).toEqual(answersB);
   });
 
-  it('derives the n-th id from the seed and n alone, whatever the requests were', async () => {
+  it('derives the n-th service request’s id from the seed and n alone, whatever the requests were', async () => {
     const a = freshSimulator();
     const b = freshSimulator();
-    const idsA = idsOf(await run(a, variedSteps(a)));
-    const idsB = idsOf(await run(b, variedSteps(b).map((): Step => ['GET', '/__sim/health', {}])));
+    const service = (steps: Step[]) => steps.filter(([, path]) => !path.startsWith('/__sim'));
+    const idsA = idsOf(await run(a, service(variedSteps(a))));
+    const idsB = idsOf(await run(b, service(variedSteps(b)).map((): Step => ['GET', '/v1/query/types', {}])));
     expect(idsB).toEqual(idsA);
+  });
+
+  it('draws no id of the service’s sequence for a control request: health probes between requests change none of their ids', async () => {
+    const quiet = freshSimulator();
+    const probed = freshSimulator();
+    const steps = (sim: Simulator) => variedSteps(sim).filter(([, path]) => !path.startsWith('/__sim'));
+    const idsQuiet = idsOf(await run(quiet, steps(quiet)));
+    const idsProbed: string[] = [];
+    for (const step of steps(probed)) {
+      const probe = await call(probed, 'GET', '/__sim/health');
+      expect(probe.headers['X-Request-ID']).toMatch(REQUEST_ID);
+      expect(idsQuiet).not.toContain(probe.headers['X-Request-ID']);
+      idsProbed.push(...idsOf(await run(probed, [step])));
+    }
+    expect(idsProbed).toEqual(idsQuiet);
+  });
+
+  it('gives the README’s curl walk-through its ids with seed 42, whatever control requests came first', async () => {
+    const sim = freshSimulator({ seed: 42 });
+    await call(sim, 'GET', '/__sim/health');
+    await call(sim, 'GET', '/__sim/fixtures');
+    const key = secretOf(sim, 'key_acme_read');
+    const websites = await call(sim, 'GET', '/v1/query/websites', { key });
+    const summary = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['summary_metrics', 'top_pages'], preset: 'yesterday', limit: 3 } });
+    expect([websites.json.requestId, summary.json.requestId]).toEqual(['req_Iv7PxvQzmCDv9PIq', 'req_mH1dgnizYuFFuBIH']);
   });
 
   it('issues other ids for another seed', async () => {

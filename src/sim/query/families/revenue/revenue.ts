@@ -2,7 +2,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, t
 import { datetime, int, intOrNull, num, numOrNull, text, textOrNull } from '../../engine/fields.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
 import { aiProductOfReferrer } from '../../../model/derived/ai-referrals.js';
-import { firstTouch, firstTouchLabel, isAttributedTransaction, ownField, providerOf, revenueBreakdown } from './revenue-scan.js';
+import { firstTouch, firstTouchLabel, isAttributedTransaction, ownField, providerOf, revenueBreakdown, type FirstTouchField, type Transaction } from './revenue-scan.js';
 import { revenueOverviewRows } from './revenue-overview.js';
 import { recentTransactionRows, revenueSeriesRows } from './revenue-rows.js';
 
@@ -52,6 +52,37 @@ function defineRevenueBreakdown(spec: {
       default_visualization: spec.visualization ?? "table",
     },
     run: spec.rows,
+  });
+}
+
+/**
+ * A breakdown by one first-touch field of the transaction's visitor (revenue_by_country …):
+ * named "Revenue by <title>", "Attributed revenue breakdown by <by>.", rows named by the field
+ * (`fallback` when it has none), `limit` of them; regions and cities name their country too.
+ */
+function byFirstTouch(spec: {
+  name: string;
+  title: string;
+  by: string;
+  tags: string[];
+  dimension: FirstTouchField;
+  fallback: string;
+  limit: number;
+  withCountry?: boolean;
+}): QueryTypeDefinition {
+  const { dimension, fallback, limit } = spec;
+  return defineRevenueBreakdown({
+    name: spec.name,
+    title: `Revenue by ${spec.title}`,
+    description: `Attributed revenue breakdown by ${spec.by}.`,
+    tags: ["revenue", ...spec.tags],
+    ...(spec.withCountry === true ? { withCountry: true } : {}),
+    rows: (ctx) =>
+      revenueBreakdown(ctx, {
+        nameOf: (tx) => firstTouchLabel(ctx, tx, dimension, fallback),
+        ...(spec.withCountry === true ? { extra: (tx: Transaction) => ({ country: firstTouch(ctx, tx, 'country') }) } : {}),
+        limit,
+      }),
   });
 }
 
@@ -128,30 +159,13 @@ export const revenueTypes: QueryTypeDefinition[] = [
       return revenueSeriesRows(ctx);
     },
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_by_provider',
-    family: FAMILY,
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
+    title: "Revenue by Provider",
+    description: "Revenue breakdown by payment provider.",
+    tags: ["revenue", "provider"],
     customizable: false,
-    fields: {
-      name: text("Name"),
-      currency: text("Currency"),
-      revenue: num("Revenue"),
-      transactions: int("Transactions"),
-      customers: int("Customers"),
-      percentage: numOrNull("Share", { unit: "%" }),
-    },
-    meta: {
-      title: "Revenue by Provider",
-      description: "Revenue breakdown by payment provider.",
-      category: "Revenue",
-      tags: ["revenue", "provider"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => providerOf(tx) });
-    },
+    rows: (ctx) => revenueBreakdown(ctx, { nameOf: (tx) => providerOf(tx) }),
   }),
   defineQueryType({
     name: 'revenue_by_product',
@@ -180,89 +194,21 @@ export const revenueTypes: QueryTypeDefinition[] = [
       return revenueBreakdown(ctx, { nameOf: (tx) => ownField(tx, 'product_name') || 'Unknown', extra: (tx) => ({ product_id: ownField(tx, 'product_id') || null, provider: providerOf(tx) }), salesOnly: true, limit: 50 });
     },
   }),
-  defineQueryType({
+  defineRevenueBreakdown({
     name: 'revenue_attribution_overview',
-    family: FAMILY,
-    paging: 'self',
-    filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
+    title: "Revenue Attribution Overview",
+    description: "Attributed vs unattributed revenue split.",
+    tags: ["revenue", "attribution"],
     customizable: false,
-    fields: {
-      name: text("Name"),
-      currency: text("Currency"),
-      revenue: num("Revenue"),
-      transactions: int("Transactions"),
-      customers: int("Customers"),
-      percentage: numOrNull("Share", { unit: "%" }),
-    },
-    meta: {
-      title: "Revenue Attribution Overview",
-      description: "Attributed vs unattributed revenue split.",
-      category: "Revenue",
-      tags: ["revenue", "attribution"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return revenueBreakdown(ctx, { nameOf: (tx) => (isAttributedTransaction(tx) ? 'Attributed' : 'Unattributed') });
-    },
+    rows: (ctx) => revenueBreakdown(ctx, { nameOf: (tx) => (isAttributedTransaction(tx) ? 'Attributed' : 'Unattributed') }),
   }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_country',
-    title: "Revenue by Country",
-    description: "Attributed revenue breakdown by country.",
-    tags: ["revenue", "country", "geo"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'country', 'Unknown'), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_region',
-    title: "Revenue by Region",
-    description: "Attributed revenue breakdown by region/state.",
-    tags: ["revenue", "region", "geo"],
-    withCountry: true,
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'region', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_city',
-    title: "Revenue by City",
-    description: "Attributed revenue breakdown by city.",
-    tags: ["revenue", "city", "geo"],
-    withCountry: true,
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'city', 'Unknown'), extra: (tx) => ({ country: firstTouch(ctx, tx, 'country') }), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_browser',
-    title: "Revenue by Browser",
-    description: "Attributed revenue breakdown by browser.",
-    tags: ["revenue", "browser"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'browser_name', 'Unknown'), limit: 10 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_device',
-    title: "Revenue by Device",
-    description: "Attributed revenue breakdown by device type.",
-    tags: ["revenue", "device"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'device_type', 'Unknown'), limit: 10 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_os',
-    title: "Revenue by OS",
-    description: "Attributed revenue breakdown by operating system.",
-    tags: ["revenue", "os"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'os_name', 'Unknown'), limit: 10 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_referrer',
-    title: "Revenue by Referrer",
-    description: "Attributed revenue breakdown by referrer domain.",
-    tags: ["revenue", "referrer"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'referrer', 'Direct'), limit: 20 }),
-  }),
+  byFirstTouch({ name: 'revenue_by_country', title: "Country", by: "country", tags: ["country", "geo"], dimension: 'country', fallback: 'Unknown', limit: 20 }),
+  byFirstTouch({ name: 'revenue_by_region', title: "Region", by: "region/state", tags: ["region", "geo"], dimension: 'region', fallback: 'Unknown', limit: 20, withCountry: true }),
+  byFirstTouch({ name: 'revenue_by_city', title: "City", by: "city", tags: ["city", "geo"], dimension: 'city', fallback: 'Unknown', limit: 20, withCountry: true }),
+  byFirstTouch({ name: 'revenue_by_browser', title: "Browser", by: "browser", tags: ["browser"], dimension: 'browser_name', fallback: 'Unknown', limit: 10 }),
+  byFirstTouch({ name: 'revenue_by_device', title: "Device", by: "device type", tags: ["device"], dimension: 'device_type', fallback: 'Unknown', limit: 10 }),
+  byFirstTouch({ name: 'revenue_by_os', title: "OS", by: "operating system", tags: ["os"], dimension: 'os_name', fallback: 'Unknown', limit: 10 }),
+  byFirstTouch({ name: 'revenue_by_referrer', title: "Referrer", by: "referrer domain", tags: ["referrer"], dimension: 'referrer', fallback: 'Direct', limit: 20 }),
   defineRevenueBreakdown({
     name: 'revenue_by_ai_product',
     title: "Revenue by AI Product",
@@ -272,38 +218,10 @@ export const revenueTypes: QueryTypeDefinition[] = [
     rows: (ctx) =>
       revenueBreakdown(ctx, { nameOf: (tx) => aiProductOfReferrer(firstTouch(ctx, tx, 'referrer')), limit: 20 }),
   }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_utm_source',
-    title: "Revenue by UTM Source",
-    description: "Attributed revenue breakdown by UTM source.",
-    tags: ["revenue", "utm", "source"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_source', 'None'), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_utm_medium',
-    title: "Revenue by UTM Medium",
-    description: "Attributed revenue breakdown by UTM medium.",
-    tags: ["revenue", "utm", "medium"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_medium', 'None'), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_utm_campaign',
-    title: "Revenue by UTM Campaign",
-    description: "Attributed revenue breakdown by UTM campaign.",
-    tags: ["revenue", "utm", "campaign"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'utm_campaign', 'None'), limit: 20 }),
-  }),
-  defineRevenueBreakdown({
-    name: 'revenue_by_entry_page',
-    title: "Revenue by Entry Page",
-    description: "Attributed revenue breakdown by entry page path.",
-    tags: ["revenue", "entry", "page"],
-    rows: (ctx) =>
-      revenueBreakdown(ctx, { nameOf: (tx) => firstTouchLabel(ctx, tx, 'path', 'Unknown'), limit: 20 }),
-  }),
+  byFirstTouch({ name: 'revenue_by_utm_source', title: "UTM Source", by: "UTM source", tags: ["utm", "source"], dimension: 'utm_source', fallback: 'None', limit: 20 }),
+  byFirstTouch({ name: 'revenue_by_utm_medium', title: "UTM Medium", by: "UTM medium", tags: ["utm", "medium"], dimension: 'utm_medium', fallback: 'None', limit: 20 }),
+  byFirstTouch({ name: 'revenue_by_utm_campaign', title: "UTM Campaign", by: "UTM campaign", tags: ["utm", "campaign"], dimension: 'utm_campaign', fallback: 'None', limit: 20 }),
+  byFirstTouch({ name: 'revenue_by_entry_page', title: "Entry Page", by: "entry page path", tags: ["entry", "page"], dimension: 'path', fallback: 'Unknown', limit: 20 }),
   defineQueryType({
     name: 'recent_transactions',
     family: FAMILY,

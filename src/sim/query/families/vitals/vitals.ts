@@ -1,7 +1,7 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
@@ -107,210 +107,121 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
 }
 
 
+/** The percentiles of one metric, in the live order. */
+const PERCENTILE_FIELDS = { p50: num("p50"), p75: num("p75"), p90: num("p90"), p95: num("p95"), p99: num("p99") };
+
+/** The fields of the vitals_by_* breakdowns but vitals_by_page. */
+const BREAKDOWN_FIELDS = {
+  name: text("Name"),
+  visitors: int("Visitors"),
+  p50_lcp: numOrNull("p50 LCP"),
+  p50_fcp: numOrNull("p50 FCP"),
+  p50_cls: numOrNull("p50 CLS"),
+  p50_inp: numOrNull("p50 INP"),
+  p50_ttfb: numOrNull("p50 TTFB"),
+  samples: int("Samples"),
+};
+
+/** The fields the geographic breakdowns add, which their meta does not list. */
+const GEO_FIELDS = { country_code: 'string', country_name: 'string', percentage: 'number' } as const;
+
+/**
+ * A vitals type: on the older public list, in the `Performance` category with the `vitals,
+ * performance` tags first; a breakdown (`filtered`) takes the builders' filters and is
+ * customizable, the overview and series are not.
+ */
+function defineVitalsType(spec: {
+  name: string;
+  filtered?: boolean;
+  fields: QueryTypeSpec['fields'];
+  title: string;
+  description: string;
+  tags: string[];
+  visualization: string;
+  run(ctx: RunContext): Row[];
+}): QueryTypeDefinition {
+  const filtered = spec.filtered === true;
+  return defineQueryType({
+    name: spec.name,
+    family: FAMILY,
+    olderPublicAccess: true,
+    ...(filtered ? { filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"] } : {}),
+    customizable: filtered,
+    fields: spec.fields,
+    meta: {
+      title: spec.title,
+      description: spec.description,
+      category: "Performance",
+      tags: ["vitals", "performance", ...spec.tags],
+      default_visualization: spec.visualization,
+    },
+    run: spec.run,
+  });
+}
+
+/** A vitals_by_* breakdown of p50s by a place or browser, as `title` names it. */
+function defineVitalsBreakdown(name: string, by: string, tags: string[], run: (ctx: RunContext) => Row[]): QueryTypeDefinition {
+  const geo = tags.includes("geo");
+  return defineVitalsType({
+    name,
+    filtered: true,
+    fields: geo ? { ...BREAKDOWN_FIELDS, ...GEO_FIELDS } : BREAKDOWN_FIELDS,
+    title: `Vitals by ${by.charAt(0).toUpperCase()}${by.slice(1)}`,
+    description: `p50 Core Web Vitals per ${by}.`,
+    tags,
+    visualization: "table",
+    run,
+  });
+}
+
 /** The live vitals builders. */
 export const vitalsTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineVitalsType({
     name: 'vitals_overview',
-    family: FAMILY,
-    olderPublicAccess: true,
-    customizable: false,
-    fields: {
-      metric_name: text("Metric"),
-      p50: num("p50"),
-      p75: num("p75"),
-      p90: num("p90"),
-      p95: num("p95"),
-      p99: num("p99"),
-      avg_value: num("Average"),
-      samples: int("Samples"),
-    },
-    meta: {
-      title: "Vitals Overview",
-      description: "Percentile distribution per Core Web Vital metric.",
-      category: "Performance",
-      tags: ["vitals", "performance", "overview"],
-      default_visualization: "metric",
-    },
-    run(ctx) {
-      return overviewRows(ctx);
-    },
+    fields: { metric_name: text("Metric"), ...PERCENTILE_FIELDS, avg_value: num("Average"), samples: int("Samples") },
+    title: "Vitals Overview",
+    description: "Percentile distribution per Core Web Vital metric.",
+    tags: ["overview"],
+    visualization: "metric",
+    run: overviewRows,
   }),
-  defineQueryType({
+  defineVitalsType({
     name: 'vitals_time_series',
-    family: FAMILY,
-    olderPublicAccess: true,
-    customizable: false,
-    fields: {
-      date: text("Date"),
-      metric_name: text("Metric"),
-      p50: num("p50"),
-      p75: num("p75"),
-      p90: num("p90"),
-      p95: num("p95"),
-      p99: num("p99"),
-      samples: int("Samples"),
-    },
-    meta: {
-      title: "Vitals Time Series",
-      description: "Daily percentile distribution per Core Web Vital metric.",
-      category: "Performance",
-      tags: ["vitals", "performance", "time-series"],
-      default_visualization: "timeseries",
-    },
-    run(ctx) {
-      return timeSeriesRows(ctx);
-    },
+    fields: { date: text("Date"), metric_name: text("Metric"), ...PERCENTILE_FIELDS, samples: int("Samples") },
+    title: "Vitals Time Series",
+    description: "Daily percentile distribution per Core Web Vital metric.",
+    tags: ["time-series"],
+    visualization: "timeseries",
+    run: timeSeriesRows,
   }),
-  defineQueryType({
+  defineVitalsType({
     name: 'vitals_by_page',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
-    customizable: true,
-    fields: {
-      page: text("Page"),
-      metric_name: text("Metric"),
-      p50: num("p50"),
-      p75: num("p75"),
-      p90: num("p90"),
-      p95: num("p95"),
-      p99: num("p99"),
-      samples: int("Samples"),
-    },
-    meta: {
-      title: "Vitals by Page",
-      description: "Percentile distribution per Core Web Vital, broken down by page.",
-      category: "Performance",
-      tags: ["vitals", "performance", "page"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      return byPageRows(ctx);
-    },
+    filtered: true,
+    fields: { page: text("Page"), metric_name: text("Metric"), ...PERCENTILE_FIELDS, samples: int("Samples") },
+    title: "Vitals by Page",
+    description: "Percentile distribution per Core Web Vital, broken down by page.",
+    tags: ["page"],
+    visualization: "table",
+    run: byPageRows,
   }),
-  defineQueryType({
-    name: 'vitals_by_country',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
-    customizable: true,
-    fields: {
-      name: text("Name"),
-      visitors: int("Visitors"),
-      p50_lcp: numOrNull("p50 LCP"),
-      p50_fcp: numOrNull("p50 FCP"),
-      p50_cls: numOrNull("p50 CLS"),
-      p50_inp: numOrNull("p50 INP"),
-      p50_ttfb: numOrNull("p50 TTFB"),
-      samples: int("Samples"),
-      country_code: 'string',
-      country_name: 'string',
-      percentage: 'number',
-    },
-    meta: {
-      title: "Vitals by Country",
-      description: "p50 Core Web Vitals per country.",
-      category: "Performance",
-      tags: ["vitals", "performance", "country", "geo"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      const { values, countryNames } = ctx.dictionaries;
-      const rows = dimensionRows(ctx, 'country', (code) => values.country[code] ?? '');
-      return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
-    },
+  defineVitalsBreakdown('vitals_by_country', 'country', ["country", "geo"], (ctx) => {
+    const { values, countryNames } = ctx.dictionaries;
+    const rows = dimensionRows(ctx, 'country', (code) => values.country[code] ?? '');
+    return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
   }),
-  defineQueryType({
-    name: 'vitals_by_browser',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
-    customizable: true,
-    fields: {
-      name: text("Name"),
-      visitors: int("Visitors"),
-      p50_lcp: numOrNull("p50 LCP"),
-      p50_fcp: numOrNull("p50 FCP"),
-      p50_cls: numOrNull("p50 CLS"),
-      p50_inp: numOrNull("p50 INP"),
-      p50_ttfb: numOrNull("p50 TTFB"),
-      samples: int("Samples"),
-    },
-    meta: {
-      title: "Vitals by Browser",
-      description: "p50 Core Web Vitals per browser.",
-      category: "Performance",
-      tags: ["vitals", "performance", "browser"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      const names = ctx.dictionaries.values.browser_name;
-      return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
-    },
+  defineVitalsBreakdown('vitals_by_browser', 'browser', ["browser"], (ctx) => {
+    const names = ctx.dictionaries.values.browser_name;
+    return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
   }),
-  defineQueryType({
-    name: 'vitals_by_region',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
-    customizable: true,
-    fields: {
-      name: text("Name"),
-      visitors: int("Visitors"),
-      p50_lcp: numOrNull("p50 LCP"),
-      p50_fcp: numOrNull("p50 FCP"),
-      p50_cls: numOrNull("p50 CLS"),
-      p50_inp: numOrNull("p50 INP"),
-      p50_ttfb: numOrNull("p50 TTFB"),
-      samples: int("Samples"),
-      country_code: 'string',
-      country_name: 'string',
-      percentage: 'number',
-    },
-    meta: {
-      title: "Vitals by Region",
-      description: "p50 Core Web Vitals per region.",
-      category: "Performance",
-      tags: ["vitals", "performance", "region", "geo"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      const { values, regionCountry } = ctx.dictionaries;
-      const rows = dimensionRows(ctx, 'region', (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`);
-      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
-    },
+  defineVitalsBreakdown('vitals_by_region', 'region', ["region", "geo"], (ctx) => {
+    const { values, regionCountry } = ctx.dictionaries;
+    const rows = dimensionRows(ctx, 'region', (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`);
+    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
   }),
-  defineQueryType({
-    name: 'vitals_by_city',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"],
-    customizable: true,
-    fields: {
-      name: text("Name"),
-      visitors: int("Visitors"),
-      p50_lcp: numOrNull("p50 LCP"),
-      p50_fcp: numOrNull("p50 FCP"),
-      p50_cls: numOrNull("p50 CLS"),
-      p50_inp: numOrNull("p50 INP"),
-      p50_ttfb: numOrNull("p50 TTFB"),
-      samples: int("Samples"),
-      country_code: 'string',
-      country_name: 'string',
-      percentage: 'number',
-    },
-    meta: {
-      title: "Vitals by City",
-      description: "p50 Core Web Vitals per city.",
-      category: "Performance",
-      tags: ["vitals", "performance", "city", "geo"],
-      default_visualization: "table",
-    },
-    run(ctx) {
-      const { values, regionCountry, cityRegion } = ctx.dictionaries;
-      const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
-      const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
-      return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
-    },
+  defineVitalsBreakdown('vitals_by_city', 'city', ["city", "geo"], (ctx) => {
+    const { values, regionCountry, cityRegion } = ctx.dictionaries;
+    const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
+    const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
+    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
   }),
 ];

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { MAX_WORKERS, STORE_PREFIX_PATTERN } from '../contract/config.js';
-import { MAX_INSTANT } from '../sim/clock.js';
+import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
+import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
 import { suggest } from '../sim/text.js';
 import { describeArgumentError } from './argument-error.js';
-import { CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
+import { CONFORM_HELP, CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
 
 export { describeArgumentError } from './argument-error.js';
 import { parseProfile, type Profile } from '../sim/profile.js';
@@ -32,12 +32,15 @@ export interface ServeOptions {
   /** `spec` follows SPEC.md where it is explicit; `live` follows the live service. */
   readonly profile: Profile;
   /**
-   * `memory` (this process only) or, as given, the URL of a Redis store shared by every process
-   * using it (`redis://HOST:PORT[/DB]`, `rediss://…`); checked by the caller (`src/cli/store-option.ts`).
+   * `memory` (this process only) or, as given, a Redis store shared by every process using it:
+   * a URL (`redis://HOST:PORT[/DB]`, `rediss://…`, `sentinel://…/MASTER`, `redis-cluster://…`)
+   * or, from a config file, a Sentinel object; checked by the caller (`src/cli/store-option.ts`).
    */
-  readonly store: string;
+  readonly store: string | SentinelStoreConfig;
   /** Prefix of every key in the shared store; `undefined` for the default. Only with a Redis store. */
   readonly storePrefix: string | undefined;
+  /** The PEM file of the CA that signed a `rediss://` store's certificate; `undefined`: the system CAs. */
+  readonly storeCa?: string | undefined;
   /** Processes serving the port through `node:cluster` (1 to {@link MAX_WORKERS}); more than 1 needs a shared store. */
   readonly workers: number;
   /** Seconds a client has to send a request's headers and body (0: no limit). */
@@ -56,6 +59,8 @@ export interface ServeOptions {
 export const STORE_ENV = 'ANALYTICS_SIM_STORE';
 /** See {@link STORE_ENV}. */
 export const STORE_PREFIX_ENV = 'ANALYTICS_SIM_STORE_PREFIX';
+/** See {@link STORE_ENV}. */
+export const STORE_CA_ENV = 'ANALYTICS_SIM_STORE_CA';
 /** See {@link STORE_ENV}; also how the primary of `--workers` hands a generated token to its workers. */
 export const CONTROL_TOKEN_ENV = 'ANALYTICS_SIM_CONTROL_TOKEN';
 
@@ -79,6 +84,8 @@ export type Command =
       readonly storeSource?: string;
       /** Where `storePrefix` came from when `given` has it: `--store-prefix` or the environment variable. */
       readonly storePrefixSource?: string;
+      /** Where `storeCa` came from when `given` has it: `--store-ca` or the environment variable. */
+      readonly storeCaSource?: string;
       /** `--config FILE`, when given. */
       readonly configPath?: string;
     }
@@ -87,27 +94,25 @@ export type Command =
       /** The deployment to check and how (`src/cli/conform/`). */
       readonly options: ConformOptions;
     }
-  /** `topic: 'conform'` for `analytics-sim conform --help`. */
-  | { readonly kind: 'help'; readonly topic?: 'conform' }
+  /** `topic`: the command whose help was asked for (`analytics-sim serve --help`); none for `analytics-sim --help`. */
+  | { readonly kind: 'help'; readonly topic?: 'serve' | 'conform' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
 
-/** The text of `analytics-sim --help`: every command and flag. */
-export const HELP = `analytics-sim: a deterministic simulator of the analytics Query API
+/** An instant as ISO 8601 without milliseconds (2025-06-02T12:00:00Z). */
+function formatIsoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
 
-Usage:
-  analytics-sim serve [options]
-  analytics-sim conform --target <url> --key <key> [options]
-  analytics-sim --help | --version
-
-Options (serve):
-  --port <n>            Port to listen on; 0 picks a free one (default 8787)
+/** The flags of `analytics-sim serve`, with the defaults it applies. */
+const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free one (default 8787)
   --host <addr>         Address to bind (default 127.0.0.1)
   --seed <s>            Seed of the world, secrets, ids and data (default 42)
   --clock real|virtual  real follows the wall clock; virtual moves only through
                         POST /__sim/clock (default real, or virtual with --now)
   --now <instant>       Start of the virtual clock: ISO 8601 or epoch ms; implies
-                        --clock virtual (default 2025-06-02T12:00:00Z)
+                        --clock virtual. Without it, --clock virtual starts at
+                        ${formatIsoSeconds(DEFAULT_VIRTUAL_START)}
   --scenario <s>        Run a fault scenario from the start: a built-in name or a JSON
                         file with a scenario (or an array of them); repeatable.
                         Built-ins: steady, rate-limit-storm, outage-window, flaky-5xx,
@@ -130,12 +135,18 @@ Options (serve):
                         public types, /track errors, validation). GET /__sim/profile lists
                         the switches; PUT /__sim/profile changes it at run time (default spec)
   --store <url>         Where limits, leases, the clock, the journal, tracked events and
-                        key changes live: memory (this process only) or
-                        redis://HOST:PORT[/DB] or rediss://… (one simulator shared by
-                        every process using it). Env ANALYTICS_SIM_STORE (default memory)
+                        key changes live: memory (this process only) or a Redis store,
+                        one simulator shared by every process using it:
+                        redis://[USER:PASSWORD@]HOST:PORT[/DB] (one Redis), rediss://…
+                        (over TLS), sentinel://HOST:PORT[,HOST:PORT…]/MASTER[/DB] (the
+                        master the Sentinels name) or redis-cluster://HOST:PORT[,…] (a
+                        Redis Cluster; one simulator's keys share the hash tag {prefix},
+                        one slot). Env ANALYTICS_SIM_STORE (default memory)
   --store-prefix <name> Prefix of every key in the Redis store, so runs sharing one Redis
                         stay apart: 1 to 64 letters, digits, - _ . or :; only with a
-                        Redis store. Env ANALYTICS_SIM_STORE_PREFIX (default analytics-sim)
+                        Redis store. Env ANALYTICS_SIM_STORE_PREFIX (default ${DEFAULT_STORE_PREFIX})
+  --store-ca <file>     PEM file of the CA that signed a rediss:// store's certificate
+                        (default: the system CAs). Env ANALYTICS_SIM_STORE_CA
   --workers <n>         Serve the port from n processes (node:cluster), 1 to 64; more
                         than 1 needs a Redis store (default 1)
   --request-timeout <s> Seconds a client has to send a request's headers and body; past
@@ -160,9 +171,10 @@ Options (serve):
                         wins over its environment variable, which wins over the file
   -h, --help            Show this help
   -v, --version         Print the version
+`;
 
-${CONFORM_HELP_SECTION}
-The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
+/** What the control plane is, after the options of the serve help. */
+const CONTROL_PLANE_NOTE = `The control plane is served at /__sim: health, fixtures (with API key secrets), reset, clock,
 scenarios (start and stop at run time), journal (every admission decision;
 /__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
 client retried), keys (create, change, rotate, revoke, delete API keys; /__sim/audit lists
@@ -171,6 +183,36 @@ It is meant for local use. On a loopback --host (the default) it is open to this
 any other address the banner says the server is reachable from the network, and every /__sim
 request needs Authorization: Bearer <control token>.
 `;
+
+/** The text of `analytics-sim serve --help`: the serve command and its flags. */
+export const SERVE_HELP = `analytics-sim serve: serve the simulated Query API, its ingestion routes and the control plane
+
+Usage:
+  analytics-sim serve [options]
+  analytics-sim [options]           (serve is the default command)
+
+Options:
+${SERVE_OPTIONS}
+${CONTROL_PLANE_NOTE}`;
+
+/** The text of `analytics-sim --help`: every command and flag. */
+export const HELP = `analytics-sim: a deterministic simulator of the analytics Query API
+
+Usage:
+  analytics-sim serve [options]
+  analytics-sim conform --target <url> --key <key> [options]
+  analytics-sim --help | --version
+  analytics-sim serve --help | analytics-sim conform --help   (one command's help)
+
+Options (serve):
+${SERVE_OPTIONS}
+${CONFORM_HELP_SECTION}
+${CONTROL_PLANE_NOTE}`;
+
+/** The help a `help` command prints: one command's, or every command's without a topic. */
+export function helpText(topic?: 'serve' | 'conform'): string {
+  return topic === 'serve' ? SERVE_HELP : topic === 'conform' ? CONFORM_HELP : HELP;
+}
 
 function parsePort(text: string): number | null {
   if (!/^\d+$/.test(text)) return null;
@@ -237,6 +279,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
         profile: { type: 'string' },
         store: { type: 'string' },
         'store-prefix': { type: 'string' },
+        'store-ca': { type: 'string' },
         workers: { type: 'string' },
         'request-timeout': { type: 'string' },
         'write-timeout': { type: 'string' },
@@ -252,7 +295,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     return { kind: 'error', message: describeArgumentError(error as Error & { code?: string }, FLAGS, "Try 'analytics-sim --help'.") };
   }
   const { values, positionals } = parsed;
-  if (values.help) return { kind: 'help' };
+  if (values.help) return positionals[0] === 'serve' ? { kind: 'help', topic: 'serve' } : { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [command = 'serve', ...rest] = positionals;
   if (command !== 'serve') {
@@ -293,6 +336,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   if (storePrefix !== undefined && !STORE_PREFIX_PATTERN.test(storePrefix)) {
     return { kind: 'error', message: `${prefixSource} must be 1 to 64 letters, digits, -, _, . or : (got '${storePrefix}').` };
   }
+  const storeCa = values['store-ca'] ?? fromEnv(STORE_CA_ENV);
+  const storeCaSource = values['store-ca'] !== undefined ? '--store-ca' : storeCa !== undefined ? STORE_CA_ENV : undefined;
   const workers = parseWorkers(values.workers ?? '1');
   if (workers === null) return { kind: 'error', message: `--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}').` };
   const requestTimeout = parseSeconds(values['request-timeout'] ?? '30');
@@ -320,6 +365,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     profile: values.profile,
     store,
     storePrefix,
+    storeCa,
     workers: values.workers,
     requestTimeout: values['request-timeout'],
     writeTimeout: values['write-timeout'],
@@ -334,6 +380,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(storeSource !== undefined ? { storeSource } : {}),
     ...(prefixSource !== undefined ? { storePrefixSource: prefixSource } : {}),
+    ...(storeCaSource !== undefined ? { storeCaSource } : {}),
     options: {
       port,
       host: values.host ?? '127.0.0.1',
@@ -348,6 +395,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       profile,
       store: store ?? 'memory',
       storePrefix,
+      ...(storeCa !== undefined ? { storeCa } : {}),
       workers,
       requestTimeout,
       writeTimeout,
@@ -362,4 +410,4 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
 const COMMANDS = ['serve', 'conform'];
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--store-ca', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];

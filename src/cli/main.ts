@@ -7,10 +7,9 @@ import type { ConfigKey } from '../contract/config.js';
 import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
-import { CONTROL_TOKEN_ENV, HELP, isLoopbackHost, parseCommand, type ServeOptions } from './args.js';
+import { CONTROL_TOKEN_ENV, helpText, isLoopbackHost, parseCommand, type ServeOptions } from './args.js';
 import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
-import { CONFORM_HELP } from './conform/options.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
 import { describeReason } from '../sim/journal/refusal-reason.js';
 import { describeStoreFailure, describeStoreLine, resolveStore, StoreError, type StoreChoice } from './store-option.js';
@@ -198,7 +197,7 @@ async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.kind) {
     case 'help':
-      process.stdout.write(command.topic === 'conform' ? CONFORM_HELP : HELP);
+      process.stdout.write(helpText(command.topic));
       return;
     case 'version':
       process.stdout.write(`${version()}\n`);

@@ -83,8 +83,12 @@ describe('parseCommand flags', () => {
     expect(parseCommand(['serve', '--profile', 'prod'])).toEqual({ kind: 'error', message: "--profile must be spec or live (got 'prod')." });
   });
 
-  it.each([['--help'], ['-h'], ['serve', '--help'], ['--port', 'abc', '--help']])('asks for help with %j', (...argv) => {
+  it.each([['--help'], ['-h'], ['--port', 'abc', '--help']])('asks for every command’s help with %j', (...argv) => {
     expect(parseCommand(argv)).toEqual({ kind: 'help' });
+  });
+
+  it.each([['serve', '--help'], ['serve', '-h'], ['serve', '--port', 'abc', '--help']])('asks for the serve command’s own help with %j', (...argv) => {
+    expect(parseCommand(argv)).toEqual({ kind: 'help', topic: 'serve' });
   });
 
   it.each([['--version'], ['-v']])('asks for the version with %s', (flag) => {

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { cappedArray, REQUEST_LIMITS } from './request-limits.js';
 
+/**
+ * A date of a range, as text (`YYYY-MM-DD` or ISO 8601). A number (epoch milliseconds) is
+ * refused, as the service's schema refuses it, with the conversion in the message.
+ */
+function dateText(field: string) {
+  return z.string({
+    error: (issue) =>
+      typeof issue.input === 'number'
+        ? `${field} takes a date as text, YYYY-MM-DD or ISO 8601, not a number: for epoch milliseconds send new Date(ms).toISOString()`
+        : undefined,
+  });
+}
+
 /** Date presets, in the order the service lists them. */
 export const DATE_PRESETS = [
   'today',
@@ -50,8 +63,8 @@ export type Filter = z.infer<typeof filterSchema>;
 /** A parameter given as an object: its own date range, id and granularity override the request's. */
 export const parameterObjectSchema = z.object({
   name: z.string(),
-  start_date: z.string().optional(),
-  end_date: z.string().optional(),
+  start_date: dateText('start_date').optional(),
+  end_date: dateText('end_date').optional(),
   id: z.string().optional(),
   granularity: z.enum(GRANULARITIES).optional(),
 });
@@ -65,8 +78,8 @@ export type QueryParameter = z.infer<typeof parameterSchema>;
 export const queryRequestSchema = z.object({
   id: z.string().optional(),
   parameters: cappedArray(parameterSchema, REQUEST_LIMITS.queryParameters, 'parameters are allowed in one query'),
-  startDate: z.string().optional(),
-  endDate: z.string().optional(),
+  startDate: dateText('startDate').optional(),
+  endDate: dateText('endDate').optional(),
   preset: z.enum(DATE_PRESETS).optional(),
   limit: z.number().int().optional(),
   page: z.number().int().optional(),

@@ -12,6 +12,7 @@ import {
   schemaValidation,
   unsupportedMediaType,
   validationError,
+  type SimError,
 } from '../errors.js';
 import { MAX_BODY_BYTES } from '../messages.js';
 import { suggest, truncate, utf8ByteLength } from '../text.js';
@@ -307,8 +308,24 @@ export const validateRoute: Stage = (x) => {
   const route = routeOf(x);
   if (!route.validate) return CONTINUE;
   const input = route.validate(contextOf(x), x.body, x.access);
-  return isError(input) ? respond(input) : next({ input });
+  return isError(input) ? respond(withIgnoredFields(input, x.warnings)) : next({ input });
 };
+
+/** Ignored fields a refusal's hint names at most. */
+const MAX_HINTED_FIELDS = 5;
+
+/**
+ * A refusal of the route's own validation, with the body fields the request sent that the route
+ * does not take named in its hint, each with its did-you-mean: a `start_date` refused as a
+ * missing `startDate` says so in the answer, not only in a `Warning`.
+ */
+function withIgnoredFields(error: SimError, warnings: readonly ErrorDetail[]): SimError {
+  const ignored = warnings.filter((w) => w.field.startsWith('body') && w.suggestion !== undefined).slice(0, MAX_HINTED_FIELDS);
+  if (ignored.length === 0) return error;
+  const named = ignored.map((w) => `${w.field} (${w.suggestion})`).join(', ');
+  const hint = `The request also sent fields this route does not take, which were ignored: ${named}`;
+  return { ...error, hint: error.hint === undefined ? hint : `${error.hint} ${hint}` };
+}
 
 /** The route's handler, run here and now. */
 export const runHandler: Stage = (x) => {

@@ -25,7 +25,7 @@ import { followsLive, type Profile } from '../profile.js';
 import { dataCutOf } from './engine/data-cut.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './engine/execute.js';
 import { needsPieces, prefetchTraffic } from './engine/prefetch-traffic.js';
-import { MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './engine/plan.js';
+import { dateFormsHint, MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './engine/plan.js';
 import { issueDetails } from '../decode-body.js';
 import { planRemembered } from './engine/remembered-plans.js';
 import { checkWorkBudget, SINGLE_SCOPE, weighWebsites } from './engine/work-budget.js';
@@ -336,7 +336,11 @@ export const queryRoutes = [
       const perQuery = queries.map(() => [] as ErrorDetail[]);
       const plans = queries.map((query, i) => planRemembered(query, Array.isArray(body) ? `batch[${i}].` : '', ctx.now, tz, perQuery[i] as ErrorDetail[], options));
       const refused = batchDetails(ctx, perQuery);
-      if (refused.length > 0) return validationError(refused);
+      if (refused.length > 0) {
+        const refusal = validationError(refused);
+        const hint = dateFormsHint(refused);
+        return hint === undefined ? refusal : { ...refusal, hint };
+      }
       warnIgnoredQueryParts(ctx, queries, plans as QueryPlan[], Array.isArray(body));
       const overBudget = checkWorkBudget(plans as QueryPlan[], scope.kind === 'websites' ? weighWebsites(scope.websites) : SINGLE_SCOPE, Array.isArray(body));
       if (overBudget) return validationError([overBudget]);

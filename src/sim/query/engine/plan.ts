@@ -108,6 +108,30 @@ interface Range {
   toMs: number;
 }
 
+/** The start of the message of a date a range cannot read (the service's words). */
+const UNREADABLE_DATE = 'Invalid date: ';
+
+/**
+ * The hint of a refusal whose first unreadable date is in `details`: the forms a range takes
+ * (`YYYY-MM-DD`, an ISO 8601 instant, or a preset instead), and for a day written with slashes
+ * its two readings. Undefined when no date was unreadable. The details keep the service's words.
+ */
+export function dateFormsHint(details: readonly ErrorDetail[]): string | undefined {
+  const unreadable = details.find((d) => d.message.startsWith(UNREADABLE_DATE));
+  if (unreadable === undefined) return undefined;
+  return `${unreadable.field}: ${dateFormsFor(unreadable.message.slice(UNREADABLE_DATE.length).replace(/\. Could not parse as a valid date$/, ''))}`;
+}
+
+/** The date forms a range takes, for a value that is none of them. */
+function dateFormsFor(value: string): string {
+  const forms = "Use YYYY-MM-DD (2025-06-01) or an ISO 8601 instant (2025-06-01T12:00:00Z), or leave startDate and endDate out and send a preset (today, last_7d, last_30d …)";
+  const slashed = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(value.trim());
+  if (!slashed) return forms;
+  const [, a, b, year] = slashed as unknown as [string, string, string, string];
+  const iso = (month: string, day: string): string => `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  return `${forms}: ${iso(a, b)} if the month comes first, ${iso(b, a)} if the day does`;
+}
+
 /** A range the live service accepts and then fails at execution (`validation` under `live`). */
 interface FailingRange {
   readonly failing: string;
@@ -136,8 +160,8 @@ function parseRange(
       return { failing: 'start after end' };
     }
   }
-  if (start !== undefined && !from) details.push({ field: fields[0], message: `Invalid date: ${start.slice(0, 64)}. Could not parse as a valid date` });
-  if (end !== undefined && !to) details.push({ field: fields[1], message: `Invalid date: ${end.slice(0, 64)}. Could not parse as a valid date` });
+  if (start !== undefined && !from) details.push({ field: fields[0], message: `${UNREADABLE_DATE}${start.slice(0, 64)}. Could not parse as a valid date` });
+  if (end !== undefined && !to) details.push({ field: fields[1], message: `${UNREADABLE_DATE}${end.slice(0, 64)}. Could not parse as a valid date` });
   if (!from || !to) return null;
   const range = { fromMs: from.ms, toMs: to.dateOnly ? to.ms + DAY_MS - 1 : to.ms };
   if (range.fromMs > range.toMs) {

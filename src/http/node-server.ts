@@ -268,14 +268,27 @@ function createClientErrorHandler(requestTimeoutSeconds: number): (error: NodeJS
           : unreadableRequest();
     const body = errorBodyText(refusal);
     const reason = STATUS_CODES[refusal.status] ?? '';
+    // An answer to HEAD has no body (its Content-Length is the body's a GET would get).
     socket.end(
-      `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${isHeadRequest(error) ? '' : body}`,
     );
     lingering.add(socket);
     const linger = setTimeout(() => socket.destroy(), LINGER_MS);
     linger.unref();
     socket.once('close', () => clearTimeout(linger));
   };
+}
+
+/**
+ * Whether a request node refused before the listener was a HEAD. Node names no method for a
+ * request it could not parse, so this reads the start of the bytes it failed on: the request
+ * line when they hold it (a request whose headers came in one read, up to 64 KiB). A request
+ * whose headers came in several reads and overflowed in a later one cannot be told apart, and
+ * gets the body as any other method.
+ */
+function isHeadRequest(error: NodeJS.ErrnoException): boolean {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  return Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
 }
 
 /** A running server and how to reach and stop it. */

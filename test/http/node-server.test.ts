@@ -260,6 +260,28 @@ describe('the node:http server', () => {
       expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error: 'The request could not be read', code: 'BAD_REQUEST' });
     });
 
+    /** Everything the server sends on a connection that gets `request`, until it closes. */
+    const exchange = (request: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        socket.end(request);
+      });
+
+    it.each([
+      ['headers over the limit', `HEAD /v1/query/types HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'p'.repeat(64 * 1024)}\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large\r\n'],
+      ['a header it cannot parse', 'HEAD /v1/query/types HTTP/1.1\r\nHost: 127.0.0.1\r\nbad header\r\n\r\n', 'HTTP/1.1 400 Bad Request\r\n'],
+      ['no Host header', 'HEAD /v1/query/types HTTP/1.1\r\n\r\n', 'HTTP/1.1 400 Bad Request\r\n'],
+    ])('answers a HEAD with %s by the status line and headers alone, no body', async (_what, request, statusLine) => {
+      const raw = await exchange(request);
+      expect(raw.startsWith(statusLine)).toBe(true);
+      expect(raw).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+      expect(raw.endsWith('\r\n\r\n')).toBe(true);
+    });
+
     it('takes the first value of a repeated query parameter', async () => {
       const answer = await fetchAnswer(`${server.url}/v1/query?website_id=web_acme_store&website_id=web_globex_app`, {
         method: 'POST',

@@ -29,7 +29,8 @@ export interface Row {
   readonly times?: number;
   /**
    * Send this many copies at once, each leaving once the previous one has been decided, so the
-   * simulator sees them in the same order on both sides; they are answered together.
+   * simulator sees them in the same order on both sides; each keeps its in-flight slot until
+   * the last one has been decided (the test's gate, sides.ts), and they are answered together.
    */
   readonly concurrent?: number;
   /** The status of the last answer (0: the connection was dropped). */
@@ -50,7 +51,7 @@ const advance = (ms: number, why: string): Row => ({ name: `advances the virtual
 
 const SLOW_WEBSITES: ScenarioInput = {
   name: 'slow-websites',
-  description: 'GET /v1/query/websites answers after 200 ms, holding its concurrency slot.',
+  description: 'GET /v1/query/websites answers after 200 ms.',
   steps: [{ match: { route: '/v1/query/websites' }, effect: { type: 'latency', delay: { distribution: 'fixed', ms: 200 } } }],
 };
 const BROKEN_COMPILE: ScenarioInput = {
@@ -221,7 +222,8 @@ export const ROWS: readonly Row[] = [
   { name: 'admits 600 /track requests of a key in a minute, then answers 429', method: 'POST', host: 'ingest', path: '/track', headers: jsonKey('key_acme_track'), body: event('tick'), times: 601, status: 429 },
   advance(60_000, 'past the ingestion window'),
   { name: 'refuses a batch that does not fit the event store with 503 EVENT_STORAGE_FULL', method: 'POST', host: 'ingest', path: '/track', headers: jsonKey('key_acme_track'), body: Array.from({ length: 100 }, () => event('overflow')), status: 503 },
-  // 429: the concurrency cap (20 in flight per key), with injected latency holding the slots
+  // 429: the concurrency cap (20 in flight per key); the test holds the slots (a concurrent row),
+  // the latency scenario only delays the answers, alike on both sides
   { name: 'starts an inline latency scenario (201)', method: 'POST', path: '/__sim/scenarios', body: { scenario: SLOW_WEBSITES }, status: 201 },
   { name: 'admits 20 requests in flight for a key and refuses the 21st with 429 Too many concurrent API key requests', path: '/v1/query/websites', headers: key('key_acme_read'), concurrent: 21, status: 429, statuses: [...Array<number>(20).fill(200), 429] },
   { name: 'stops the latency scenario', method: 'DELETE', path: '/__sim/scenarios/slow-websites', status: 200 },

@@ -73,11 +73,19 @@ async function run(row: Row, client: Client): Promise<Seen[]> {
   const { url, init } = requestOf(row, client);
   const seen: Seen[] = [];
   if (row.concurrent !== undefined) {
+    // Every copy keeps its in-flight slot until the last one has been decided: the overlap the
+    // row is about is made by the gate, whatever the machine's speed or the answers' latency.
+    const { gate } = client.side;
     const pending: Promise<Seen>[] = [];
-    const start = client.side.observed.count();
-    for (let i = 0; i < row.concurrent; i++) {
-      pending.push(send(url, init));
-      await client.side.observed.answered(start + i + 1);
+    const start = gate.count();
+    gate.hold();
+    try {
+      for (let i = 0; i < row.concurrent; i++) {
+        pending.push(send(url, init));
+        await gate.decided(start + i + 1);
+      }
+    } finally {
+      gate.open();
     }
     seen.push(...(await Promise.all(pending)));
   } else {

@@ -3,6 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node';
 import { createExpressApp } from '../../src/http/express-app.js';
 import { createHandlers } from '../../src/msw/handlers.js';
 import { createMemoryStore, createSimulator, type AdmissionStore, type Simulator, type SimulatorOptions } from '../../src/index.js';
+import { gateSlots, type SlotGate } from '../helpers/slot-gate.js';
 import { listen, type Listening } from '../helpers/wire.js';
 
 /** An admission store that can be made to fail, to see the simulator's degraded mode (503). */
@@ -24,37 +25,6 @@ export function switchableStore(): SwitchableStore {
   return store;
 }
 
-/**
- * Counts the requests a simulator has answered, so that a test can send concurrent requests in
- * a fixed order: the next one leaves only once the previous one has been decided.
- */
-export interface Observed {
-  readonly sim: Simulator;
-  /** Resolves once `n` requests in all have been answered by `handle`. */
-  answered(n: number): Promise<void>;
-  count(): number;
-}
-
-export function observe(sim: Simulator): Observed {
-  let count = 0;
-  const waiters: { n: number; resolve: () => void }[] = [];
-  const wrapped = Object.create(sim) as { handle: Simulator['handle'] };
-  wrapped.handle = async (request, options) => {
-    const response = await sim.handle(request, options);
-    count++;
-    for (const waiter of waiters.filter((w) => w.n <= count)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-    return response;
-  };
-  return {
-    sim: wrapped as Simulator,
-    count: () => count,
-    answered: (n) => (count >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
-  };
-}
-
 /** The public names both transports answer under. */
 export const API_HOST = 'analytics.test';
 export const INGEST_HOST = 'ingest.analytics.test';
@@ -63,7 +33,8 @@ export const INGEST_HOST = 'ingest.analytics.test';
 export interface Side {
   readonly name: 'express' | 'msw';
   readonly sim: Simulator;
-  readonly observed: Observed;
+  /** Counts the requests decided, and holds their in-flight slots while a concurrent row runs. */
+  readonly gate: SlotGate;
   readonly store: SwitchableStore;
   readonly apiUrl: string;
   readonly ingestUrl: string;
@@ -83,8 +54,8 @@ function simulatorFor(options: Partial<SimulatorOptions>): { sim: Simulator; sto
  */
 export async function expressSide(options: Partial<SimulatorOptions> = {}): Promise<Side> {
   const { sim, store } = simulatorFor(options);
-  const observed = observe(sim);
-  const app = createExpressApp(observed.sim);
+  const gate = gateSlots(sim);
+  const app = createExpressApp(gate.sim);
   const asHost = (host: string) => (req: IncomingMessage, res: ServerResponse) => {
     req.headers.host = host;
     app(req, res);
@@ -93,7 +64,7 @@ export async function expressSide(options: Partial<SimulatorOptions> = {}): Prom
   return {
     name: 'express',
     sim,
-    observed,
+    gate,
     store,
     apiUrl: api.url,
     ingestUrl: ingest.url,
@@ -106,15 +77,15 @@ export async function expressSide(options: Partial<SimulatorOptions> = {}): Prom
 /** MSW's setupServer with createHandlers: `fetch('http://analytics.test/…')` answered in process. */
 export function mswSide(options: Partial<SimulatorOptions> = {}): Side & { server: SetupServer } {
   const { sim, store } = simulatorFor(options);
-  const observed = observe(sim);
+  const gate = gateSlots(sim);
   const apiUrl = `http://${API_HOST}`;
   const ingestUrl = `http://${INGEST_HOST}`;
-  const server = setupServer(...createHandlers(observed.sim, { baseUrl: apiUrl, ingestUrl }));
+  const server = setupServer(...createHandlers(gate.sim, { baseUrl: apiUrl, ingestUrl }));
   server.listen({ onUnhandledRequest: 'bypass' });
   return {
     name: 'msw',
     sim,
-    observed,
+    gate,
     store,
     apiUrl,
     ingestUrl,

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { SUMMARY_QUERY } from '../helpers/credentials.js';
 import { journalCounts, parsePrometheusText, requestCounts, samplesOf, secretsOf, valueOf, type Exposition } from '../helpers/prometheus-text.js';
 import { freshSimulator, secretOf } from '../helpers/sim.js';
+import { gateSlots } from '../helpers/slot-gate.js';
 import { serveDuringSuite } from '../helpers/suite-server.js';
 
-const HOLD_MS = 150;
-
 describe('scraping GET /__sim/metrics over HTTP during a burst', () => {
-  const sim = freshSimulator();
+  // The test holds the burst's in-flight slots (the gate) until it has scraped.
+  const gate = gateSlots(freshSimulator());
+  const sim = gate.sim;
   const server = serveDuringSuite(sim);
 
   async function scrape(): Promise<{ text: string; exposition: Exposition }> {
@@ -26,40 +27,29 @@ describe('scraping GET /__sim/metrics over HTTP during a burst', () => {
       (res) => res.arrayBuffer().then(() => res.status),
     );
 
-  it('sees keys in flight within the cap while the burst runs, and counters equal to the journal after it', async () => {
+  it('sees a key in flight up to the cap while the burst holds its slots, and counters equal to the journal after it', async () => {
     expect((await post({}, '/__sim/reset')).status).toBe(200);
-    const scenario = {
-      scenario: {
-        name: 'metrics-hold',
-        description: `every /v1/ answer takes ${HOLD_MS} ms`,
-        steps: [{ name: 'latency', match: { route: '/v1/*' }, effect: { type: 'latency', delay: { distribution: 'fixed', ms: HOLD_MS } } }],
-      },
-    };
-    expect((await post(scenario, '/__sim/scenarios')).status).toBe(201);
     const read = secretOf(sim, 'key_acme_read');
     const quota = secretOf(sim, 'key_acme_quota');
-    let settled = false;
-    const burst = Promise.all([...Array.from({ length: 30 }, () => queryWith(read)), ...Array.from({ length: 15 }, () => queryWith(quota))]).finally(() => {
-      settled = true;
-    });
-
-    // Scrape while the answers are held, until one scrape has seen requests in flight (or the burst is over).
-    const seen: number[] = [];
-    const deadline = Date.now() + 10_000;
-    while (!settled && Date.now() < deadline) {
-      const { exposition } = await scrape();
-      const inFlight = valueOf(exposition, 'analytics_sim_in_flight', { key: 'key_acme_read' });
-      seen.push(inFlight);
-      expect(inFlight).toBeLessThanOrEqual(valueOf(exposition, 'analytics_sim_in_flight_cap'));
-      if (inFlight > 0) break;
-    }
+    const before = gate.count();
+    gate.hold();
+    const burst = Promise.all([...Array.from({ length: 30 }, () => queryWith(read)), ...Array.from({ length: 15 }, () => queryWith(quota))]);
+    // Every request of the burst is decided, and none has given its slot back.
+    await gate.decided(before + 45);
+    const { exposition: during } = await scrape();
+    expect(valueOf(during, 'analytics_sim_in_flight_cap')).toBe(20);
+    expect(valueOf(during, 'analytics_sim_in_flight', { key: 'key_acme_read' })).toBe(20);
+    // The quota key's 15 passed the in-flight gate (those its quota then refuses too): each is counted until answered.
+    expect(valueOf(during, 'analytics_sim_in_flight', { key: 'key_acme_quota' })).toBe(15);
+    gate.open();
     const statuses = await burst;
-    expect(Math.max(...seen)).toBeGreaterThan(0);
 
     const { text, exposition } = await scrape();
     const journal = (await (await fetch(`${server.url}/__sim/journal`)).json()) as { entries: { outcome: string; route: string | null; keyId: string | null }[] };
     expect(journal.entries).toHaveLength(45);
     expect(requestCounts(exposition)).toEqual(journalCounts(journal.entries));
+    expect(valueOf(exposition, 'analytics_sim_requests_total', { outcome: 'admitted', key: 'key_acme_read' })).toBe(20);
+    expect(valueOf(exposition, 'analytics_sim_requests_total', { outcome: 'concurrency', key: 'key_acme_read' })).toBe(10);
     expect(valueOf(exposition, 'analytics_sim_requests_total', { outcome: 'admitted', key: 'key_acme_quota' })).toBe(10);
     expect(valueOf(exposition, 'analytics_sim_requests_total', { outcome: 'key_quota', key: 'key_acme_quota' })).toBe(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(journal.entries.filter((e) => e.outcome !== 'admitted').length);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/http/node-server.js';
 import { createSimulator, type Simulator } from '../../../src/index.js';
 import { secretOf } from '../../helpers/sim.js';
+import { gateSlots } from '../../helpers/slot-gate.js';
 
 let running: RunningServer | undefined;
 afterEach(async () => {
@@ -34,18 +35,21 @@ async function inFlight(url: string): Promise<number> {
 }
 
 describe('the concurrency cap (SPEC 8.2.2) over real HTTP', () => {
-  it('admits 20 of 25 simultaneous slow requests on one key and refuses 5 with 429 and Retry-After: 1', async () => {
-    const sim = slowSimulator(300);
-    running = await startServer(sim, { port: 0 });
-    const key = secretOf(sim, 'key_acme_read');
-    const answers = await Promise.all(
-      Array.from({ length: 25 }, async () => {
-        const res = await fetch(`${running!.url}/v1/query/websites`, { headers: { 'x-api-key': key } });
-        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
-      }),
-    );
-    const refused = answers.filter((a) => a.status === 429);
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+  it('admits 20 of 25 simultaneous requests on one key while the 20 hold their slots, and refuses 5 with 429 and Retry-After: 1', async () => {
+    const gate = gateSlots(createSimulator({ seed: 42 }));
+    running = await startServer(gate.sim, { port: 0 });
+    const key = secretOf(gate.sim, 'key_acme_read');
+    gate.hold();
+    const answers = Array.from({ length: 25 }, async () => {
+      const res = await fetch(`${running!.url}/v1/query/websites`, { headers: { 'x-api-key': key } });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+    });
+    // Every request is decided before any slot is given back.
+    await gate.decided(25);
+    gate.open();
+    const settled = await Promise.all(answers);
+    const refused = settled.filter((a) => a.status === 429);
+    expect(settled.filter((a) => a.status === 200)).toHaveLength(20);
     expect(refused).toHaveLength(5);
     for (const r of refused) {
       expect(r.retryAfter).toBe('1');
@@ -54,14 +58,18 @@ describe('the concurrency cap (SPEC 8.2.2) over real HTTP', () => {
   });
 
   it('does not count other keys against the cap', async () => {
-    const sim = slowSimulator(300);
-    running = await startServer(sim, { port: 0 });
-    const acme = secretOf(sim, 'key_acme_read');
-    const globex = secretOf(sim, 'key_globex_read');
-    const slow = Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/websites`, acme));
-    const other = await get(`${running.url}/v1/query/websites`, globex);
-    expect(other.status).toBe(200);
-    expect((await Promise.all(slow)).every((a) => a.status === 200)).toBe(true);
+    const gate = gateSlots(createSimulator({ seed: 42 }));
+    running = await startServer(gate.sim, { port: 0 });
+    const acme = secretOf(gate.sim, 'key_acme_read');
+    const globex = secretOf(gate.sim, 'key_globex_read');
+    gate.hold();
+    const held = Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/websites`, acme));
+    await gate.decided(20);
+    // The key's 20 slots are taken: its next request is refused, another key's is admitted.
+    expect((await get(`${running.url}/v1/query/websites`, acme)).status).toBe(429);
+    expect((await get(`${running.url}/v1/query/websites`, globex)).status).toBe(200);
+    gate.open();
+    expect((await Promise.all(held)).every((a) => a.status === 200)).toBe(true);
   });
 
   it('gives the slots back once the responses are sent', async () => {
@@ -76,22 +84,21 @@ describe('the concurrency cap (SPEC 8.2.2) over real HTTP', () => {
   });
 
   it('gives the slots back when clients abort before the response', async () => {
-    const sim = slowSimulator(400);
-    running = await startServer(sim, { port: 0 });
-    const key = secretOf(sim, 'key_acme_read');
+    // The answers are held for a minute, far past this test's timeout: only the aborts can free the slots.
+    const gate = gateSlots(slowSimulator(60_000));
+    running = await startServer(gate.sim, { port: 0 });
+    const key = secretOf(gate.sim, 'key_acme_read');
     const { port } = running;
-    const aborted = Array.from(
-      { length: 20 },
-      () =>
-        new Promise<void>((resolve) => {
-          const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/query/websites', headers: { 'x-api-key': key } });
-          req.on('error', () => resolve());
-          req.on('close', () => resolve());
-          req.end(() => req.destroy());
-        }),
-    );
-    await Promise.all(aborted);
-    // The server notices each abort when the socket closes, before the delayed answer is due.
+    const requests = Array.from({ length: 20 }, () => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/query/websites', headers: { 'x-api-key': key } });
+      req.on('error', () => undefined);
+      req.end();
+      return req;
+    });
+    await gate.decided(20);
+    expect(await inFlight(running.url)).toBe(20);
+    for (const req of requests) req.destroy();
+    // The server notices each abort when the socket closes, and gives the slot back then.
     await vi.waitFor(async () => expect(await inFlight(running!.url)).toBe(0), { timeout: 5000, interval: 10 });
     const answers = await Promise.all(Array.from({ length: 20 }, () => get(`${running!.url}/v1/query/types`, key)));
     expect(answers.every((a) => a.status === 200)).toBe(true);

@@ -9,17 +9,31 @@ import { serveDuringSuite } from '../helpers/suite-server.js';
 /** Bytes of the padded answer: far more than the socket buffers of both ends hold. */
 const LARGE_BYTES = 32 * 1024 * 1024;
 
+/** The write timeout of the server of large answers. */
+const WRITE_TIMEOUT_MS = 300;
+
+/** Called with how long the slot of a large answer was held, in ms from the decision, when the server gives it back. */
+type OnSlotFreed = (heldMs: number) => void;
+
 /**
  * The simulator, except that its answer to GET /v1/query/types is padded to {@link LARGE_BYTES}
- * (the request is still admitted, and its in-flight slot held, by the real core).
+ * (the request is still admitted, and its in-flight slot held, by the real core), and that the
+ * server's giving that slot back is reported to `onFreed`.
  */
-function withLargeTypes(sim: Simulator): Simulator {
+function withLargeTypes(sim: Simulator, onFreed: () => OnSlotFreed): Simulator {
   const large: Simulator = Object.create(sim) as Simulator;
   Object.defineProperty(large, 'handle', {
     value: async (...args: Parameters<Simulator['handle']>) => {
       const response = await sim.handle(...args);
       if (args[0].path !== '/v1/query/types' || response.status !== 200) return response;
-      return { ...response, body: `[${' '.repeat(LARGE_BYTES)}]` };
+      const decidedAt = performance.now();
+      let freed = false;
+      const release = (): void => {
+        if (!freed) onFreed()(performance.now() - decidedAt);
+        freed = true;
+        response.release?.();
+      };
+      return { ...response, body: `[${' '.repeat(LARGE_BYTES)}]`, release };
     },
   });
   return large;
@@ -40,25 +54,31 @@ function bodyOf(raw: string): unknown {
   return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
 }
 
-/** Polls `read` on real sockets until it returns true (no fixed sleeps). */
-async function until(read: () => Promise<boolean>): Promise<void> {
-  while (!(await read())) await new Promise((resolve) => setImmediate(resolve));
-}
-
 describe('the node:http server with slow and vanished clients', () => {
   const sim = freshSimulator();
   const read = secretOf(sim, 'key_acme_read');
   let server: RunningServer;
+  /**
+   * The same, with the default write timeout (30 s, past any test's timeout): a client that
+   * reads is never cut short by a pause the machine makes it take.
+   */
+  let patient: RunningServer;
   /** A server with a short request timeout. */
   let stalling: RunningServer;
 
+  /** Told when the server gives back the slot of a large answer. */
+  let onFreed: OnSlotFreed = () => undefined;
+  const slotFreed = (): Promise<number> => new Promise((resolve) => (onFreed = resolve));
+
   beforeAll(async () => {
-    server = await startServer(withLargeTypes(sim), { port: 0, writeTimeoutMs: 300 });
+    server = await startServer(withLargeTypes(sim, () => onFreed), { port: 0, writeTimeoutMs: WRITE_TIMEOUT_MS });
+    patient = await startServer(withLargeTypes(sim, () => onFreed), { port: 0 });
     stalling = await startServer(sim, { port: 0, requestTimeoutMs: 300 });
   });
 
   afterAll(async () => {
     await server.close();
+    await patient.close();
     await stalling.close();
   });
 
@@ -73,11 +93,13 @@ describe('the node:http server with slow and vanished clients', () => {
     socket.pause();
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.on('error', () => undefined);
+    const freed = slotFreed();
     socket.write(`GET /v1/query/types HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${read}\r\n\r\n`);
-    // The request is admitted and holds its slot while the answer waits for the client.
-    await until(async () => (await inFlightOfReadKey()) === 1);
-    // The server gives up on it: the slot is free while the client still reads nothing.
-    await until(async () => (await inFlightOfReadKey()) === 0);
+    // The request is admitted and holds its slot while the answer waits for the client, until
+    // the server gives up on it after the write timeout: the slot is free while the client
+    // still reads nothing.
+    expect(await freed).toBeGreaterThanOrEqual(WRITE_TIMEOUT_MS - 1);
+    expect(await inFlightOfReadKey()).toBe(0);
     // Reading now, the client finds the answer cut short and the connection closed.
     socket.resume();
     await closed;
@@ -86,7 +108,7 @@ describe('the node:http server with slow and vanished clients', () => {
   });
 
   it('delivers a large answer whole to a client that reads it', async () => {
-    const answer = await fetchAnswer(`${server.url}/v1/query/types`, { headers: { 'x-api-key': read } });
+    const answer = await fetchAnswer(`${patient.url}/v1/query/types`, { headers: { 'x-api-key': read } });
     expect(answer.status).toBe(200);
     expect(answer.text.length).toBe(LARGE_BYTES + 2);
     expect(await inFlightOfReadKey()).toBe(0);

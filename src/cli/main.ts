@@ -13,6 +13,7 @@ import { conformCommand } from './conform/command.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
 import { describeReason } from '../sim/journal/refusal-reason.js';
 import { describeStoreFailure, describeStoreLine, resolveStore, StoreError, type StoreChoice } from './store-option.js';
+import { startedByNpm, watchParent } from './parent-watch.js';
 import { isWorkerProcess, reportFailure, reportReady, runPrimary } from './workers.js';
 
 function version(): string {
@@ -210,6 +211,9 @@ async function main(): Promise<void> {
       process.exitCode = await conformCommand(command.options, (text) => process.stdout.write(text));
       return;
     case 'serve': {
+      // Under npx a SIGTERM to npm kills only the shell between npm and this process: once
+      // orphaned, stop as that SIGTERM would have stopped us (a worker stops with its primary).
+      if (!isWorkerProcess() && startedByNpm(process.env)) watchParent(() => process.kill(process.pid, 'SIGTERM'));
       const loaded = loadConfig(command.configPath, process.cwd());
       const options = loaded ? applyConfig(command.options, command.given, loaded) : command.options;
       const fromFile = (field: string): string | undefined => (loaded && field in loaded.config ? `config file ${loaded.path}: ${field}` : undefined);

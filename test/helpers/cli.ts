@@ -38,6 +38,8 @@ export interface StartOptions {
   readonly guardMs?: number;
   /** Start the child in its own process group (`process.kill(-pid)` reaches all it spawned). */
   readonly detached?: boolean;
+  /** The working directory (default: the repository root). */
+  readonly cwd?: string;
 }
 
 /**
@@ -51,7 +53,7 @@ export function startCli(args: readonly string[], options: StartOptions = {}): C
 /** Starts any command in the repository root, watched as {@link startCli} watches the CLI. */
 export function startProcess(command: string, args: readonly string[], options: StartOptions = {}): CliProcess {
   const child = spawn(command, [...args], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,

@@ -80,17 +80,16 @@ function everyMethod(store: SharedStore): Record<string, () => Promise<unknown>>
   };
 }
 
-/** How each method settled and how long it took. */
-async function settleAll(store: SharedStore): Promise<Record<string, { ok: boolean; ms: number; message: string }>> {
-  const out: Record<string, { ok: boolean; ms: number; message: string }> = {};
+/** How each method settled. */
+async function settleAll(store: SharedStore): Promise<Record<string, { ok: boolean; message: string }>> {
+  const out: Record<string, { ok: boolean; message: string }> = {};
   await Promise.all(
     Object.entries(everyMethod(store)).map(async ([name, run]) => {
-      const start = Date.now();
       try {
         await run();
-        out[name] = { ok: true, ms: Date.now() - start, message: '' };
+        out[name] = { ok: true, message: '' };
       } catch (error) {
-        out[name] = { ok: false, ms: Date.now() - start, message: (error as Error).message };
+        out[name] = { ok: false, message: (error as Error).message };
       }
     }),
   );
@@ -98,7 +97,7 @@ async function settleAll(store: SharedStore): Promise<Record<string, { ok: boole
 }
 
 describe('the Redis store when Redis goes away', () => {
-  it('rejects every method promptly while Redis is stopped, and the same store works again once it is back', async () => {
+  it('rejects every method at once while Redis is stopped, without waiting for the command timeout, and the same store works again once it is back', async () => {
     const store = openStore();
     await store.open(SETTINGS);
     expect(await store.append('before')).toBe(1);
@@ -107,8 +106,9 @@ describe('the Redis store when Redis goes away', () => {
     const down = await settleAll(store);
     for (const [name, result] of Object.entries(down)) {
       expect(result.ok, name).toBe(false);
-      expect(result.ms, name).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
       expect(result.message, name).toMatch(new RegExp(`^cannot reach the store at ${store.location.replace(/[/.]/g, '\\$&')} \\(`));
+      // Rejected for the lost connection, not by the command timeout: nothing waited (whatever the machine's speed).
+      expect(result.message, name).not.toContain('timed out');
     }
 
     await redis.restart();
@@ -120,14 +120,15 @@ describe('the Redis store when Redis goes away', () => {
     expect(store.lastError).toEqual(expect.any(String));
   });
 
-  it('rejects a command within the command timeout while Redis hangs, and answers again when it resumes', async () => {
+  it('rejects a command once its command timeout has passed while Redis hangs, and answers again when it resumes', async () => {
     const store = openStore();
     await store.begin(true, 0);
     process.kill(redis.pid, 'SIGSTOP');
     try {
+      // Redis answers nothing until SIGCONT, which comes after: only the command timeout can end the wait.
       const start = Date.now();
-      await expect(store.windows.consume('w', 1, 10, 1000)).rejects.toThrow();
-      expect(Date.now() - start).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
+      await expect(store.windows.consume('w', 1, 10, 1000)).rejects.toThrow(`cannot reach the store at ${store.location} (Command timed out)`);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 1);
     } finally {
       process.kill(redis.pid, 'SIGCONT');
     }
@@ -165,8 +166,7 @@ describe('the Redis store when Redis goes away', () => {
     const url = stopped.url;
     await stopped.stop();
     const store = openStore(url);
-    const start = Date.now();
+    // The refused connection is the reason, not the command timeout: nothing waited.
     await expect(store.open(SETTINGS)).rejects.toThrow(`cannot reach the store at ${url} (connect ECONNREFUSED)`);
-    expect(Date.now() - start).toBeLessThan(2 * COMMAND_TIMEOUT_MS);
   });
 });

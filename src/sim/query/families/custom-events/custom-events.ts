@@ -4,7 +4,7 @@ import { createKeyDistinct, identityOf, scanCustomEvents, scanGeneratedEvents, s
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { customEventDetails } from '../../../model/derived/custom-event-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
@@ -449,16 +449,51 @@ function segmentRows(ctx: RunContext): Row[] {
     .map(({ dimension, value, events, sessions }) => ({ dimension, value, events, sessions }));
 }
 
-/** The live custom-events builders. */
-export const customEventTypes: QueryTypeDefinition[] = [
-  defineQueryType({
-    name: 'custom_events',
+/** The filters of most custom-events builders. */
+const EVENT_FILTERS = ["profile_id", "path", "event_name", "website_id"];
+
+/** The filters of the property builders. */
+const PROPERTY_FILTERS = [...EVENT_FILTERS, "property_key"];
+
+/**
+ * A custom-events type: on the older public list, paged by itself, reading tracked events,
+ * in the `Custom Events` category with the `custom-events` tag first.
+ */
+function defineEventType(spec: {
+  name: string;
+  filters: string[];
+  customizable?: boolean;
+  fields: QueryTypeSpec['fields'];
+  title?: string;
+  description: string;
+  tags: string[];
+  run(ctx: RunContext): Row[];
+}): QueryTypeDefinition {
+  return defineQueryType({
+    name: spec.name,
     family: FAMILY,
     olderPublicAccess: true,
-    filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source"],
-    customizable: true,
+    filters: spec.filters,
+    ...(spec.customizable === undefined ? {} : { customizable: spec.customizable }),
     paging: 'self',
     readsTrackedEvents: true,
+    fields: spec.fields,
+    meta: {
+      ...(spec.title === undefined ? {} : { title: spec.title }),
+      description: spec.description,
+      category: "Custom Events",
+      tags: ["custom-events", ...spec.tags],
+    },
+    run: spec.run,
+  });
+}
+
+/** The live custom-events builders. */
+export const customEventTypes: QueryTypeDefinition[] = [
+  defineEventType({
+    name: 'custom_events',
+    filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source"],
+    customizable: true,
     fields: {
       name: 'string',
       total_events: 'integer',
@@ -469,62 +504,41 @@ export const customEventTypes: QueryTypeDefinition[] = [
       events_with_properties: 'integer',
       percentage: 'number?',
     },
-    meta: {
-      description: "Custom event names with occurrence counts.",
-      category: "Custom Events",
-      tags: ["custom-events", "events"],
-    },
+    description: "Custom event names with occurrence counts.",
+    tags: ["events"],
     run: customEventRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_event_properties',
-    family: FAMILY,
-    olderPublicAccess: true,
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source", "property_key"],
     customizable: true,
-    paging: 'self',
-    readsTrackedEvents: true,
     fields: {
       name: 'string',
       property_key: 'string',
       property_value: 'string',
       count: 'integer',
     },
-    meta: {
-      description: "Property keys and values for custom events. Use this to inspect the payload of a specific event (e.g. decline codes or plan tiers on payment events) by filtering on event_name. Works for server-side events that have no page path.",
-      category: "Custom Events",
-      tags: ["custom-events", "properties"],
-    },
+    description: "Property keys and values for custom events. Use this to inspect the payload of a specific event (e.g. decline codes or plan tiers on payment events) by filtering on event_name. Works for server-side events that have no page path.",
+    tags: ["properties"],
     run: propertyValueRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_by_path',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
+    filters: EVENT_FILTERS,
     customizable: true,
-    paging: 'self',
-    readsTrackedEvents: true,
     fields: {
       name: 'string',
       total_events: 'integer',
       unique_event_types: 'integer',
       unique_users: 'integer',
     },
-    meta: {
-      description: "Custom event occurrences grouped by page path. Only covers events fired from a page; server-side events (webhooks, payments, API) have no path and are excluded, so use custom_event_properties or custom_events for those.",
-      category: "Custom Events",
-      tags: ["custom-events", "pages"],
-    },
+    description: "Custom event occurrences grouped by page path. Only covers events fired from a page; server-side events (webhooks, payments, API) have no path and are excluded, so use custom_event_properties or custom_events for those.",
+    tags: ["pages"],
     run: byPathRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_trends',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: EVENT_FILTERS,
     fields: {
       date: 'string',
       total_events: 'integer',
@@ -533,39 +547,25 @@ export const customEventTypes: QueryTypeDefinition[] = [
       unique_sessions: 'integer',
       unique_pages: 'integer',
     },
-    meta: {
-      description: "Custom event counts plotted over time.",
-      category: "Custom Events",
-      tags: ["custom-events", "time-series"],
-    },
+    description: "Custom event counts plotted over time.",
+    tags: ["time-series"],
     run: trendRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_trends_by_event',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: EVENT_FILTERS,
     fields: {
       date: 'string',
       event_name: 'string',
       total_events: 'integer',
     },
-    meta: {
-      description: "Custom event counts over time, broken down per event name.",
-      category: "Custom Events",
-      tags: ["custom-events", "time-series", "breakdown"],
-    },
+    description: "Custom event counts over time, broken down per event name.",
+    tags: ["time-series", "breakdown"],
     run: trendByEventRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_summary',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: EVENT_FILTERS,
     fields: {
       total_events: 'integer',
       unique_event_types: 'integer',
@@ -573,40 +573,26 @@ export const customEventTypes: QueryTypeDefinition[] = [
       unique_sessions: 'integer',
       unique_pages: 'integer',
     },
-    meta: {
-      description: "Summary statistics for custom events (total count, unique users).",
-      category: "Custom Events",
-      tags: ["custom-events", "summary"],
-    },
+    description: "Summary statistics for custom events (total count, unique users).",
+    tags: ["summary"],
     run: summaryRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_property_cardinality',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: PROPERTY_FILTERS,
     fields: {
       event_name: 'string',
       property_key: 'string',
       unique_values: 'integer',
       occurrences: 'integer',
     },
-    meta: {
-      description: "Number of unique values per custom event property.",
-      category: "Custom Events",
-      tags: ["custom-events", "properties", "cardinality"],
-    },
+    description: "Number of unique values per custom event property.",
+    tags: ["properties", "cardinality"],
     run: cardinalityRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_recent',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: EVENT_FILTERS,
     fields: {
       event_name: 'string',
       namespace: 'string?',
@@ -617,20 +603,13 @@ export const customEventTypes: QueryTypeDefinition[] = [
       session_id: 'string?',
       timestamp: 'string',
     },
-    meta: {
-      description: "Most recent custom event occurrences.",
-      category: "Custom Events",
-      tags: ["custom-events", "recent"],
-    },
+    description: "Most recent custom event occurrences.",
+    tags: ["recent"],
     run: recentRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_property_classification',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: PROPERTY_FILTERS,
     fields: {
       event_name: 'string',
       property_key: 'string',
@@ -647,20 +626,13 @@ export const customEventTypes: QueryTypeDefinition[] = [
       render_strategy: 'string',
       sample_values: 'array',
     },
-    meta: {
-      description: "Classification of property types (string, number, boolean) per event.",
-      category: "Custom Events",
-      tags: ["custom-events", "properties", "schema"],
-    },
+    description: "Classification of property types (string, number, boolean) per event.",
+    tags: ["properties", "schema"],
     run: classificationRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_property_top_values',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: PROPERTY_FILTERS,
     fields: {
       event_name: 'string',
       property_key: 'string',
@@ -670,20 +642,13 @@ export const customEventTypes: QueryTypeDefinition[] = [
       percentage: 'number',
       rank: 'integer',
     },
-    meta: {
-      description: "Most common values for a specific custom event property.",
-      category: "Custom Events",
-      tags: ["custom-events", "properties", "values"],
-    },
+    description: "Most common values for a specific custom event property.",
+    tags: ["properties", "values"],
     run: topValueRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_property_distribution',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id", "property_key"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: PROPERTY_FILTERS,
     fields: {
       event_name: 'string',
       property_key: 'string',
@@ -693,20 +658,13 @@ export const customEventTypes: QueryTypeDefinition[] = [
       percentage: 'number',
       cardinality: 'integer',
     },
-    meta: {
-      description: "Value distribution for a specific custom event property.",
-      category: "Custom Events",
-      tags: ["custom-events", "properties", "distribution"],
-    },
+    description: "Value distribution for a specific custom event property.",
+    tags: ["properties", "distribution"],
     run: distributionRows,
   }),
-  defineQueryType({
+  defineEventType({
     name: 'custom_events_discovery',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["profile_id", "path", "event_name", "website_id"],
-    paging: 'self',
-    readsTrackedEvents: true,
+    filters: EVENT_FILTERS,
     fields: {
       event_name: 'string',
       total_events: 'integer',
@@ -716,12 +674,9 @@ export const customEventTypes: QueryTypeDefinition[] = [
       unique_values: 'integer',
       top_values: 'array',
     },
-    meta: {
-      title: "Custom Events Discovery",
-      description: "Bounded event/property discovery: one row per event and property, with up to 5 values. Event totals repeat across property rows; do not sum them. Popular events can consume the row limit, so omitted events are not proven absent. Use custom_events for event inventory, then filter this builder by event_name to inspect properties.",
-      category: "Custom Events",
-      tags: ["custom-events", "discovery", "properties"],
-    },
+    title: "Custom Events Discovery",
+    description: "Bounded event/property discovery: one row per event and property, with up to 5 values. Event totals repeat across property rows; do not sum them. Popular events can consume the row limit, so omitted events are not proven absent. Use custom_events for event inventory, then filter this builder by event_name to inspect properties.",
+    tags: ["discovery", "properties"],
     run: discoveryRows,
   }),
   defineQueryType({

@@ -4,7 +4,7 @@ import { totalSessions } from '../../readers/aggregate.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { OUTPUT_FIELDS, datetime, int, intOrNull, num, text, textOrNull } from '../../engine/fields.js';
 import { formatDate } from '../../engine/dates.js';
 import { continuationComparisonRow } from './error-continuation.js';
@@ -224,6 +224,26 @@ function segmentRows(ctx: RunContext): Row[] {
   return rows;
 }
 
+/** error_trends, error_frequency, error_chart_data: a row of the errors of each day. */
+function defineErrorSeries(spec: {
+  name: string;
+  fields: QueryTypeSpec['fields'];
+  description: string;
+  tags: string[];
+  row: (day: string, tally: ErrorTally) => Row;
+}): QueryTypeDefinition {
+  return defineQueryType({
+    name: spec.name,
+    family: FAMILY,
+    olderPublicAccess: true,
+    filters: ["message", "path", "error_type"],
+    gate: 'error_tracking',
+    fields: spec.fields,
+    meta: { description: spec.description, category: "Errors", tags: spec.tags },
+    run: (ctx) => dailyRows(ctx, spec.row),
+  });
+}
+
 /** The live errors builders. */
 export const errorsTypes: QueryTypeDefinition[] = [
   defineQueryType({
@@ -377,25 +397,16 @@ export const errorsTypes: QueryTypeDefinition[] = [
       return [continuationComparisonRow(ctx)];
     },
   }),
-  defineQueryType({
+  defineErrorSeries({
     name: 'error_trends',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["message", "path", "error_type"],
-    gate: 'error_tracking',
     fields: {
       date: 'string',
       errors: 'integer',
       users: 'integer',
     },
-    meta: {
-      description: "Error counts over time to identify spikes and trends.",
-      category: "Errors",
-      tags: ["errors", "trends", "time-series"],
-    },
-    run(ctx) {
-      return dailyRows(ctx, (day, t) => ({ date: day, errors: t.count, users: t.users }));
-    },
+    description: "Error counts over time to identify spikes and trends.",
+    tags: ["errors", "trends", "time-series"],
+    row: (day, t) => ({ date: day, errors: t.count, users: t.users }),
   }),
   defineQueryType({
     name: 'errors_by_page',
@@ -422,24 +433,15 @@ export const errorsTypes: QueryTypeDefinition[] = [
         .sort(byCountThenName((r) => r.errors));
     },
   }),
-  defineQueryType({
+  defineErrorSeries({
     name: 'error_frequency',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["message", "path", "error_type"],
-    gate: 'error_tracking',
     fields: {
       date: 'string',
       count: 'integer',
     },
-    meta: {
-      description: "Error frequency and recurrence patterns.",
-      category: "Errors",
-      tags: ["errors", "frequency"],
-    },
-    run(ctx) {
-      return dailyRows(ctx, (day, t) => ({ date: day, count: t.count }));
-    },
+    description: "Error frequency and recurrence patterns.",
+    tags: ["errors", "frequency"],
+    row: (day, t) => ({ date: day, count: t.count }),
   }),
   defineQueryType({
     name: 'error_summary',
@@ -466,25 +468,16 @@ export const errorsTypes: QueryTypeDefinition[] = [
       return [summaryRow(ctx)];
     },
   }),
-  defineQueryType({
+  defineErrorSeries({
     name: 'error_chart_data',
-    family: FAMILY,
-    olderPublicAccess: true,
-    filters: ["message", "path", "error_type"],
-    gate: 'error_tracking',
     fields: {
       date: 'string',
       totalErrors: 'integer',
       affectedUsers: 'integer',
     },
-    meta: {
-      description: "Error counts formatted for time-series chart display.",
-      category: "Errors",
-      tags: ["errors", "chart", "time-series"],
-    },
-    run(ctx) {
-      return dailyRows(ctx, (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }));
-    },
+    description: "Error counts formatted for time-series chart display.",
+    tags: ["errors", "chart", "time-series"],
+    row: (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }),
   }),
   defineQueryType({
     name: 'errors_by_type',

@@ -2,7 +2,7 @@ import { createDistinct, median, percentage } from '../../readers/aggregate.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { visitSessions } from '../../readers/session-visits.js';
-import { breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { BREAKDOWN_FIELDS, breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
 /** Weighted totals of the views of one path. */
 interface PageGroup {
@@ -90,13 +90,31 @@ function timeRows(ctx: RunContext): Row[] {
   return withShare(rows);
 }
 
+/** The filters of every pages builder. */
+const PAGE_FILTERS = ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"];
+
+/** entry_pages or exit_pages: the first or last page of each session, paged by itself; the live meta lists no fields. */
+function defineEntryOrExitPages(mode: 'entry' | 'exit', description: string, tags: string[]): QueryTypeDefinition {
+  return defineQueryType({
+    name: `${mode}_pages`,
+    family: 'pages',
+    publicAccess: true,
+    filters: PAGE_FILTERS,
+    customizable: true,
+    paging: 'self',
+    fields: BREAKDOWN_FIELDS,
+    meta: { description, category: "Pages", tags },
+    run: (ctx) => pageOf(ctx, withShare(pageRows(ctx, mode))),
+  });
+}
+
 /** The live pages builders. */
 export const pageTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'top_pages',
     family: 'pages',
     publicAccess: true,
-    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    filters: PAGE_FILTERS,
     customizable: true,
     limit: 100,
     fields: {
@@ -119,54 +137,12 @@ export const pageTypes: QueryTypeDefinition[] = [
       return withShare(pageRows(ctx, 'all'));
     },
   }),
-  defineQueryType({
-    name: 'entry_pages',
-    family: 'pages',
-    publicAccess: true,
-    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
-    customizable: true,
-    paging: 'self',
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
-    meta: {
-      description: "First pages visitors land on when entering your site, ranked by entry frequency.",
-      category: "Pages",
-      tags: ["pages", "entry", "landing"],
-    },
-    run(ctx) {
-      return pageOf(ctx, withShare(pageRows(ctx, 'entry')));
-    },
-  }),
-  defineQueryType({
-    name: 'exit_pages',
-    family: 'pages',
-    publicAccess: true,
-    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
-    customizable: true,
-    paging: 'self',
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
-    meta: {
-      description: "Last pages visitors view before leaving your site, ranked by exit frequency.",
-      category: "Pages",
-      tags: ["pages", "exit", "drop-off"],
-    },
-    run(ctx) {
-      return pageOf(ctx, withShare(pageRows(ctx, 'exit')));
-    },
-  }),
+  defineEntryOrExitPages('entry', "First pages visitors land on when entering your site, ranked by entry frequency.", ["pages", "entry", "landing"]),
+  defineEntryOrExitPages('exit', "Last pages visitors view before leaving your site, ranked by exit frequency.", ["pages", "exit", "drop-off"]),
   defineQueryType({
     name: 'page_performance',
     family: 'pages',
-    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    filters: PAGE_FILTERS,
     customizable: true,
     limit: 100,
     fields: {
@@ -188,7 +164,7 @@ export const pageTypes: QueryTypeDefinition[] = [
     name: 'page_time_analysis',
     family: 'pages',
     publicAccess: true,
-    filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"],
+    filters: PAGE_FILTERS,
     customizable: true,
     paging: 'self',
     fields: {

@@ -164,6 +164,15 @@ describe('several processes sharing one Redis store', () => {
       else expect(entry.inFlight).toBe(20);
     }
     expect((await call(sims[1]!, 'GET', '/__sim/health')).json.inFlight).toBe(0);
+
+    // Overlap by construction: 20 requests keep their slots (released only below), spread over
+    // the three processes; the next one is refused on every process.
+    const request = { method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': key } };
+    const held = [];
+    for (let i = 0; i < 20; i++) held.push(await sims[i % 3]!.handle(request, { holdSlot: true }));
+    expect(held.map((r) => r.status)).toEqual(Array<number>(20).fill(200));
+    for (const sim of sims) expect((await sim.handle(request, { holdSlot: true })).status).toBe(429);
+    for (const response of held) response.release?.();
   });
 
   it('refuses to join a prefix that holds a simulator with another seed', async () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN } from '../contract/config.js';
+import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
 import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
@@ -32,12 +32,15 @@ export interface ServeOptions {
   /** `spec` follows SPEC.md where it is explicit; `live` follows the live service. */
   readonly profile: Profile;
   /**
-   * `memory` (this process only) or, as given, the URL of a Redis store shared by every process
-   * using it (`redis://HOST:PORT[/DB]`, `rediss://…`); checked by the caller (`src/cli/store-option.ts`).
+   * `memory` (this process only) or, as given, a Redis store shared by every process using it:
+   * a URL (`redis://HOST:PORT[/DB]`, `rediss://…`, `sentinel://…/MASTER`, `redis-cluster://…`)
+   * or, from a config file, a Sentinel object; checked by the caller (`src/cli/store-option.ts`).
    */
-  readonly store: string;
+  readonly store: string | SentinelStoreConfig;
   /** Prefix of every key in the shared store; `undefined` for the default. Only with a Redis store. */
   readonly storePrefix: string | undefined;
+  /** The PEM file of the CA that signed a `rediss://` store's certificate; `undefined`: the system CAs. */
+  readonly storeCa?: string | undefined;
   /** Processes serving the port through `node:cluster` (1 to {@link MAX_WORKERS}); more than 1 needs a shared store. */
   readonly workers: number;
   /** Seconds a client has to send a request's headers and body (0: no limit). */
@@ -56,6 +59,8 @@ export interface ServeOptions {
 export const STORE_ENV = 'ANALYTICS_SIM_STORE';
 /** See {@link STORE_ENV}. */
 export const STORE_PREFIX_ENV = 'ANALYTICS_SIM_STORE_PREFIX';
+/** See {@link STORE_ENV}. */
+export const STORE_CA_ENV = 'ANALYTICS_SIM_STORE_CA';
 /** See {@link STORE_ENV}; also how the primary of `--workers` hands a generated token to its workers. */
 export const CONTROL_TOKEN_ENV = 'ANALYTICS_SIM_CONTROL_TOKEN';
 
@@ -79,6 +84,8 @@ export type Command =
       readonly storeSource?: string;
       /** Where `storePrefix` came from when `given` has it: `--store-prefix` or the environment variable. */
       readonly storePrefixSource?: string;
+      /** Where `storeCa` came from when `given` has it: `--store-ca` or the environment variable. */
+      readonly storeCaSource?: string;
       /** `--config FILE`, when given. */
       readonly configPath?: string;
     }
@@ -128,12 +135,19 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         public types, /track errors, validation). GET /__sim/profile lists
                         the switches; PUT /__sim/profile changes it at run time (default spec)
   --store <url>         Where limits, leases, the clock, the journal, tracked events and
-                        key changes live: memory (this process only) or
-                        redis://HOST:PORT[/DB] or rediss://… (one simulator shared by
-                        every process using it). Env ANALYTICS_SIM_STORE (default memory)
+                        key changes live: memory (this process only) or a Redis store,
+                        one simulator shared by every process using it:
+                        redis://HOST:PORT[/DB] (one Redis; USER:PASSWORD@ before HOST
+                        for a password), rediss://… (over TLS),
+                        sentinel://HOST:PORT[,HOST:PORT…]/MASTER[/DB] (the master the
+                        Sentinels name) or redis-cluster://HOST:PORT[,HOST:PORT…] (a
+                        Redis Cluster; one simulator's keys share the hash tag {prefix},
+                        so one slot). Env ANALYTICS_SIM_STORE (default memory)
   --store-prefix <name> Prefix of every key in the Redis store, so runs sharing one Redis
                         stay apart: 1 to 64 letters, digits, - _ . or :; only with a
                         Redis store. Env ANALYTICS_SIM_STORE_PREFIX (default ${DEFAULT_STORE_PREFIX})
+  --store-ca <file>     PEM file of the CA that signed a rediss:// store's certificate
+                        (default: the system CAs). Env ANALYTICS_SIM_STORE_CA
   --workers <n>         Serve the port from n processes (node:cluster), 1 to 64; more
                         than 1 needs a Redis store (default 1)
   --request-timeout <s> Seconds a client has to send a request's headers and body; past
@@ -266,6 +280,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
         profile: { type: 'string' },
         store: { type: 'string' },
         'store-prefix': { type: 'string' },
+        'store-ca': { type: 'string' },
         workers: { type: 'string' },
         'request-timeout': { type: 'string' },
         'write-timeout': { type: 'string' },
@@ -322,6 +337,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   if (storePrefix !== undefined && !STORE_PREFIX_PATTERN.test(storePrefix)) {
     return { kind: 'error', message: `${prefixSource} must be 1 to 64 letters, digits, -, _, . or : (got '${storePrefix}').` };
   }
+  const storeCa = values['store-ca'] ?? fromEnv(STORE_CA_ENV);
+  const storeCaSource = values['store-ca'] !== undefined ? '--store-ca' : storeCa !== undefined ? STORE_CA_ENV : undefined;
   const workers = parseWorkers(values.workers ?? '1');
   if (workers === null) return { kind: 'error', message: `--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}').` };
   const requestTimeout = parseSeconds(values['request-timeout'] ?? '30');
@@ -349,6 +366,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     profile: values.profile,
     store,
     storePrefix,
+    storeCa,
     workers: values.workers,
     requestTimeout: values['request-timeout'],
     writeTimeout: values['write-timeout'],
@@ -363,6 +381,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(storeSource !== undefined ? { storeSource } : {}),
     ...(prefixSource !== undefined ? { storePrefixSource: prefixSource } : {}),
+    ...(storeCaSource !== undefined ? { storeCaSource } : {}),
     options: {
       port,
       host: values.host ?? '127.0.0.1',
@@ -377,6 +396,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       profile,
       store: store ?? 'memory',
       storePrefix,
+      ...(storeCa !== undefined ? { storeCa } : {}),
       workers,
       requestTimeout,
       writeTimeout,
@@ -391,4 +411,4 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
 const COMMANDS = ['serve', 'conform'];
 
 /** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];
+const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--store-ca', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];

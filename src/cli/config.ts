@@ -86,6 +86,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     profile: pick('profile', config.profile),
     store: pick('store', config.store),
     storePrefix: fromFile('storePrefix') && config.storePrefix !== undefined ? config.storePrefix : options.storePrefix,
+    ...(fromFile('storeCa') && config.storeCa !== undefined ? { storeCa: config.storeCa } : options.storeCa !== undefined ? { storeCa: options.storeCa } : {}),
     workers: pick('workers', config.workers),
     requestTimeout: pick('requestTimeout', config.requestTimeout),
     writeTimeout: pick('writeTimeout', config.writeTimeout),

@@ -89,7 +89,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   // of --workers draws it once and hands it to its workers through the environment).
   const network = !isLoopbackHost(options.host);
   const controlToken = network ? (options.controlToken ?? generateControlToken()) : undefined;
-  const shared = store.kind === 'redis' ? (await import('../store/redis-store.js')).createRedisStore({ url: store.url, prefix: store.prefix }) : undefined;
+  const shared = store.kind === 'redis' ? (await import('../store/redis-store.js')).createRedisStore({ url: store.url, prefix: store.prefix, ...(store.ca ? { tls: { ca: store.ca } } : {}) }) : undefined;
   let simulator;
   try {
     simulator = createSimulator({
@@ -220,6 +220,7 @@ async function main(): Promise<void> {
       const store = await resolveStore(options, {
         store: command.storeSource ?? fromFile('store') ?? '--store',
         storePrefix: command.storePrefixSource ?? fromFile('storePrefix') ?? '--store-prefix',
+        storeCa: command.storeCaSource ?? fromFile('storeCa') ?? '--store-ca',
       });
       if (options.workers > 1 && !isWorkerProcess()) {
         // One control token for every worker: drawn here, inherited through the environment.

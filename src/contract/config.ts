@@ -45,6 +45,31 @@ export const STORE_PREFIX_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** The prefix of a shared store's keys when none is given. */
 export const DEFAULT_STORE_PREFIX = 'analytics-sim';
 
+/**
+ * A store found through Redis Sentinel, as an object (the config file's `store`, or
+ * `createRedisStore({ url })`): the Sentinels to ask, the master group they watch, and the
+ * credentials of the master and of the Sentinels. The URL form `sentinel://HOST:PORT/MASTER`
+ * says the same without the Sentinels' own credentials.
+ */
+export const sentinelStoreSchema = z
+  .object({
+    sentinels: z
+      .array(z.string().regex(/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::\d{1,5})?$/, 'HOST:PORT'))
+      .min(1)
+      .max(64)
+      .describe('The Sentinels to ask for the master, HOST:PORT each (port 26379 when not given).'),
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'the master group name: letters, digits, -, _ or .').describe('The master group name the Sentinels watch (sentinel monitor NAME …).'),
+    db: z.number().int().min(0).max(99999).optional().describe('The database number (default 0).'),
+    username: z.string().min(1).max(256).optional().describe('The ACL user of the master and its replicas (default: the default user).'),
+    password: z.string().min(1).max(1024).optional().describe('The password of the master and its replicas.'),
+    sentinelUsername: z.string().min(1).max(256).optional().describe('The ACL user of the Sentinels, when they ask for one.'),
+    sentinelPassword: z.string().min(1).max(1024).optional().describe('The password of the Sentinels, when they ask for one.'),
+  })
+  .strict();
+
+/** See {@link sentinelStoreSchema}. */
+export type SentinelStoreConfig = z.infer<typeof sentinelStoreSchema>;
+
 /** Processes `--workers` may start at most. */
 export const MAX_WORKERS = 64;
 
@@ -71,13 +96,17 @@ export const simulatorConfigSchema = z
       .describe('spec follows SPEC.md where it is explicit; live follows the live service on every profile switch (default spec).'),
     log: z.boolean().optional().describe('Print one line per request.'),
     store: z
-      .string()
-      .min(1)
-      .max(2048)
+      .union([z.string().min(1).max(2048), sentinelStoreSchema])
       .optional()
       .describe(
-        'Where limits, the clock, the journal and the shared state live: memory (default; this process only) or redis://HOST:PORT[/DB] / rediss://HOST:PORT[/DB] (shared by every process using it). --store and ANALYTICS_SIM_STORE win over it.',
+        'Where limits, the clock, the journal and the shared state live: memory (default; this process only), or a Redis store shared by every process using it: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss://… (TLS), sentinel://HOST:PORT[,HOST:PORT…]/MASTER[/DB], redis-cluster://HOST:PORT[,HOST:PORT…], or a Sentinel object { sentinels, name, … }. --store and ANALYTICS_SIM_STORE win over it.',
       ),
+    storeCa: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('A PEM file of the CA that signed the certificate of a rediss:// store (default: the system CAs). --store-ca and ANALYTICS_SIM_STORE_CA win over it.'),
     storePrefix: z
       .string()
       .regex(STORE_PREFIX_PATTERN, '1 to 64 letters, digits, -, _, . or :')

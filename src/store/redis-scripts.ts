@@ -8,7 +8,8 @@
  *   are written back with `%.17g`, which round-trips every double: Lua's own `tostring` keeps
  *   only 14 digits. Counters and counts are returned as integers.
  * - Keys a script derives from the prefix (a window's key, a lease's key) are not declared in
- *   KEYS: the store targets one Redis (or one replica set), never a cluster.
+ *   KEYS: every key of a simulator carries the hash tag `{prefix}`, so on a Redis Cluster the
+ *   derived keys share the slot (and the node) of the declared ones.
  * - Scripts run under RESP2 semantics inside Redis whatever the client speaks.
  */
 

@@ -1,11 +1,14 @@
 /**
  * The Redis store: a {@link SharedStore} that several simulator processes share (`--store
- * redis://HOST:PORT[/DB]`). An adapter: time that matters to the simulation comes from the
- * caller (`now`) or from Redis (`TIME`, for lease expiry); its own timers only renew this
- * process's leases and bound the wait for the first connection.
+ * redis://HOST:PORT[/DB]`, `rediss://…`, `sentinel://…/MASTER`, `redis-cluster://…`: see
+ * `store-target.ts`). An adapter: time that matters to the simulation comes from the caller
+ * (`now`) or from Redis (`TIME`, for lease expiry); its own timers only renew this process's
+ * leases and bound the wait for the first connection.
  *
- * Key layout, every key under `<prefix>:` (default prefix `analytics-sim`; no `{}` hash tags:
- * one Redis, not a cluster):
+ * Key layout, every key under `{<prefix>}:` (default prefix `analytics-sim`). The braces are a
+ * Redis Cluster hash tag: every key of one simulator hashes to one slot, so each script's keys,
+ * declared or derived, live on one node; one simulator lives on one shard, and simulators with
+ * other prefixes spread over the cluster.
  *
  * | key                  | type   | holds                                                              |
  * |----------------------|--------|--------------------------------------------------------------------|
@@ -33,8 +36,8 @@
  * Redis hangs); the client reconnects by itself and the same store object works again.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'node:tls';
+import type { Cluster, Redis } from 'ioredis';
 import { DEFAULT_JOURNAL_CAPACITY, type JournalEntry, type JournalInfo } from '../sim/journal/journal.js';
 import {
   BEGIN_COMMANDS,
@@ -49,12 +52,24 @@ import {
 } from '../sim/store/shared-store.js';
 import type { WindowUsage } from '../sim/admission/sliding-log.js';
 import * as scripts from './redis-scripts.js';
-import { DEFAULT_STORE_PREFIX } from '../contract/config.js';
+import { DEFAULT_STORE_PREFIX, type SentinelStoreConfig } from '../contract/config.js';
+import { createRedisClient } from './redis-client.js';
+import { describeClientError, describeConnectionProblem } from './connection-problem.js';
+import { parseStoreTarget, SINGLE_STORE_FORMS, STORE_FORMS, type StoreTarget, type StoreTargetError } from './store-target.js';
+
+export { parseStoreTarget, STORE_FORMS, type StoreTarget, type StoreNode } from './store-target.js';
+export type { SentinelStoreConfig } from '../contract/config.js';
 
 /** How {@link createRedisStore} connects. */
 export interface RedisStoreOptions {
-  /** `redis://[user:pass@]host:port[/db]` or `rediss://…` (TLS). */
-  readonly url: string;
+  /**
+   * Where the store is: `redis://[user:pass@]host:port[/db]`, `rediss://…` (TLS),
+   * `sentinel://[user:pass@]host:port[,host:port…]/MASTER[/db]` or
+   * `redis-cluster://[user:pass@]host:port[,host:port…]`; or a Sentinel config object.
+   */
+  readonly url: string | SentinelStoreConfig;
+  /** TLS options of a `rediss://` store, merged over the defaults: `{ ca: readFileSync('ca.pem') }` for a private CA. */
+  readonly tls?: ConnectionOptions;
   /** Namespace of every key (`--store-prefix`); default `analytics-sim`. */
   readonly prefix?: string;
   /** How long a lease lives without renewal (a dead process's slots free after it); default 5000. */
@@ -62,7 +77,7 @@ export interface RedisStoreOptions {
   /** How long a command may wait for Redis before it rejects; default 2000. */
   readonly commandTimeoutMs?: number;
   /** A client to use instead of one built from `url` (tests). The store owns it: `close` quits it. */
-  readonly client?: Redis;
+  readonly client?: Redis | Cluster;
 }
 
 /** A {@link SharedStore} over Redis, with what it knows about its connection. */
@@ -91,63 +106,25 @@ export interface StoreUrlError {
 /** The prefix used when none is given (the config file's default too). */
 export { DEFAULT_STORE_PREFIX };
 
-/** The key layout's version, kept in `meta`: a store written by another layout is refused. */
-const LAYOUT = '1';
+/** The key layout's version, kept in `meta`: a store written by another layout is refused (2: keys under a `{prefix}` hash tag). */
+const LAYOUT = '2';
 
 /** Every how many window checks idle windows are swept, and how many at most per sweep. */
 const SWEEP_EVERY = 4096;
 const SWEEP_MAX = 1000;
 
-/** Longest pause between reconnect attempts. */
-const MAX_RECONNECT_DELAY_MS = 500;
-
-const STORE_FORMS = 'redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]';
-
-/** The parsed URL with its credentials, for the adapter only. */
-interface ParsedUrl extends StoreAddress {
-  readonly username: string | undefined;
-  readonly password: string | undefined;
-}
-
-function parseUrl(url: string): ParsedUrl | StoreUrlError {
-  let parsed: URL;
-  const shown = url.replace(/\/\/[^@/]*@/, '//…@');
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { error: `the store URL ${shown} is not a URL: use ${STORE_FORMS}` };
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    return { error: `unsupported store ${shown}: use ${STORE_FORMS}` };
-  }
-  if (parsed.hostname === '') return { error: `the store URL ${shown} names no host: use ${STORE_FORMS}` };
-  if (parsed.search !== '' || parsed.hash !== '') return { error: `the store URL ${shown} takes no query or fragment: use ${STORE_FORMS}` };
-  const port = parsed.port === '' ? 6379 : Number(parsed.port);
-  const path = parsed.pathname.replace(/^\//, '');
-  if (path !== '' && !/^\d{1,5}$/.test(path)) return { error: `the database in ${shown} must be a number (redis://HOST:PORT/0): use ${STORE_FORMS}` };
-  const db = path === '' ? 0 : Number(path);
-  const tls = parsed.protocol === 'rediss:';
-  // URL keeps IPv6 addresses in brackets; the socket wants them bare.
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  return {
-    host,
-    port,
-    db,
-    tls,
-    location: `${parsed.protocol}//${parsed.hostname}:${port}/${db}`,
-    username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
-    password: parsed.password === '' ? undefined : decodeURIComponent(parsed.password),
-  };
-}
-
 /**
- * Reads a `--store` URL: `redis://[user:pass@]host[:port][/db]` or `rediss://…` (port 6379 and
- * database 0 by default). Returns where it points (never the password) or an error value with
- * a one-line message naming the accepted forms; the message never repeats a password.
+ * Reads a single-Redis store URL: `redis://[user:pass@]host[:port][/db]` or `rediss://…` (port
+ * 6379 and database 0 by default). Returns where it points (never the password) or an error
+ * value with a one-line message naming the accepted forms; the message never repeats a
+ * password. A Sentinel or Cluster URL is refused here: {@link parseStoreTarget} reads every form.
  */
 export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
-  const parsed = parseUrl(url);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'sentinel' || scheme === 'redis-cluster') return { error: `${scheme}:// is not a single Redis: use ${SINGLE_STORE_FORMS}` };
+  const parsed = parseStoreTarget(url, SINGLE_STORE_FORMS);
   if ('error' in parsed) return parsed;
+  if (parsed.kind !== 'redis') return { error: `not a single Redis: use ${SINGLE_STORE_FORMS}` };
   const { host, port, db, tls, location } = parsed;
   return { host, port, db, tls, location };
 }
@@ -189,13 +166,7 @@ const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
 };
 
 /** One line for a connection error: `connect ECONNREFUSED`, `Command timed out`, never a password. */
-function describeError(error: unknown): string {
-  const e = error as { code?: unknown; syscall?: unknown; message?: unknown };
-  if (typeof e?.code === 'string' && typeof e.syscall === 'string') return `${e.syscall} ${e.code}`;
-  if (typeof e?.code === 'string' && e.code !== 'ERR') return e.code;
-  const message = typeof e?.message === 'string' ? e.message : String(error);
-  return message.split('\n')[0]!.slice(0, 200);
-}
+const describeError = describeClientError;
 
 /** Renders a number exactly for a script argument. */
 const num = (n: number): string => String(n);
@@ -236,33 +207,14 @@ function listed(parts: readonly string[]): string {
  * after at most `leaseTtlMs`. An invalid `url` throws.
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
-  const parsed = parseUrl(options.url);
+  const parsed: StoreTarget | StoreTargetError = parseStoreTarget(options.url, STORE_FORMS);
   if ('error' in parsed) throw new Error(parsed.error);
   const prefix = options.prefix ?? DEFAULT_STORE_PREFIX;
   const leaseTtlMs = options.leaseTtlMs ?? 5000;
   const commandTimeoutMs = options.commandTimeoutMs ?? 2000;
   const location = parsed.location;
 
-  const redisOptions: RedisOptions = {
-    host: parsed.host,
-    port: parsed.port,
-    db: parsed.db,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: Math.max(commandTimeoutMs, 500),
-    retryStrategy: (times) => Math.min(50 * times, MAX_RECONNECT_DELAY_MS),
-    // Auto-pipelining was measured slower here (a request's calls are sequential, so it mostly
-    // adds a tick of latency): about 0.55× at 8 concurrent callers, even at 64, 1.08× at 256.
-    enableAutoPipelining: false,
-    lazyConnect: false,
-    // RESP2: what every Redis since 5 speaks (the scripts' replies are the same either way).
-    protocol: 2,
-  };
-  if (parsed.username !== undefined) redisOptions.username = parsed.username;
-  if (parsed.password !== undefined) redisOptions.password = parsed.password;
-  if (parsed.tls) redisOptions.tls = isIP(parsed.host) === 0 ? { servername: parsed.host } : {};
-  const client = options.client ?? new Redis(redisOptions);
+  const client = options.client ?? createRedisClient(parsed, { commandTimeoutMs, tls: options.tls });
   for (const [name, [lua, numberOfKeys]] of Object.entries(COMMANDS)) {
     client.defineCommand(name, numberOfKeys === undefined ? { lua } : { lua, numberOfKeys });
   }
@@ -270,6 +222,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   let errors = 0;
   let lastError: string | null = null;
+  /** The client's last error itself, for the words of a first connection that failed. */
+  let lastErrorSeen: unknown = null;
+  /** Whether the client was ever ready: before, a failure says what kept it from connecting. */
+  let everReady = false;
   /** True from a failure of the connection until it is ready again: calls then reject at once. */
   let down = false;
   let closed = false;
@@ -278,11 +234,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   client.on('error', (error: unknown) => {
     errors++;
     lastError = describeError(error);
+    lastErrorSeen = error;
     erred = true;
     down = true;
   });
   client.on('close', () => {
     if (closed) return;
+    // Before the first ready, a connection that closes without an error is one attempt of
+    // several (a cluster client drops its startup nodes for the ones CLUSTER SLOTS names): the
+    // first wait goes on, bounded by the command timeout.
+    if (!everReady && !erred) return;
     down = true;
     if (!erred) {
       errors++;
@@ -294,13 +255,30 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   client.on('ready', () => {
     down = false;
     erred = false;
+    everReady = true;
     // A Redis restarted without persistence has forgotten the settings: bind it again (a no-op
     // when they are still there; a disagreement is this process's open error to find, not this).
     if (openedWith) redis.simOpen(K.meta, ...openedWith).catch(() => undefined);
   });
 
-  const unavailable = (): Error =>
-    new Error(closed ? `the store at ${location} is closed` : `cannot reach the store at ${location} (${lastError ?? 'not connected'})`);
+  /**
+   * Why calls fail now. Before the first connection, what kept it from connecting: nothing
+   * answering (`cannot reach the store at …`), or a store refusing this process (`the store at …
+   * refused …: fix`, naming credentials, TLS or the topology).
+   */
+  const unavailable = (): Error => {
+    if (closed) return new Error(`the store at ${location} is closed`);
+    if (!everReady && lastErrorSeen !== null) {
+      const problem = describeConnectionProblem(lastErrorSeen, parsed, commandTimeoutMs);
+      if (problem.kind === 'refused') return new Error(`the store at ${location} ${problem.fix} (${problem.reason})`);
+      return new Error(`cannot reach the store at ${location} (${problem.reason})`);
+    }
+    if (!everReady && lastError !== null && lastError.startsWith('no answer within')) {
+      const problem = describeConnectionProblem(null, parsed, commandTimeoutMs);
+      if (problem.kind === 'refused') return new Error(`the store at ${location} ${problem.fix} (${problem.reason})`);
+    }
+    return new Error(`cannot reach the store at ${location} (${lastError ?? 'not connected'})`);
+  };
 
   /** The wait for the first connection, shared by every call made meanwhile. */
   let connecting: Promise<void> | null = null;
@@ -338,7 +316,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    * never got an answer (`cannot reach the store at … (…)`: connection lost, timed out).
    */
   const failed = (error: unknown): never => {
-    if (error instanceof Error && error.name === 'ReplyError') throw new Error(`the store at ${location} answered: ${error.message.split('\n')[0]!.slice(0, 300)}`);
+    if (error instanceof Error && error.name === 'ReplyError') {
+      const said = error.message.split('\n')[0]!.slice(0, 300);
+      // A single-Redis URL on a cluster node: the keys' slot lives elsewhere.
+      const problem = describeConnectionProblem(error, parsed, commandTimeoutMs);
+      if (problem.kind === 'refused' && /^(MOVED|ASK|CLUSTERDOWN|NOPERM)\b/.test(said)) throw new Error(`the store at ${location} ${problem.fix} (${said})`);
+      throw new Error(`the store at ${location} answered: ${said}`);
+    }
     throw new Error(`cannot reach the store at ${location} (${describeError(error)})`);
   };
 
@@ -348,7 +332,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return whenReady().then(() => command().catch(failed));
   };
 
-  const key = (name: string): string => `${prefix}:${name}`;
+  // The hash tag keeps every key of the simulator in one cluster slot (see the layout above).
+  const key = (name: string): string => `{${prefix}}:${name}`;
   const K = {
     meta: key('meta'),
     req: key('req'),

@@ -135,7 +135,7 @@ describe('sliding windows in Redis', () => {
   it('deletes windows idle for a whole window every 4096 checks, and only those', async () => {
     const store = openStore();
     const client = rawClient();
-    const windowKeys = async (): Promise<number> => (await client.keys(`${store.prefix}:win:*`)).length;
+    const windowKeys = async (): Promise<number> => (await client.keys(`{${store.prefix}}:win:*`)).length;
     await store.windows.consume('busy', T0, 10, 60_000);
     const batch = (from: number, count: number, now: number) =>
       Promise.all(Array.from({ length: count }, (_, i) => store.windows.consume(`idle-${from + i}`, now, 10, 1000)));
@@ -154,7 +154,7 @@ describe('sliding windows in Redis', () => {
 describe('errors Redis answers', () => {
   it('reject the call with what Redis said, in one line', async () => {
     const store = openStore();
-    await rawClient().set(`${store.prefix}:win:broken`, 'not a window');
+    await rawClient().set(`{${store.prefix}}:win:broken`, 'not a window');
     await expect(store.windows.consume('broken', T0, 1, 1000)).rejects.toThrow(
       new RegExp(`^the store at ${store.location.replace(/[/.]/g, '\\$&')} answered: .*WRONGTYPE`),
     );
@@ -290,7 +290,7 @@ describe('a reset of the Redis store', () => {
     expect(await store.leases.acquire('fp', 3)).toMatchObject({ held: 1 });
     await store.open(SETTINGS);
     await store.leases.release('fp', lease!);
-    const left = (await client.keys(`${store.prefix}:*`)).map((k) => k.slice(store.prefix.length + 1)).sort();
+    const left = (await client.keys(`{${store.prefix}}:*`)).map((k) => k.slice(store.prefix.length + 3)).sort();
     expect(left).toEqual(['checks', 'high', 'journal:info', 'lease:fp', 'leases', 'log', 'logn', 'meta', 'ordinal', 'req', 'seq', 'win:a', 'windows']);
   });
 });

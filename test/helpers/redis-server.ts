@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A redis-server started for one test file. */
 export interface RedisServer {
-  /** `redis://127.0.0.1:<port>/0`. */
+  /** `redis://127.0.0.1:<port>/0` (`rediss://` with `tls`). */
   readonly url: string;
   readonly port: number;
   /** The process id of the running server (a new one after `restart`). */
@@ -25,6 +26,14 @@ export interface RedisServerOptions {
   readonly appendonly?: boolean;
   /** The data directory (default with `appendonly`: a new temporary one, deleted when the test process exits). */
   readonly dir?: string;
+  /** More arguments for redis-server (config directives: `--requirepass`, `--cluster-enabled`, …). */
+  readonly args?: readonly string[];
+  /** The default user's password (`--requirepass`); the readiness PING authenticates with it. */
+  readonly password?: string;
+  /** Serve TLS only (`--port 0 --tls-port PORT`), with these PEM files; the URL is `rediss://`. */
+  readonly tls?: { readonly cert: string; readonly key: string; readonly ca: string };
+  /** Run as a Sentinel (`redis-server FILE --sentinel`) with this config file, which Sentinel rewrites. */
+  readonly sentinelConfig?: string;
 }
 
 const BINARY = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
@@ -56,7 +65,7 @@ function killQuietly(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** A TCP port nobody listens on right now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -69,10 +78,19 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Whether a Redis answers PING on the port. */
-function answersPing(port: number): Promise<boolean> {
+/** How the readiness PING reaches the server. */
+interface PingOptions {
+  readonly password?: string | undefined;
+  /** The CA file of a TLS server. */
+  readonly ca?: string | undefined;
+}
+
+/** Whether a Redis answers PING on the port (after AUTH, over TLS, as `options` say). */
+export function answersPing(port: number, options: PingOptions = {}): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
+    const socket =
+      options.ca !== undefined ? connectTls({ host: '127.0.0.1', port, ca: readFileSync(options.ca), checkServerIdentity: () => undefined }) : createConnection({ host: '127.0.0.1', port });
+    const ping = options.password !== undefined ? `AUTH ${options.password}\r\nPING\r\n` : 'PING\r\n';
     let reply = '';
     const finish = (ok: boolean): void => {
       socket.destroy();
@@ -80,10 +98,11 @@ function answersPing(port: number): Promise<boolean> {
     };
     socket.setTimeout(500, () => finish(false));
     socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once(options.ca !== undefined ? 'secureConnect' : 'connect', () => socket.write(ping));
     socket.on('data', (chunk) => {
       reply += chunk.toString('latin1');
-      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+      if (reply.includes('+PONG')) finish(true);
+      else if (reply.includes('-')) finish(false);
     });
   });
 }
@@ -135,7 +154,14 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   let watchdog: ChildProcess | undefined;
 
   const launch = async (): Promise<void> => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'];
+    const ports = options.tls
+      ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.ca, '--tls-auth-clients', 'no']
+      : ['--port', String(port)];
+    const common = [...ports, '--bind', '127.0.0.1', '--daemonize', 'no', '--loglevel', 'warning'];
+    const args =
+      options.sentinelConfig !== undefined
+        ? [options.sentinelConfig, '--sentinel', ...common, ...(options.args ?? [])]
+        : [...common, '--save', '', ...persistence, '--dir', dir, ...(options.args ?? [])];
     const started = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer): void => {
@@ -153,7 +179,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     started.once('exit', () => running.delete(started));
     watchdog = startWatchdog(started.pid);
     const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await answersPing(port))) {
+    while (!(await answersPing(port, { password: options.password, ca: options.tls?.ca }))) {
       if (started.exitCode !== null || started.signalCode !== null) {
         throw new Error(`redis-server on port ${port} exited (${started.exitCode ?? started.signalCode}): ${output.trim()}`);
       }
@@ -182,7 +208,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   };
 
   return {
-    url: `redis://127.0.0.1:${port}/0`,
+    url: `${options.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}/0`,
     port,
     get pid() {
       return child?.pid ?? 0;

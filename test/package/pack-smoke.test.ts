@@ -113,7 +113,7 @@ describe.skipIf(skipPackSmoke)('the packed library installed in another project'
     stageRepository(staged);
     // The build uses the repository's installed devDependencies (linked after the commit, so git never sees the link).
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(staged, 'node_modules'), 'dir');
-    // Pack: prepare builds dist/ from a clean slate; only dist, the README and the config schema go in.
+    // Pack: prepare builds dist/; only dist, the README, the pages it links to and the config schema go in.
     const packOutput = ok(run('npm', ['pack', '--json', '--pack-destination', work], staged, 150_000), 'npm pack');
     // The JSON report follows whatever the build printed.
     const packed = JSON.parse(packOutput.slice(packOutput.search(/^\[/m))) as { filename: string; files: { path: string }[] }[];
@@ -124,7 +124,9 @@ describe.skipIf(skipPackSmoke)('the packed library installed in another project'
 
   it('packs, installs from the tarball and runs the README example with vitest', () => {
     expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/http/express-app.js', 'dist/msw/index.js', 'dist/msw/index.d.ts', 'dist/msw/browser.js']));
-    expect(paths.filter((p) => !p.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE', 'docs/config.schema.json'].includes(p))).toEqual([]);
+    // Beside dist/: the README and the pages it links to (test/package/package-contents.test.ts checks the links).
+    expect(paths).toEqual(expect.arrayContaining(['docs/config.schema.json', 'docs/testing.md', 'ARCHITECTURE.md', 'examples/jest/package.json']));
+    expect(paths.filter((p) => !p.startsWith('dist/') && !/^docs\/[\w.-]+\.(md|png|json)$/.test(p) && !p.startsWith('examples/') && !['package.json', 'README.md', 'LICENSE', 'ARCHITECTURE.md'].includes(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
 
     // A user's project: ESM, strict TypeScript, the README example as its test.

@@ -267,3 +267,39 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
 export function rowFields(type: QueryTypeDefinition, profile: Profile): readonly string[] {
   return type.spec && !followsLive(profile, 'row-shapes') ? type.spec.fields : Object.keys(type.fields);
 }
+
+/**
+ * What every type of a family (or of a group of its types) shares: any part of a declaration,
+ * and the meta's `category`.
+ */
+export interface SharedDeclaration extends Partial<Omit<QueryTypeSpec, 'name' | 'fields' | 'meta' | 'run'>> {
+  readonly family: QueryFamily | QueryFamilySpec;
+  readonly category?: string;
+}
+
+/**
+ * A declaration under a {@link SharedDeclaration}: what it says overrides what is shared; its
+ * meta names a category only where none is shared.
+ */
+export type DeclarationUnder = Omit<QueryTypeSpec, 'family' | 'meta'> & {
+  readonly family?: QueryFamily | QueryFamilySpec;
+  readonly meta: Omit<DeclaredMeta, 'category'> & { readonly category?: string };
+};
+
+/**
+ * {@link defineQueryType} with what `shared` says filled in: the meta's category right after
+ * its description, as the live meta lists it.
+ */
+export function declareUnder(shared: SharedDeclaration): (spec: DeclarationUnder) => QueryTypeDefinition {
+  const { category, ...common } = shared;
+  return (spec) => {
+    if (category === undefined && spec.meta.category === undefined) throw new Error(`${spec.name}: its meta names no category and none is shared`);
+    if (category === undefined || spec.meta.category !== undefined) return defineQueryType({ ...common, ...spec, meta: spec.meta as DeclaredMeta });
+    const meta: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(spec.meta)) {
+      meta[key] = value;
+      if (key === 'description') meta.category = category;
+    }
+    return defineQueryType({ ...common, ...spec, meta: meta as DeclaredMeta });
+  };
+}

@@ -4,7 +4,7 @@ import { createDistinct, round2 } from '../../readers/aggregate.js';
 import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { datetime, datetimeOrNull, int, intOrNull, list, num, text } from '../../engine/fields.js';
 import { aiCrawlerRequests } from '../../../model/derived/ai-crawlers.js';
 import { passesFilters } from '../../engine/filters.js';
@@ -405,12 +405,18 @@ function aiWeeklyDigestRows(ctx: RunContext): Row[] {
 }
 
 
+/** What every ai-agents declaration below shares. */
+const defineAiAgentsType = declareUnder({
+  family: FAMILY,
+  customizable: false,
+  paging: 'self',
+  category: "AI Agents",
+});
+
 /** The live ai-agents builders. */
 export const aiAgentsTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_products',
-    family: FAMILY,
-    customizable: false,
     fields: {
       product: text("Product"),
       requests: int("Requests"),
@@ -427,17 +433,13 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "AI Products",
       description: "AI products (ChatGPT, Claude, Perplexity, Gemini, Meta AI and others) with the requests their crawlers and agents made, pages they read, purpose split, and visitors they sent through referrals or their desktop app browser.",
-      category: "AI Agents",
       tags: ["ai", "agents", "crawlers", "chatgpt", "claude", "referrals"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiProductsRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_content_formats',
-    family: FAMILY,
-    customizable: false,
     fields: {
       format: text("Format"),
       requests: int("Requests"),
@@ -447,18 +449,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "How AI Reads Your Content",
       description: "AI requests split by content format (markdown, llms.txt, or HTML, as the agent asked for it through the path or the Accept header; page loads recorded by the browser tracker count as HTML), with the pages and the AI products fetching each format.",
-      category: "AI Agents",
       tags: ["ai", "agents", "markdown", "llms.txt", "docs"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiContentFormatsRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_product_visitors',
-    family: FAMILY,
     derives: [],
-    customizable: false,
     fields: {
       date: text("Date"),
       product: text("Product"),
@@ -467,20 +465,16 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "AI Visitors Over Time",
       description: "Visitors per day (or hour) sent by each AI product, from its referrals and from its desktop app browser (Claude, Cursor).",
-      category: "AI Agents",
       tags: ["ai", "referrals", "visitors", "time-series"],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    paging: 'self',
     run: aiProductVisitorsRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_agent_pages',
-    family: FAMILY,
     derives: [],
     filters: ["agent_id", "path"],
-    customizable: false,
     fields: {
       page: text("Page"),
       format: text("Format"),
@@ -491,18 +485,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Pages Read by AI",
       description: "What AI crawlers and agents read: one row per page and content format (markdown, llms.txt or HTML, as the agent asked for it), with the request count, last request, and every agent that read it (id, name, product, requests), most requested first. Up to `limit` pages per format (1000 by default). robots.txt, sitemaps, data files and dotfile probes are not pages. Filter by agent_id to list one agent's pages.",
-      category: "AI Agents",
       tags: ["ai", "agents", "crawlers", "pages", "markdown", "llms.txt", "llms-full.txt", "docs"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiAgentPagesRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_failed_requests',
-    family: FAMILY,
     filters: ["agent_id"],
-    customizable: false,
     fields: {
       page: text("Page"),
       format: text("Format"),
@@ -514,18 +504,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Requests AI Couldn't Read",
       description: "AI crawler and agent requests that got an HTTP error (status 400 or above), one row per page and status, with the request count, last request, and the agents that hit it. Only Vercel log drain rows carry a status, so other setups return no rows. llms.txt and markdown pages come first. Filter by agent_id for one agent.",
-      category: "AI Agents",
       tags: ["ai", "agents", "crawlers", "errors", "404", "status"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiFailedRequestsRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_recent_requests',
-    family: FAMILY,
     filters: ["agent_id"],
-    customizable: false,
     fields: {
       time: datetime("Time"),
       agent_id: text("Agent ID"),
@@ -539,18 +525,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Latest AI Requests",
       description: "The most recent individual requests from AI crawlers and agents, newest first: time, agent (id, name, product), page, content format, HTTP status (Vercel log drain rows only, 0 elsewhere) and source. Filter by agent_id for one agent.",
-      category: "AI Agents",
       tags: ["ai", "agents", "crawlers", "log", "recent", "requests"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiRecentRequestsRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_landing_pages',
-    family: FAMILY,
     filters: ["path"],
-    customizable: false,
     fields: {
       page: text("Page"),
       visitors: int("AI visitors"),
@@ -560,17 +542,13 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Pages AI Sends Visitors To",
       description: "The page each AI-referred visit started on: every visit from an AI product (referrals and AI app browsers such as Claude or Cursor) is credited once, to the first page it viewed with an AI referrer. Each page carries its pageviews from all visitors and, per AI product that sent visitors, its visitors and how many times its crawlers and agents read that page in the same period.",
-      category: "AI Agents",
       tags: ["ai", "referrals", "pages", "visitors", "reads", "citations"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiLandingPagesRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_visitor_outcomes',
-    family: FAMILY,
-    customizable: false,
     fields: {
       product: text("Product"),
       visitors: int("Visitors"),
@@ -580,17 +558,13 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "What AI Visitors Do",
       description: "Visitors each AI product sent, how many pages they viewed per visit, and the share that viewed two or more pages, plus the same numbers for all AI visitors combined ('All AI visitors', each visit counted once) and for all visitors ('All visitors').",
-      category: "AI Agents",
       tags: ["ai", "referrals", "engagement", "outcomes"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiVisitorOutcomesRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_crawlers',
-    family: FAMILY,
-    customizable: false,
     fields: {
       agent_id: text("Agent"),
       name: text("Crawler"),
@@ -611,18 +585,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "AI Crawlers",
       description: "Each AI crawler or agent that requested your pages, with its product, the company operating it (empty for unidentified agents), purpose, request count, distinct pages read (in total and per content format), how many of those requests asked for markdown or llms.txt, last request, and a sample user agent for checking robots.txt rules.",
-      category: "AI Agents",
       tags: ["ai", "crawlers", "agents", "bots", "robots.txt", "gptbot", "claudebot", "perplexitybot", "chatgpt-user", "claude code"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiCrawlersRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_crawler_activity',
-    family: FAMILY,
     filters: ["agent_id"],
-    customizable: false,
     fields: {
       date: text("Date"),
       requests: int("Requests"),
@@ -633,18 +603,14 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "AI Requests Over Time",
       description: "AI crawler and agent requests per day (or hour), split into markdown, llms.txt and HTML requests. Filter by agent_id to follow one agent.",
-      category: "AI Agents",
       tags: ["ai", "crawlers", "agents", "time-series", "trend"],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    paging: 'self',
     run: aiCrawlerActivityRows,
   }),
-  defineQueryType({
+  defineAiAgentsType({
     name: 'ai_weekly_digest',
-    family: FAMILY,
-    customizable: false,
     fields: {
       product: text("Product"),
       purpose: text("Main crawler purpose (empty when it only sent visitors)"),
@@ -662,11 +628,9 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "AI Activity Digest",
       description: "Per AI product, visitors sent and requests made in the selected period and the equally long period before it, plus the pages it read in the selected period that it had not read in the 90 days before. new_pages and site_new_pages are NULL when the site has less than 90 days of comparable history before the period, counted from its first server-side request, or from its first event when the period ends before any server-side request. Every row also carries site-wide totals that count each visitor and page once (site_visitors, site_previous_visitors, site_new_pages); use those for whole-site numbers instead of summing the per-product columns. site_has_server_tracking says whether the site sent server-side requests (@databuddy/sdk/agents or a Vercel log drain) in the selected period; without them, crawlers that don't run JavaScript are missing from that period's request counts.",
-      category: "AI Agents",
       tags: ["ai", "digest", "summary", "week-over-week"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: aiWeeklyDigestRows,
   }),
 ];

@@ -1,5 +1,5 @@
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { deviceLabel } from '../../engine/labels.js';
 import type { SessionVisit } from '../../readers/session-visits.js';
@@ -72,6 +72,13 @@ function segmentRows(ctx: RunContext): Row[] {
   });
 }
 
+/** What every devices declaration below shares. */
+const defineDevicesType = declareUnder({
+  family: 'devices',
+  customizable: true,
+  category: "Technology",
+});
+
 /** The live devices builders. */
 export const deviceTypes: QueryTypeDefinition[] = [
   defineDimensionBreakdown({
@@ -114,12 +121,10 @@ export const deviceTypes: QueryTypeDefinition[] = [
       default_visualization: "pie",
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'screen_resolution',
-    family: 'devices',
     derives: [deviceDetailsOf],
     olderPublicAccess: true,
-    customizable: true,
     limit: 100,
     fields: {
       name: text("Viewport Size", { description: "Viewport size (width x height)" }),
@@ -131,7 +136,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Viewport Sizes",
       description: "Distribution of visitor viewport sizes to optimize design for the most common browser dimensions.",
-      category: "Technology",
       tags: ["viewport", "display", "design", "responsive"],
       default_visualization: "table",
     },
@@ -141,11 +145,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return withShare(sortByVisitors(rows, (r) => `${r.name as string}${SEPARATOR}${r.device_type as string}`));
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'browsers_grouped',
-    family: 'devices',
     derives: [deviceDetailsOf],
-    customizable: true,
     limit: 100,
     fields: {
       name: text("Browser + Version", { description: "Browser name and version combined" }),
@@ -158,7 +160,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Browser Versions",
       description: "Detailed breakdown of browser usage including specific version numbers for compatibility testing.",
-      category: "Technology",
       tags: ["browsers", "versions", "compatibility", "testing"],
       default_visualization: "table",
     },
@@ -174,11 +175,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return sortByVisitors(rows, (r) => r.name as string);
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'device_types',
-    family: 'devices',
     publicAccess: true,
-    customizable: true,
     limit: 20,
     fields: {
       name: text("Device Type", { description: "The device category (Desktop, Mobile, Tablet, etc.)" }),
@@ -189,7 +188,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Device Categories",
       description: "Traffic breakdown by device category (Desktop, Mobile, Tablet) based on user agent detection.",
-      category: "Technology",
       tags: ["device types", "mobile", "desktop", "tablet", "responsive"],
       default_visualization: "pie",
     },
@@ -210,12 +208,10 @@ export const deviceTypes: QueryTypeDefinition[] = [
       tags: ["browsers", "technology", "devices"],
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'browser_versions',
-    family: 'devices',
     derives: [deviceDetailsOf],
     olderPublicAccess: true,
-    customizable: true,
     limit: 100,
     fields: {
       browser_name: 'string',
@@ -226,7 +222,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Browser usage broken down by specific version numbers.",
-      category: "Technology",
       tags: ["browsers", "versions", "compatibility"],
     },
     sql: breakdownSql('browser_version', { alias: 'browser_version', extra: ['browser_name'] }),
@@ -252,11 +247,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       tags: ["operating systems", "technology", "devices"],
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'os_versions',
-    family: 'devices',
     derives: [deviceDetailsOf],
-    customizable: true,
     limit: 25,
     fields: {
       name: 'string',
@@ -265,7 +258,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "OS usage broken down by specific version numbers.",
-      category: "Technology",
       tags: ["operating systems", "versions", "compatibility"],
     },
     run(ctx) {
@@ -273,11 +265,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return sortByVisitors(rows, (r) => r.name as string);
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'screen_resolutions',
-    family: 'devices',
     derives: [deviceDetailsOf],
-    customizable: true,
     limit: 100,
     fields: {
       name: 'string',
@@ -286,7 +276,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Distribution of viewport sizes across visitors.",
-      category: "Technology",
       tags: ["screen", "display", "devices"],
     },
     sql: breakdownSql('viewport_size', { percentage: false }),
@@ -295,11 +284,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return sortByVisitors(rows, (r) => r.name as string);
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'viewport_vs_resolution',
-    family: 'devices',
     derives: [deviceDetailsOf],
-    customizable: true,
     limit: 200,
     fields: {
       viewport_size: text("Viewport Size", { description: "Browser viewport dimensions" }),
@@ -310,7 +297,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Viewport Sizes by Device",
       description: "Distribution of browser viewport sizes across different device types.",
-      category: "Technology",
       tags: ["viewport", "browser", "responsive", "devices"],
       default_visualization: "table",
     },
@@ -319,11 +305,9 @@ export const deviceTypes: QueryTypeDefinition[] = [
       return sortByVisitors(rows, (r) => `${r.viewport_size as string}${SEPARATOR}${r.device_type as string}`);
     },
   }),
-  defineQueryType({
+  defineDevicesType({
     name: 'viewport_patterns',
-    family: 'devices',
     derives: [deviceDetailsOf],
-    customizable: true,
     limit: 50,
     fields: {
       viewport_size: text("Viewport Size", { description: "Browser viewport dimensions" }),
@@ -334,7 +318,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Common Viewport Sizes",
       description: "Analysis of the most common viewport sizes used by visitors.",
-      category: "Technology",
       tags: ["viewport", "browsing patterns", "user behavior"],
       default_visualization: "pie",
     },

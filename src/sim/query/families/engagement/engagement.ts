@@ -1,17 +1,22 @@
 import { engagementDerivation } from '../../../model/derived/engagement.js';
 import { errorDerivation } from '../../../model/derived/errors.js';
-import { defineQueryType, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from './engagement-rows.js';
 
 /** The engagement family: its types read analytics.engagement_spans, deriving engagementDerivation on each day of their range. */
 const FAMILY: QueryFamilySpec = { name: 'engagement', table: 'analytics.engagement_spans', derives: [engagementDerivation] };
 
+/** What every engagement declaration below shares. */
+const defineEngagementType = declareUnder({
+  family: FAMILY,
+  category: "Engagement",
+});
+
 /** The live engagement builders. */
 export const engagementTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineEngagementType({
     name: 'frustration_by_page',
-    family: FAMILY,
     derives: [engagementDerivation, errorDerivation],
     fields: {
       name: text("Page"),
@@ -26,15 +31,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Frustration by Page",
       description: "Rage clicks, dead clicks, and errors per page view, with the control most often involved.",
-      category: "Engagement",
       tags: ["frustration", "rage clicks", "dead clicks", "engagement"],
       default_visualization: "table",
     },
     run: frustrationRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'form_abandonment_by_page',
-    family: FAMILY,
     fields: {
       name: text("Page"),
       form_starts: int("Form Starts", { description: "Page views that focused at least one form field" }),
@@ -45,15 +48,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Form Abandonment by Page",
       description: "Page views that touched a form field without submitting, and the field visitors stopped on.",
-      category: "Engagement",
       tags: ["forms", "abandonment", "conversion", "engagement"],
       default_visualization: "table",
     },
     run: formRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'engagement_quality_by_page',
-    family: FAMILY,
     derives: [engagementDerivation, errorDerivation],
     fields: {
       name: text("Page"),
@@ -68,15 +69,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Engagement Quality by Page",
       description: "Active time versus time on page, scroll depth, and interaction per page view.",
-      category: "Engagement",
       tags: ["active time", "attention", "engagement", "page"],
       default_visualization: "table",
     },
     run: qualityRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'scroll_depth_summary',
-    family: FAMILY,
     customizable: true,
     fields: {
       avg_scroll_depth: num("Average Scroll Depth", { description: "Average percentage of page scrolled", unit: "%" }),
@@ -86,15 +85,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Scroll Depth Summary",
       description: "Average scroll depth metrics showing how far users scroll on pages.",
-      category: "Engagement",
       tags: ["scroll", "engagement", "user behavior"],
       default_visualization: "metric",
     },
     run: scrollSummaryRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'scroll_depth_distribution',
-    family: FAMILY,
     customizable: true,
     fields: {
       depth_range: text("Scroll Range", { description: "Percentage range of page scrolled" }),
@@ -105,15 +102,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Scroll Depth Distribution",
       description: "Breakdown of users by how far they scroll on pages, grouped into ranges.",
-      category: "Engagement",
       tags: ["scroll", "distribution", "engagement"],
       default_visualization: "bar",
     },
     run: scrollDistributionRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'page_scroll_performance',
-    family: FAMILY,
     filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer"],
     customizable: true,
     limit: 100,
@@ -127,15 +122,13 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Page Scroll Performance",
       description: "Average scroll depth by page, showing which pages engage users most effectively.",
-      category: "Engagement",
       tags: ["pages", "scroll", "performance"],
       default_visualization: "table",
     },
     run: pageScrollRows,
   }),
-  defineQueryType({
+  defineEngagementType({
     name: 'interaction_summary',
-    family: FAMILY,
     customizable: true,
     fields: {
       avg_interactions: num("Average Interactions", { description: "Average number of interactions per session" }),
@@ -146,7 +139,6 @@ export const engagementTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Interaction Summary",
       description: "Summary of user interactions (clicks, scrolls, key presses) reported on page exit. Sessions without a recorded page exit are not counted.",
-      category: "Engagement",
       tags: ["interactions", "engagement", "user behavior"],
       default_visualization: "metric",
     },

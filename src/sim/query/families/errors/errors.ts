@@ -4,7 +4,7 @@ import { totalSessions } from '../../readers/aggregate.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
-import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { OUTPUT_FIELDS, datetime, int, intOrNull, num, text, textOrNull } from '../../engine/fields.js';
 import { formatDate } from '../../engine/dates.js';
 import { continuationComparisonRow } from './error-continuation.js';
@@ -244,11 +244,16 @@ function defineErrorSeries(spec: {
   });
 }
 
+/** What every errors declaration below shares. */
+const defineErrorsType = declareUnder({
+  family: FAMILY,
+  category: "Errors",
+});
+
 /** The live errors builders. */
 export const errorsTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineErrorsType({
     name: 'recent_errors',
-    family: FAMILY,
     derives: [errorDerivation, deviceDetailsOf],
     olderPublicAccess: true,
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
@@ -280,16 +285,14 @@ export const errorsTypes: QueryTypeDefinition[] = [
       default_order: "timestamp DESC",
       output_fields: OUTPUT_FIELDS,
       description: "Recent JS errors with full context: message, stack (capped at 1500 chars), path, error_type, browser, OS, device, country. For aggregates use error_summary / errors_by_type / errors_by_page.",
-      category: "Errors",
       tags: ["errors", "recent", "debugging"],
     },
     run(ctx) {
       return recentErrorRows(ctx);
     },
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_types',
-    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -303,7 +306,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Top error MESSAGES with count, affected users, and last_seen. Group key is the message string. For grouping by JS class (TypeError, ReferenceError, …) use errors_by_type.",
-      category: "Errors",
       tags: ["errors", "messages", "triage"],
     },
     run(ctx) {
@@ -313,9 +315,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
         .sort(byCountThenName((r) => r.count));
     },
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_fingerprints',
-    family: FAMILY,
     liveGate: 'error_tracking',
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -334,16 +335,14 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Exact error messages ranked by affected users and sessions, with one representative debugging context per message.",
-      category: "Errors",
       tags: ["errors", "fingerprints", "debugging", "internal"],
     },
     run(ctx) {
       return fingerprintRows(ctx);
     },
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_customer_impact',
-    family: FAMILY,
     derives: [errorDerivation, revenueDerivation],
     filters: ["message", "path"],
     customizable: false,
@@ -363,16 +362,14 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Privacy-safe aggregate impact for one exact error fingerprint or canonical route. Returns counts and identity/payment coverage only; never visitor, profile, session, or transaction identifiers. Payment matches prove prior attributed completed payments, not active subscription status.",
-      category: "Errors",
       tags: ["errors", "impact", "identity", "revenue", "internal"],
     },
     run(ctx) {
       return [customerImpactRow(ctx)];
     },
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_route_continuation_comparison',
-    family: FAMILY,
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
@@ -390,7 +387,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Privacy-safe aggregate continuation comparison for one exact error fingerprint or canonical route. It matches error-exposed sessions to same-route, day, device, and browser sessions without that exact error, then measures a different screen view within ten minutes. It is association evidence, never proof of causation.",
-      category: "Errors",
       tags: ["errors", "behavior", "continuation", "internal"],
     },
     run(ctx) {
@@ -408,9 +404,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "trends", "time-series"],
     row: (day, t) => ({ date: day, errors: t.count, users: t.users }),
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'errors_by_page',
-    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
@@ -423,7 +418,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Error counts grouped by the page where they occurred.",
-      category: "Errors",
       tags: ["errors", "pages"],
     },
     run(ctx) {
@@ -443,9 +437,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "frequency"],
     row: (day, t) => ({ date: day, count: t.count }),
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_summary',
-    family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
@@ -461,7 +454,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Error Summary",
       description: "Overview of errors with calculated error rate",
-      category: "Errors",
       tags: ["errors", "summary", "overview"],
     },
     run(ctx) {
@@ -479,9 +471,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "chart", "time-series"],
     row: (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }),
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'errors_by_type',
-    family: FAMILY,
     olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
@@ -495,7 +486,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Errors grouped by JS error class (TypeError, ReferenceError, …) with count, affected users, and sessions. For grouping by error message use error_types.",
-      category: "Errors",
       tags: ["errors", "class", "triage"],
     },
     run(ctx) {
@@ -505,9 +495,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
         .sort(byCountThenName((r) => r.count));
     },
   }),
-  defineQueryType({
+  defineErrorsType({
     name: 'error_segments',
-    family: FAMILY,
     derives: [errorDerivation, deviceDetailsOf],
     insightsOnly: true,
     fields: {
@@ -519,7 +508,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     // The live builder body of this insights-only type is not public: its meta is ours.
     meta: {
       description: "Errors broken down by one dimension (browser, browser version, OS, device, country): one row per dimension value.",
-      category: "Errors",
       tags: ["segments", "insights"],
     },
     run(ctx) {

@@ -4,7 +4,7 @@ import type { SessionBatch } from '../../../model/traffic.js';
 import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
 import { OUTGOING_LINKS } from '../../../ingest/page-events.js';
@@ -193,14 +193,19 @@ function outboundDomainRows(ctx: RunContext): Row[] {
     }));
 }
 
+/** What every links declaration below shares. */
+const defineLinksType = declareUnder({
+  family: FAMILY,
+  publicAccess: true,
+  filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
+  customizable: true,
+  category: "Behavior",
+});
+
 /** The live links builders. */
 export const linksTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineLinksType({
     name: 'outbound_links',
-    family: FAMILY,
-    publicAccess: true,
-    filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
-    customizable: true,
     fields: {
       href: text("Destination URL", { description: "The external URL that was clicked" }),
       text: text("Link Text", { description: "The visible text of the clicked link" }),
@@ -213,18 +218,13 @@ export const linksTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Outbound Links",
       description: "Track external links clicked by users, showing which outbound destinations are most popular.",
-      category: "Behavior",
       tags: ["links", "outbound", "external", "clicks", "engagement"],
       default_visualization: "table",
     },
     run: outboundLinkRows,
   }),
-  defineQueryType({
+  defineLinksType({
     name: 'outbound_domains',
-    family: FAMILY,
-    publicAccess: true,
-    filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
-    customizable: true,
     fields: {
       domain: text("Domain", { description: "The external domain that was clicked" }),
       total_clicks: int("Total Clicks", { description: "Total number of clicks to this domain" }),
@@ -235,7 +235,6 @@ export const linksTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Outbound Domains",
       description: "Aggregate outbound link clicks by destination domain to see which external sites users visit most.",
-      category: "Behavior",
       tags: ["links", "domains", "external", "clicks", "destinations"],
       default_visualization: "table",
     },

@@ -1,5 +1,5 @@
 import { bucketLabels, createBucketer, formatDateTime } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { datetime, int, list, num, text } from '../../engine/fields.js';
 import { mcpToolCalls } from '../../../model/derived/mcp-calls.js';
 import {
@@ -109,13 +109,19 @@ function mcpErrorsRows(ctx: RunContext): Row[] {
 }
 
 
+/** What every mcp declaration below shares. */
+const defineMcpType = declareUnder({
+  family: FAMILY,
+  filters: ["client", "tool", "server_name", "environment", "website_id"],
+  customizable: false,
+  paging: 'self',
+  category: "MCP",
+});
+
 /** The live mcp builders. */
 export const mcpTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineMcpType({
     name: 'mcp_summary',
-    family: FAMILY,
-    filters: ["client", "tool", "server_name", "environment", "website_id"],
-    customizable: false,
     fields: {
       calls: int(),
       errors: int(),
@@ -134,18 +140,13 @@ export const mcpTypes: QueryTypeDefinition[] = [
     meta: {
       title: "MCP Overview",
       description: "Tool call totals with error rate (percent) and median and p95 duration (ms). servers, environments and websites list the values present, for filtering. tracked is 1 once a tool call was ever recorded. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      category: "MCP",
       tags: ["mcp", "model context protocol", "tool calls", "agents"],
       default_visualization: "metric",
     },
-    paging: 'self',
     run: mcpSummaryRows,
   }),
-  defineQueryType({
+  defineMcpType({
     name: 'mcp_calls_series',
-    family: FAMILY,
-    filters: ["client", "tool", "server_name", "environment", "website_id"],
-    customizable: false,
     fields: {
       date: text(),
       calls: int(),
@@ -154,19 +155,14 @@ export const mcpTypes: QueryTypeDefinition[] = [
     meta: {
       title: "MCP Calls Over Time",
       description: "Tool calls and failed calls per day (or hour), with empty buckets filled. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      category: "MCP",
       tags: ["mcp", "model context protocol", "tool calls", "agents"],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
     },
-    paging: 'self',
     run: mcpCallsSeriesRows,
   }),
-  defineQueryType({
+  defineMcpType({
     name: 'mcp_tools',
-    family: FAMILY,
-    filters: ["client", "tool", "server_name", "environment", "website_id"],
-    customizable: false,
     fields: {
       tool: text(),
       calls: int(),
@@ -182,18 +178,13 @@ export const mcpTypes: QueryTypeDefinition[] = [
     meta: {
       title: "MCP Tools",
       description: "One row per tool, most called first. avg_output_chars is the average result size in characters, about 4 per token. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      category: "MCP",
       tags: ["mcp", "model context protocol", "tool calls", "agents"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: mcpToolsRows,
   }),
-  defineQueryType({
+  defineMcpType({
     name: 'mcp_clients',
-    family: FAMILY,
-    filters: ["client", "tool", "server_name", "environment", "website_id"],
-    customizable: false,
     fields: {
       client: text(),
       calls: int(),
@@ -208,18 +199,13 @@ export const mcpTypes: QueryTypeDefinition[] = [
     meta: {
       title: "MCP Clients",
       description: "One row per AI client product (Claude Code, Cursor, ChatGPT, Codex...; '' when unidentified), most calls first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      category: "MCP",
       tags: ["mcp", "model context protocol", "tool calls", "agents"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: mcpClientsRows,
   }),
-  defineQueryType({
+  defineMcpType({
     name: 'mcp_errors',
-    family: FAMILY,
-    filters: ["client", "tool", "server_name", "environment", "website_id"],
-    customizable: false,
     fields: {
       tool: text(),
       error: text(),
@@ -231,11 +217,9 @@ export const mcpTypes: QueryTypeDefinition[] = [
     meta: {
       title: "MCP Errors",
       description: "Failed tool calls grouped by tool and error message, most frequent first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      category: "MCP",
       tags: ["mcp", "model context protocol", "tool calls", "agents"],
       default_visualization: "table",
     },
-    paging: 'self',
     run: mcpErrorsRows,
   }),
 ];

@@ -1,5 +1,5 @@
 import { createDistinct, median, percentage } from '../../readers/aggregate.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { visitSessions } from '../../readers/session-visits.js';
 import { BREAKDOWN_FIELDS, breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
@@ -108,14 +108,18 @@ function defineEntryOrExitPages(mode: 'entry' | 'exit', description: string, tag
   });
 }
 
+/** What every pages declaration below shares. */
+const definePagesType = declareUnder({
+  family: 'pages',
+  filters: PAGE_FILTERS,
+  customizable: true,
+});
+
 /** The live pages builders. */
 export const pageTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  definePagesType({
     name: 'top_pages',
-    family: 'pages',
     publicAccess: true,
-    filters: PAGE_FILTERS,
-    customizable: true,
     limit: 100,
     fields: {
       name: text("Page Path", { description: "The URL path of the page", example: "/home" }),
@@ -139,11 +143,8 @@ export const pageTypes: QueryTypeDefinition[] = [
   }),
   defineEntryOrExitPages('entry', "First pages visitors land on when entering your site, ranked by entry frequency.", ["pages", "entry", "landing"]),
   defineEntryOrExitPages('exit', "Last pages visitors view before leaving your site, ranked by exit frequency.", ["pages", "exit", "drop-off"]),
-  defineQueryType({
+  definePagesType({
     name: 'page_performance',
-    family: 'pages',
-    filters: PAGE_FILTERS,
-    customizable: true,
     limit: 100,
     fields: {
       name: 'string',
@@ -160,12 +161,9 @@ export const pageTypes: QueryTypeDefinition[] = [
       return pageRows(ctx, 'all');
     },
   }),
-  defineQueryType({
+  definePagesType({
     name: 'page_time_analysis',
-    family: 'pages',
     publicAccess: true,
-    filters: PAGE_FILTERS,
-    customizable: true,
     paging: 'self',
     fields: {
       name: text("Page Path", { description: "The URL path of the page", example: "/home" }),

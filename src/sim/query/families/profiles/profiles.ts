@@ -19,7 +19,7 @@ import { hashString, mix } from '../../../model/hash.js';
 import { sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { formatDateTime } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { passesFilters, type FieldTest } from '../../engine/filters.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import {
@@ -414,11 +414,17 @@ function profileRevenueRows(ctx: RunContext): Row[] {
   );
 }
 
+/** What every profiles declaration below shares. */
+const defineProfilesType = declareUnder({
+  family: 'profiles',
+  filters: ["anonymous_id"],
+  category: "Profiles",
+});
+
 /** The live profiles builders. */
 export const profilesTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineProfilesType({
     name: 'profile_list',
-    family: 'profiles',
     derives: [deviceDetailsOf, revenueDerivation],
     filters: ["session_count", "total_events", "unique_pages", "event_name", "profile_id"],
     readsTrackedEvents: true,
@@ -443,15 +449,12 @@ export const profilesTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "List of identified user profiles with visit counts and metadata.",
-      category: "Profiles",
       tags: ["profiles", "users", "identified"],
     },
     run: profileListRows,
   }),
-  defineQueryType({
+  defineProfilesType({
     name: 'profile_detail',
-    family: 'profiles',
-    filters: ["anonymous_id"],
     readsTrackedEvents: true,
     fields: {
       visitor_id: 'string',
@@ -470,15 +473,12 @@ export const profilesTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Detailed profile information for a specific identified user, based on analytics, custom, error, vital, and link activity.",
-      category: "Profiles",
       tags: ["profiles", "users", "detail"],
     },
     run: profileDetailRows,
   }),
-  defineQueryType({
+  defineProfilesType({
     name: 'profile_revenue',
-    family: 'profiles',
-    filters: ["anonymous_id"],
     fields: {
       transaction_id: 'string',
       provider: 'string',
@@ -491,15 +491,12 @@ export const profilesTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Revenue transactions attributed to a user profile via profile id, device set, or session stitching.",
-      category: "Profiles",
       tags: ["profiles", "revenue", "transactions"],
     },
     run: profileRevenueRows,
   }),
-  defineQueryType({
+  defineProfilesType({
     name: 'profile_sessions',
-    family: 'profiles',
-    filters: ["anonymous_id"],
     fields: {
       session_id: 'string',
       session_name: 'string',
@@ -522,7 +519,6 @@ export const profilesTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Session history for a user profile, including analytics events, custom events, errors, outgoing links, and separate web vitals context.",
-      category: "Profiles",
       tags: ["profiles", "sessions", "history"],
     },
     run: profileSessionRows,

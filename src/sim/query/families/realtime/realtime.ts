@@ -1,4 +1,4 @@
-import { defineQueryType, type QueryTypeDefinition } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition } from '../../engine/definition.js';
 import { datetime, int, num, text } from '../../engine/fields.js';
 import {
   realtimeCityRows,
@@ -10,13 +10,18 @@ import {
   realtimeVelocityRows,
 } from './realtime-rows.js';
 
+/** What every realtime declaration below shares. */
+const defineRealtimeType = declareUnder({
+  family: 'realtime',
+  skipDateRange: true,
+  customizable: false,
+  category: "Realtime",
+});
+
 /** The live realtime builders. */
 export const realtimeTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_pages',
-    family: 'realtime',
-    skipDateRange: true,
-    customizable: false,
     limit: 10,
     fields: {
       path: text("Page", { description: "Page path" }),
@@ -26,19 +31,15 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Top Pages",
       description: "Top pages being viewed right now, ranked by active viewers in the last 5 minutes.",
-      category: "Realtime",
       tags: ["realtime", "pages", "live", "top"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimePagesRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_referrers',
-    family: 'realtime',
-    skipDateRange: true,
     paging: 'self',
-    customizable: false,
     fields: {
       referrer: text("Referrer", { description: "Referrer domain or 'Direct'" }),
       visitors: int("Active Visitors", { description: "Unique visitors from this referrer in the last 5 minutes" }),
@@ -46,18 +47,14 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Top Referrers",
       description: "Top traffic sources right now, ranked by active visitors in the last 5 minutes.",
-      category: "Realtime",
       tags: ["realtime", "referrers", "live", "sources"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimeReferrerRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_countries',
-    family: 'realtime',
-    skipDateRange: true,
-    customizable: false,
     limit: 50,
     fields: {
       name: text("Country", { description: "Country code" }),
@@ -66,18 +63,14 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Countries",
       description: "Geographic distribution of active visitors in the last 5 minutes.",
-      category: "Realtime",
       tags: ["realtime", "countries", "geography", "live"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimeCountryRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_cities',
-    family: 'realtime',
-    skipDateRange: true,
-    customizable: false,
     limit: 30,
     fields: {
       city: text("City", { description: "City name" }),
@@ -87,18 +80,14 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Cities",
       description: "City-level distribution of active visitors in the last 5 minutes.",
-      category: "Realtime",
       tags: ["realtime", "cities", "geography", "live"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimeCityRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_feed',
-    family: 'realtime',
-    skipDateRange: true,
-    customizable: false,
     limit: 30,
     fields: {
       event_name: text("Event", { description: "Event name" }),
@@ -110,19 +99,15 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Live Feed",
       description: "Live stream of the most recent events happening on the website.",
-      category: "Realtime",
       tags: ["realtime", "feed", "live", "stream", "events"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimeFeedRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_sessions',
-    family: 'realtime',
-    skipDateRange: true,
     paging: 'self',
-    customizable: false,
     fields: {
       session_id: text("Session", { description: "Session identifier" }),
       current_page: text("Page", { description: "Last visited page" }),
@@ -134,19 +119,15 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Active Sessions",
       description: "Individual sessions active in the last 5 minutes with their current page and metadata.",
-      category: "Realtime",
       tags: ["realtime", "sessions", "live", "active"],
       default_visualization: "table",
       supports_granularity: [],
     },
     run: realtimeSessionRows,
   }),
-  defineQueryType({
+  defineRealtimeType({
     name: 'realtime_velocity',
-    family: 'realtime',
-    skipDateRange: true,
     paging: 'self',
-    customizable: false,
     fields: {
       minute: datetime("Minute", { description: "Start of minute bucket" }),
       pageviews: int("Pageviews", { description: "Pageviews in this minute" }),
@@ -156,7 +137,6 @@ export const realtimeTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Realtime Velocity",
       description: "Per-minute breakdown of pageviews and events over the last 60 minutes for sparkline display.",
-      category: "Realtime",
       tags: ["realtime", "velocity", "sparkline", "trend"],
       default_visualization: "timeseries",
       supports_granularity: [],

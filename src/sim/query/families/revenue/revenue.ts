@@ -1,4 +1,4 @@
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { datetime, int, intOrNull, num, numOrNull, text, textOrNull } from '../../engine/fields.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
 import { aiProductOfReferrer } from '../../../model/derived/ai-referrals.js';
@@ -86,12 +86,17 @@ function byFirstTouch(spec: {
   });
 }
 
+/** What every revenue declaration below shares. */
+const defineRevenueType = declareUnder({
+  family: FAMILY,
+  paging: 'self',
+  category: "Revenue",
+});
+
 /** The live revenue builders. */
 export const revenueTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineRevenueType({
     name: 'revenue_overview',
-    family: FAMILY,
-    paging: 'self',
     filters: ["currency", "provider", "product_id", "product_name", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -122,7 +127,6 @@ export const revenueTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Revenue Overview",
       description: "Aggregate revenue, refund, subscription, and attribution totals.",
-      category: "Revenue",
       tags: ["revenue", "overview", "summary"],
       default_visualization: "metric",
     },
@@ -130,10 +134,8 @@ export const revenueTypes: QueryTypeDefinition[] = [
       return revenueOverviewRows(ctx);
     },
   }),
-  defineQueryType({
+  defineRevenueType({
     name: 'revenue_time_series',
-    family: FAMILY,
-    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
     fields: {
@@ -150,7 +152,6 @@ export const revenueTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Revenue Time Series",
       description: "Daily revenue, transactions, customers, refunds, and attribution.",
-      category: "Revenue",
       tags: ["revenue", "time-series", "trends"],
       default_visualization: "timeseries",
       supports_granularity: ["hour", "day"],
@@ -167,10 +168,8 @@ export const revenueTypes: QueryTypeDefinition[] = [
     customizable: false,
     rows: (ctx) => revenueBreakdown(ctx, { nameOf: (tx) => providerOf(tx) }),
   }),
-  defineQueryType({
+  defineRevenueType({
     name: 'revenue_by_product',
-    family: FAMILY,
-    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path", "product_id", "product_name"],
     customizable: true,
     fields: {
@@ -186,7 +185,6 @@ export const revenueTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Revenue by Product",
       description: "Gross settled revenue grouped by recorded name, ID and provider, excluding refunds. Names may be payment descriptions rather than catalog products; a limited table cannot establish absence.",
-      category: "Revenue",
       tags: ["revenue", "product"],
       default_visualization: "table",
     },
@@ -222,10 +220,8 @@ export const revenueTypes: QueryTypeDefinition[] = [
   byFirstTouch({ name: 'revenue_by_utm_medium', title: "UTM Medium", by: "UTM medium", tags: ["utm", "medium"], dimension: 'utm_medium', fallback: 'None', limit: 20 }),
   byFirstTouch({ name: 'revenue_by_utm_campaign', title: "UTM Campaign", by: "UTM campaign", tags: ["utm", "campaign"], dimension: 'utm_campaign', fallback: 'None', limit: 20 }),
   byFirstTouch({ name: 'revenue_by_entry_page', title: "Entry Page", by: "entry page path", tags: ["entry", "page"], dimension: 'path', fallback: 'Unknown', limit: 20 }),
-  defineQueryType({
+  defineRevenueType({
     name: 'recent_transactions',
-    family: FAMILY,
-    paging: 'self',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
     fields: {
@@ -250,7 +246,6 @@ export const revenueTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Recent Transactions",
       description: "Most recent non-refund transactions with attribution context.",
-      category: "Revenue",
       tags: ["revenue", "transactions", "recent"],
       default_visualization: "table",
     },

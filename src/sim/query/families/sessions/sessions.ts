@@ -5,7 +5,7 @@ import { parseSessionId, sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { OUTPUT_FIELDS, int, numOrNull } from '../../engine/fields.js';
 import { bySessions, createDistinctGroups } from '../../readers/distinct-groups.js';
 import { deviceLabel } from '../../engine/labels.js';
@@ -244,12 +244,17 @@ function sessionEventRows(ctx: RunContext): Row[] {
   return rows.sort((a, b) => (a.time as string).localeCompare(b.time as string) || (a.session_id as string).localeCompare(b.session_id as string));
 }
 
+/** What every sessions declaration below shares. */
+const defineSessionsType = declareUnder({
+  family: 'sessions',
+  filters: ["profile_id", "anonymous_id"],
+  category: "Sessions",
+});
+
 /** The live sessions builders. */
 export const sessionTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineSessionsType({
     name: 'session_metrics',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     paging: 'self',
     readsTrackedEvents: true,
@@ -262,7 +267,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     meta: {
       output_fields: OUTPUT_FIELDS,
       description: "Aggregate session statistics including total sessions, avg duration, and pages per session.",
-      category: "Sessions",
       tags: ["sessions", "metrics", "overview"],
     },
     run(ctx) {
@@ -297,10 +301,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       ];
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'session_duration_distribution',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     fields: {
       duration_range: 'string',
@@ -309,7 +311,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Distribution of sessions by duration buckets.",
-      category: "Sessions",
       tags: ["sessions", "duration", "distribution"],
     },
     run(ctx) {
@@ -330,10 +331,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       }).sort((a, b) => b.sessions - a.sessions);
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'sessions_by_device',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     fields: {
       name: 'string',
@@ -342,7 +341,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Session counts grouped by device type.",
-      category: "Sessions",
       tags: ["sessions", "devices"],
     },
     run(ctx) {
@@ -350,10 +348,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       return sessionsBy(ctx, (batch, i) => deviceLabel(devices[batch.dims.device_type[i] as number]));
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'sessions_by_browser',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     limit: 100,
     fields: {
@@ -363,7 +359,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Session counts grouped by browser.",
-      category: "Sessions",
       tags: ["sessions", "browsers"],
     },
     run(ctx) {
@@ -371,10 +366,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       return sessionsBy(ctx, (batch, i) => browsers[batch.dims.browser_name[i] as number] || null);
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'sessions_time_series',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     fields: {
       date: 'string',
@@ -383,7 +376,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Session counts plotted over time.",
-      category: "Sessions",
       tags: ["sessions", "time-series"],
     },
     run(ctx) {
@@ -406,10 +398,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
         .map(([day, c]) => ({ date: formatDate(day * DAY_MS), sessions: c.sessions, visitors: c.visitors }));
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'session_flow',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     paging: 'self',
     fields: {
@@ -421,7 +411,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Page-to-page transitions within sessions (from_path → to_path), ranked by transition count.",
-      category: "Sessions",
       tags: ["sessions", "flow", "paths", "transitions"],
     },
     run(ctx) {
@@ -455,10 +444,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
         .slice(0, 100);
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'session_pages',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     customizable: true,
     limit: 100,
     fields: {
@@ -468,7 +455,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Pages ranked by how many sessions and visitors viewed them; useful for product usage hotspots, not path transitions.",
-      category: "Sessions",
       tags: ["sessions", "pages", "usage"],
     },
     run(ctx) {
@@ -490,11 +476,9 @@ export const sessionTypes: QueryTypeDefinition[] = [
         .sort(bySessions);
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'interesting_sessions',
-    family: 'sessions',
     derives: [errorDerivation],
-    filters: ["profile_id", "anonymous_id"],
     paging: 'self',
     readsTrackedEvents: true,
     fields: {
@@ -521,7 +505,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Ranked individual sessions worth inspecting, scored by page depth, unique pages, custom events, errors, and duration. Use first for 'dig into sessions' or 'how people use the product'.",
-      category: "Sessions",
       tags: ["sessions", "investigation", "product-usage"],
     },
     run(ctx) {
@@ -546,10 +529,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       return ranked.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'session_list',
-    family: 'sessions',
-    filters: ["profile_id", "anonymous_id"],
     paging: 'self',
     fields: {
       session_id: 'string',
@@ -568,7 +549,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "List of recent individual sessions with metadata and chronological events.",
-      category: "Sessions",
       tags: ["sessions", "list", "recent"],
     },
     run(ctx) {
@@ -577,9 +557,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       return sessions.slice(ctx.offset, ctx.offset + limit).map((s) => sessionListRow(ctx, s));
     },
   }),
-  defineQueryType({
+  defineSessionsType({
     name: 'session_events',
-    family: 'sessions',
     filters: ["session_id"],
     customizable: true,
     limit: 500,
@@ -596,7 +575,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Events within a specific session in chronological order.",
-      category: "Sessions",
       tags: ["sessions", "events", "timeline"],
     },
     run: sessionEventRows,

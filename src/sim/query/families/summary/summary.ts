@@ -1,6 +1,6 @@
 import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../../readers/aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { datetime, int, num, numOrNull } from '../../engine/fields.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../../readers/session-visits.js';
 import { countTracked } from '../../readers/tracked-events.js';
@@ -175,14 +175,18 @@ function activeRow(ctx: RunContext): Row {
   return { active_users: users, active_sessions: sessions };
 }
 
+/** What every summary declaration below shares. */
+const defineSummaryType = declareUnder({
+  family: 'summary',
+  publicAccess: true,
+  customizable: true,
+});
+
 /** The live summary builders. */
 export const summaryTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineSummaryType({
     name: 'summary_metrics',
-    family: 'summary',
-    publicAccess: true,
     filters: ["profile_id", "anonymous_id"],
-    customizable: true,
     paging: 'self',
     fields: {
       pageviews: int("Pageviews", { description: "Total number of page views" }),
@@ -209,11 +213,8 @@ export const summaryTypes: QueryTypeDefinition[] = [
       return [summaryRow(ctx)];
     },
   }),
-  defineQueryType({
+  defineSummaryType({
     name: 'today_metrics',
-    family: 'summary',
-    publicAccess: true,
-    customizable: true,
     fields: {
       pageviews: int("Pageviews Today", { description: "Total page views for today" }),
       visitors: int("Visitors Today", { description: "Unique visitors for today" }),
@@ -233,11 +234,8 @@ export const summaryTypes: QueryTypeDefinition[] = [
       return [{ pageviews: totals?.pageviews ?? 0, visitors: totals?.visitors ?? 0, sessions: totals?.sessions ?? 0 }];
     },
   }),
-  defineQueryType({
+  defineSummaryType({
     name: 'events_by_date',
-    family: 'summary',
-    publicAccess: true,
-    customizable: true,
     paging: 'self',
     fields: {
       date: datetime("Date", { description: "Date or datetime of the data point" }),
@@ -261,10 +259,8 @@ export const summaryTypes: QueryTypeDefinition[] = [
       return seriesRows(ctx);
     },
   }),
-  defineQueryType({
+  defineSummaryType({
     name: 'active_stats',
-    family: 'summary',
-    publicAccess: true,
     customizable: false,
     fields: {
       active_users: int("Active Users", { description: "Number of users active in the last 5 minutes" }),

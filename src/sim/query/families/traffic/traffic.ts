@@ -1,5 +1,5 @@
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { parseReferrer } from '../../readers/parse-referrers.js';
 import { breakdownSql, defineDimensionBreakdown, groupVisits, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
@@ -102,14 +102,19 @@ function defineUtmBreakdown(spec: {
     : defineDimensionBreakdown({ ...declaration, dimension: rows });
 }
 
+/** What every traffic declaration below shares. */
+const defineTrafficType = declareUnder({
+  family: 'traffic',
+  publicAccess: true,
+  customizable: true,
+  limit: 100,
+  category: "Acquisition",
+});
+
 /** The live traffic builders. */
 export const trafficTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineTrafficType({
     name: 'top_referrers',
-    family: 'traffic',
-    publicAccess: true,
-    customizable: true,
-    limit: 100,
     fields: {
       name: text("Referrer Domain", { description: "The referring domain or website" }),
       pageviews: int("Pageviews", { description: "Total pageviews from this referrer" }),
@@ -124,7 +129,6 @@ export const trafficTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Top Referrers",
       description: "External referrer traffic, excluding direct and self-referrals. Normalized aliases sum group-level visitor counts, so visitors may overlap within and across displayed sources. percentage is share of summed visitors in the query-limited source groups before agent row truncation, not site-wide unique visitors or customer acquisition.",
-      category: "Acquisition",
       tags: ["referrers", "traffic sources", "external", "backlinks"],
       default_visualization: "table",
     },
@@ -181,12 +185,8 @@ export const trafficTypes: QueryTypeDefinition[] = [
     tags: ["utm", "campaigns", "content", "creative"],
     rows: (ctx) => derivedUtmRows(ctx, 'utmContent'),
   }),
-  defineQueryType({
+  defineTrafficType({
     name: 'traffic_sources',
-    family: 'traffic',
-    publicAccess: true,
-    customizable: true,
-    limit: 100,
     fields: {
       name: text("Source", { description: "The traffic source name or referrer domain" }),
       pageviews: int("Pageviews", { description: "Total pageviews from this source" }),
@@ -201,7 +201,6 @@ export const trafficTypes: QueryTypeDefinition[] = [
     meta: {
       title: "Traffic Sources",
       description: "Page-view traffic by source; self-referrals are folded into Direct. Normalized aliases sum group-level visitor counts, so visitors may overlap within and across displayed sources. percentage is share of summed visitors in the query-limited source groups before agent row truncation, not site-wide unique visitors or customer acquisition.",
-      category: "Acquisition",
       tags: ["traffic sources", "direct", "referrers", "acquisition"],
       default_visualization: "table",
     },

@@ -4,7 +4,7 @@ import { DAY_MS } from '../../../model/world.js';
 import { percentage, percentile, round2 } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import type { FilterPlan } from '../../engine/filters.js';
 import { scanChecks } from '../../readers/scan.js';
 
@@ -263,13 +263,18 @@ function regionRows(ctx: RunContext): Row[] {
     .sort((a, b) => b.uptime_percentage - a.uptime_percentage || compareText(a.region, b.region));
 }
 
+/** What every uptime declaration below shares. */
+const defineUptimeType = declareUnder({
+  family: FAMILY,
+  target: 'monitor',
+  customizable: false,
+  category: "Uptime",
+});
+
 /** The live uptime builders. */
 export const uptimeTypes: QueryTypeDefinition[] = [
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_overview',
-    family: FAMILY,
-    target: 'monitor',
-    customizable: false,
     fields: {
       total_checks: 'integer',
       uptime_percentage: 'number',
@@ -286,15 +291,12 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Uptime monitoring overview with availability percentage and response times.",
-      category: "Uptime",
       tags: ["uptime", "overview", "monitoring"],
     },
     run: overviewRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_time_series',
-    family: FAMILY,
-    target: 'monitor',
     customizable: true,
     fields: {
       date: 'string',
@@ -312,7 +314,6 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Uptime check results plotted over time.",
-      category: "Uptime",
       tags: ["uptime", "time-series"],
     },
     // The builder buckets by the hour unless asked for minutes or days (/compile's timeUnit);
@@ -338,11 +339,8 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     run: timeSeriesRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_status_breakdown',
-    family: FAMILY,
-    target: 'monitor',
-    customizable: false,
     fields: {
       status: 'integer',
       http_code: 'integer',
@@ -351,15 +349,12 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Distribution of uptime check results by status code.",
-      category: "Uptime",
       tags: ["uptime", "status", "distribution"],
     },
     run: statusRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_recent_checks',
-    family: FAMILY,
-    target: 'monitor',
     customizable: true,
     // A simulator cost bound (one row per check), not a live rule.
     maxRangeDays: 31,
@@ -377,15 +372,12 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Most recent uptime check results.",
-      category: "Uptime",
       tags: ["uptime", "recent", "checks"],
     },
     run: recentCheckRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_response_time_trends',
-    family: FAMILY,
-    target: 'monitor',
     customizable: true,
     fields: {
       date: 'string',
@@ -401,16 +393,12 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Response time trends from uptime monitoring.",
-      category: "Uptime",
       tags: ["uptime", "response-time", "trends"],
     },
     run: responseTrendRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_ssl_status',
-    family: FAMILY,
-    target: 'monitor',
-    customizable: false,
     fields: {
       ssl_expiry: 'string?',
       ssl_valid: 'integer',
@@ -418,16 +406,12 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "SSL certificate status and expiry information.",
-      category: "Uptime",
       tags: ["uptime", "ssl", "certificate"],
     },
     run: sslRows,
   }),
-  defineQueryType({
+  defineUptimeType({
     name: 'uptime_by_region',
-    family: FAMILY,
-    target: 'monitor',
-    customizable: false,
     fields: {
       region: 'string',
       uptime_percentage: 'number',
@@ -436,7 +420,6 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     },
     meta: {
       description: "Uptime and response times broken down by monitoring region.",
-      category: "Uptime",
       tags: ["uptime", "regions", "geography"],
     },
     run: regionRows,

@@ -250,15 +250,21 @@ const defineErrorsType = declareUnder({
   category: "Errors",
 });
 
+/** What the error types on the older public list, gated by the error_tracking feature, share. */
+const defineGatedErrorsType = declareUnder({
+  family: FAMILY,
+  category: "Errors",
+  olderPublicAccess: true,
+  gate: 'error_tracking',
+});
+
 /** The live errors builders. */
 export const errorsTypes: QueryTypeDefinition[] = [
-  defineErrorsType({
+  defineGatedErrorsType({
     name: 'recent_errors',
     derives: [errorDerivation, deviceDetailsOf],
-    olderPublicAccess: true,
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
     customizable: true,
-    gate: 'error_tracking',
     paging: 'self',
     fields: {
       message: text(),
@@ -291,13 +297,11 @@ export const errorsTypes: QueryTypeDefinition[] = [
       return recentErrorRows(ctx);
     },
   }),
-  defineErrorsType({
+  defineGatedErrorsType({
     name: 'error_types',
-    olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
     limit: 50,
-    gate: 'error_tracking',
     fields: {
       name: 'string',
       count: 'integer',
@@ -404,13 +408,11 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "trends", "time-series"],
     row: (day, t) => ({ date: day, errors: t.count, users: t.users }),
   }),
-  defineErrorsType({
+  defineGatedErrorsType({
     name: 'errors_by_page',
-    olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    gate: 'error_tracking',
     fields: {
       name: 'string',
       errors: 'integer',
@@ -437,12 +439,10 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "frequency"],
     row: (day, t) => ({ date: day, count: t.count }),
   }),
-  defineErrorsType({
+  defineGatedErrorsType({
     name: 'error_summary',
-    olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     customizable: true,
-    gate: 'error_tracking',
     paging: 'self',
     fields: {
       totalErrors: 'integer',
@@ -471,13 +471,11 @@ export const errorsTypes: QueryTypeDefinition[] = [
     tags: ["errors", "chart", "time-series"],
     row: (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }),
   }),
-  defineErrorsType({
+  defineGatedErrorsType({
     name: 'errors_by_type',
-    olderPublicAccess: true,
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    gate: 'error_tracking',
     fields: {
       name: 'string',
       count: 'integer',

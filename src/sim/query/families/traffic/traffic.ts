@@ -111,6 +111,9 @@ const defineTrafficType = declareUnder({
   category: "Acquisition",
 });
 
+/** The fields the live parseReferrers plugin adds to a referrer breakdown, which the meta does not list. */
+const PARSED_REFERRER_FIELDS = { referrer: 'string', source: 'string', domain: 'string', referrer_type: 'string', parsed_referrer: 'string' } as const;
+
 /** The live traffic builders. */
 export const trafficTypes: QueryTypeDefinition[] = [
   defineTrafficType({
@@ -120,11 +123,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
       pageviews: int("Pageviews", { description: "Total pageviews from this referrer" }),
       visitors: int("Visitors", { description: "Unique visitors from this referrer" }),
       percentage: num("Traffic %", { description: "Share of summed visitor counts in query-limited referrer groups", unit: "%" }),
-      referrer: 'string',
-      source: 'string',
-      domain: 'string',
-      referrer_type: 'string',
-      parsed_referrer: 'string',
+      ...PARSED_REFERRER_FIELDS,
     },
     meta: {
       title: "Top Referrers",
@@ -192,11 +191,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
       pageviews: int("Pageviews", { description: "Total pageviews from this source" }),
       visitors: int("Visitors", { description: "Unique visitors from this source" }),
       percentage: num("Traffic %", { description: "Share of summed visitor counts in query-limited source groups", unit: "%" }),
-      referrer: 'string',
-      source: 'string',
-      domain: 'string',
-      referrer_type: 'string',
-      parsed_referrer: 'string',
+      ...PARSED_REFERRER_FIELDS,
     },
     meta: {
       title: "Traffic Sources",

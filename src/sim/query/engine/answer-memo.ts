@@ -54,7 +54,7 @@ export interface DataMark {
 
 /** What the memo reads of a query plan (`plan.ts`'s `QueryPlan` is one): the types of its parameters. */
 export interface MemoPlan {
-  readonly parameters: readonly { readonly type: Pick<QueryTypeDefinition, 'skipDateRange' | 'family'> }[];
+  readonly parameters: readonly { readonly type: Pick<QueryTypeDefinition, 'skipDateRange' | 'observedAtNow'> }[];
 }
 
 /** What the memo watches for changes. */
@@ -91,7 +91,7 @@ interface Kept {
 function isKeepable(plan: MemoPlan): boolean {
   if (!Object.isFrozen(plan)) return false;
   for (const parameter of plan.parameters) {
-    if (parameter.type.skipDateRange || parameter.type.family === 'retention') return false;
+    if (parameter.type.skipDateRange || parameter.type.observedAtNow) return false;
   }
   return true;
 }

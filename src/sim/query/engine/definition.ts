@@ -33,6 +33,12 @@ export interface QueryFamilySpec {
   readonly name: QueryFamily;
   readonly table?: string;
   readonly derives?: readonly DerivationSource[];
+  /** Its rows are observed up to the instant of the request, whatever the range (retention). */
+  readonly observedAtNow?: boolean;
+  /** It reads the tracked events and ingested records of every day, not only its range's. */
+  readonly readsEveryDay?: boolean;
+  /** It reads the profiles and aliases of `POST /identify`. */
+  readonly readsProfiles?: boolean;
 }
 
 export type { FieldType } from './fields.js';
@@ -170,6 +176,12 @@ export interface QueryTypeDefinition {
   readonly maxRangeDays: number | undefined;
   /** True for types that read tracked events too: their cached rows are keyed by the store's version. */
   readonly readsTrackedEvents: boolean;
+  /** Its rows are observed up to the request's instant: its cache key holds that instant, and its answer is never remembered. */
+  readonly observedAtNow: boolean;
+  /** Its cache key counts the tracked events and ingested records of every day, not only its range's. */
+  readonly readsEveryDay: boolean;
+  /** Its cache key holds the version of the identified profiles of its websites. */
+  readonly readsProfiles: boolean;
   /**
    * The derived records its pass reads on every day of its range (and the day before, for
    * records past midnight): a long range derives them in pieces before the pass, with the
@@ -253,6 +265,9 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     skipDateRange: spec.skipDateRange ?? false,
     maxRangeDays: spec.maxRangeDays,
     readsTrackedEvents: spec.readsTrackedEvents ?? false,
+    observedAtNow: family.observedAtNow ?? false,
+    readsEveryDay: family.readsEveryDay ?? false,
+    readsProfiles: family.readsProfiles ?? false,
     derives: spec.derives ?? family.derives ?? [],
     sql: spec.sql ?? {
       table: family.table ?? 'analytics.events',

@@ -158,7 +158,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       (sort ? `|${sort.field}:${sort.order}` : '') +
       (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '') +
       // A retention row is observed up to the instant of the request (`observed_before`), whatever its range.
-      (type.family === 'retention' ? `|n${env.now}` : '');
+      (type.observedAtNow ? `|n${env.now}` : '');
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {
@@ -179,7 +179,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
 function trackedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: number, toMs: number, events: EventReader): number {
   if (scope.kind !== 'websites') return 0;
   const owners = ownersOf(scope);
-  return type.family === 'retention' ? events.countOwned(owners) : events.countTouching(owners, fromMs, toMs);
+  return type.readsEveryDay ? events.countOwned(owners) : events.countTouching(owners, fromMs, toMs);
 }
 
 /**
@@ -191,8 +191,7 @@ function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: num
   if (scope.kind !== 'websites' || ledger.size === 0) return '';
   const owners = ownersOf(scope);
   // Retention follows its cohorts past the range; the AI types report when server-side tracking began, whenever that was.
-  const allDays = type.family === 'retention' || type.family === 'ai-agents';
-  const count = allDays ? ledger.countOwned(owners) : ledger.countTouching(owners, fromMs, toMs);
+  const count = type.readsEveryDay ? ledger.countOwned(owners) : ledger.countTouching(owners, fromMs, toMs);
   return count === 0 ? '' : `|i${count}`;
 }
 
@@ -202,7 +201,7 @@ function ingestedStamp(type: QueryTypeDefinition, scope: QueryScope, fromMs: num
  * visitor to a profile whatever the range.
  */
 function identifiedStamp(type: QueryTypeDefinition, scope: QueryScope, profiles: ProfileReader): string {
-  if (type.family !== 'profiles' || scope.kind !== 'websites') return '';
+  if (!type.readsProfiles || scope.kind !== 'websites') return '';
   const version = profiles.version(scope.websites.map((w) => w.id));
   return version === 0 ? '' : `|p${version}`;
 }

@@ -9,8 +9,8 @@ import { datetime, datetimeOrNull, int, intOrNull, list, num, text } from '../..
 import { aiCrawlerRequests } from '../../../model/derived/ai-crawlers.js';
 import { passesFilters } from '../../engine/filters.js';
 
-/** The ai-agents family: its types read analytics.ai_traffic_spans, deriving aiCrawlerRequests on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'ai-agents', table: 'analytics.ai_traffic_spans', derives: [aiCrawlerRequests] };
+/** The ai-agents family: its types read analytics.ai_traffic_spans, deriving aiCrawlerRequests on each day of their range; they report when server-side tracking began, so they read the ingested records of every day. */
+const FAMILY: QueryFamilySpec = { name: 'ai-agents', table: 'analytics.ai_traffic_spans', derives: [aiCrawlerRequests], readsEveryDay: true };
 
 /** Orders by name: the tie-break of every ranking here. */
 function byName(a: string, b: string): number {

@@ -416,7 +416,7 @@ function profileRevenueRows(ctx: RunContext): Row[] {
 
 /** What every profiles declaration below shares. */
 const defineProfilesType = declareUnder({
-  family: 'profiles',
+  family: { name: 'profiles', readsProfiles: true },
   filters: ["anonymous_id"],
   category: "Profiles",
 });

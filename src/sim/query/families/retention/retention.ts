@@ -7,7 +7,7 @@ export const retentionTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'identified_profile_retention',
     readsTrackedEvents: true,
-    family: 'retention',
+    family: { name: 'retention', observedAtNow: true, readsEveryDay: true },
     filters: ["activation_event", "return_event", "horizon_days", "observation_end", "namespace"],
     fields: {
       row_type: text({ description: "overall or cohort" }),

@@ -116,8 +116,11 @@ export function breakdownSql(column: string, options: { alias?: string; extra?: 
   };
 }
 
+/** The fields of a `name, pageviews, visitors` breakdown without a share, whose live meta lists none. */
+export const VISITS_FIELDS = { name: 'string', pageviews: 'integer', visitors: 'integer' } as const;
+
 /** The fields of a `name, pageviews, visitors, percentage` breakdown whose live meta lists none. */
-export const BREAKDOWN_FIELDS = { name: 'string', pageviews: 'integer', visitors: 'integer', percentage: 'number' } as const;
+export const BREAKDOWN_FIELDS = { ...VISITS_FIELDS, percentage: 'number' } as const;
 
 /** What a dimension breakdown declares: a type's declaration but for its SQL, rows and customizable. */
 export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'fields' | 'sql' | 'run' | 'customizable'> {

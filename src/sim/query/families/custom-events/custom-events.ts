@@ -452,6 +452,9 @@ function segmentRows(ctx: RunContext): Row[] {
 /** The filters of most custom-events builders. */
 const EVENT_FILTERS = ["profile_id", "path", "event_name", "website_id"];
 
+/** The fields of a property value's share, which the top-values and distribution builders start with. */
+const PROPERTY_VALUE_FIELDS = { event_name: 'string', property_key: 'string', property_value: 'string', count: 'integer', total: 'integer', percentage: 'number' } as const;
+
 /** The filters of the property builders. */
 const PROPERTY_FILTERS = [...EVENT_FILTERS, "property_key"];
 
@@ -634,12 +637,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
     name: 'custom_events_property_top_values',
     filters: PROPERTY_FILTERS,
     fields: {
-      event_name: 'string',
-      property_key: 'string',
-      property_value: 'string',
-      count: 'integer',
-      total: 'integer',
-      percentage: 'number',
+      ...PROPERTY_VALUE_FIELDS,
       rank: 'integer',
     },
     description: "Most common values for a specific custom event property.",
@@ -650,12 +648,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
     name: 'custom_events_property_distribution',
     filters: PROPERTY_FILTERS,
     fields: {
-      event_name: 'string',
-      property_key: 'string',
-      property_value: 'string',
-      count: 'integer',
-      total: 'integer',
-      percentage: 'number',
+      ...PROPERTY_VALUE_FIELDS,
       cardinality: 'integer',
     },
     description: "Value distribution for a specific custom event property.",

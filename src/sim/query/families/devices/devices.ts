@@ -3,7 +3,7 @@ import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type
 import { int, num, text } from '../../engine/fields.js';
 import { deviceLabel } from '../../engine/labels.js';
 import type { SessionVisit } from '../../readers/session-visits.js';
-import { breakdownSql, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
+import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
 
 const SEPARATOR = '\u0000';
 
@@ -251,11 +251,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'os_versions',
     derives: [deviceDetailsOf],
     limit: 25,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-    },
+    fields: VISITS_FIELDS,
     meta: {
       description: "OS usage broken down by specific version numbers.",
       tags: ["operating systems", "versions", "compatibility"],
@@ -269,11 +265,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'screen_resolutions',
     derives: [deviceDetailsOf],
     limit: 100,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-    },
+    fields: VISITS_FIELDS,
     meta: {
       description: "Distribution of viewport sizes across visitors.",
       tags: ["screen", "display", "devices"],

@@ -2,7 +2,7 @@ import { createDistinct, median, percentage } from '../../readers/aggregate.js';
 import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
 import { visitSessions } from '../../readers/session-visits.js';
-import { BREAKDOWN_FIELDS, breakdownSql, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
 /** Weighted totals of the views of one path. */
 interface PageGroup {
@@ -146,11 +146,7 @@ export const pageTypes: QueryTypeDefinition[] = [
   definePagesType({
     name: 'page_performance',
     limit: 100,
-    fields: {
-      name: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-    },
+    fields: VISITS_FIELDS,
     meta: {
       description: "Page load performance metrics (load time, TTFB, DOM ready) broken down by page.",
       category: "Performance",

@@ -10,6 +10,15 @@ import { recentTransactionRows, revenueSeriesRows } from './revenue-rows.js';
 const FAMILY: QueryFamilySpec = { name: 'revenue', table: 'analytics.revenue', derives: [revenueDerivation] };
 
 
+/** The fields after a revenue breakdown's name: the group's totals in its currency and its share. */
+const TOTALS_FIELDS = {
+  currency: text("Currency"),
+  revenue: num("Revenue"),
+  transactions: int("Transactions"),
+  customers: int("Customers"),
+  percentage: numOrNull("Share", { unit: "%" }),
+};
+
 /** The filters of every revenue breakdown: the transaction's own fields and its first touch. */
 const BREAKDOWN_FILTERS = ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"];
 
@@ -38,11 +47,7 @@ function defineRevenueBreakdown(spec: {
     fields: {
       name: text("Name"),
       ...(country ? { country: text("Country") } : {}),
-      currency: text("Currency"),
-      revenue: num("Revenue"),
-      transactions: int("Transactions"),
-      customers: int("Customers"),
-      percentage: numOrNull("Share", { unit: "%" }),
+      ...TOTALS_FIELDS,
     },
     meta: {
       title: spec.title,
@@ -176,11 +181,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
       name: text("Product"),
       product_id: textOrNull("Product ID"),
       provider: text("Provider"),
-      currency: text("Currency"),
-      revenue: num("Revenue"),
-      transactions: int("Transactions"),
-      customers: int("Customers"),
-      percentage: numOrNull("Share", { unit: "%" }),
+      ...TOTALS_FIELDS,
     },
     meta: {
       title: "Revenue by Product",

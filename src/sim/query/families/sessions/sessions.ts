@@ -244,6 +244,9 @@ function sessionEventRows(ctx: RunContext): Row[] {
   return rows.sort((a, b) => (a.time as string).localeCompare(b.time as string) || (a.session_id as string).localeCompare(b.session_id as string));
 }
 
+/** The fields of the sessions and visitors per group (device, browser, page). */
+const GROUP_FIELDS = { name: 'string', sessions: 'integer', visitors: 'integer' } as const;
+
 /** What every sessions declaration below shares. */
 const defineSessionsType = declareUnder({
   family: 'sessions',
@@ -334,11 +337,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineSessionsType({
     name: 'sessions_by_device',
     customizable: true,
-    fields: {
-      name: 'string',
-      sessions: 'integer',
-      visitors: 'integer',
-    },
+    fields: GROUP_FIELDS,
     meta: {
       description: "Session counts grouped by device type.",
       tags: ["sessions", "devices"],
@@ -352,11 +351,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'sessions_by_browser',
     customizable: true,
     limit: 100,
-    fields: {
-      name: 'string',
-      sessions: 'integer',
-      visitors: 'integer',
-    },
+    fields: GROUP_FIELDS,
     meta: {
       description: "Session counts grouped by browser.",
       tags: ["sessions", "browsers"],
@@ -448,11 +443,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'session_pages',
     customizable: true,
     limit: 100,
-    fields: {
-      name: 'string',
-      sessions: 'integer',
-      visitors: 'integer',
-    },
+    fields: GROUP_FIELDS,
     meta: {
       description: "Pages ranked by how many sessions and visitors viewed them; useful for product usage hotspots, not path transitions.",
       tags: ["sessions", "pages", "usage"],

@@ -159,13 +159,19 @@ export function createEntryColumns(capacity: number): EntryColumns {
   const slot = (i: number): number => (start + i) % slots;
 
   /** The one kept copy of a reason; past {@link MAX_INTERNED_REASONS} distinct ones the table starts again. */
+  let lastReason: JournalReason | null = null;
   const intern = (r: JournalReason): JournalReason => {
+    // A run of refusals (a 429 storm) says the same thing again and again: no key to build for a repeat.
+    const last = lastReason;
+    if (last !== null && last.code === r.code && last.message === r.message && last.field === r.field && last.cause === r.cause && last.fix === r.fix) return last;
     const key = `${r.code}\u0000${r.message}\u0000${r.field}\u0000${r.cause}\u0000${r.fix}`;
-    const kept = reasons.get(key);
-    if (kept !== undefined) return kept;
-    if (reasons.size >= MAX_INTERNED_REASONS) reasons = new Map();
-    reasons.set(key, r);
-    return r;
+    let kept = reasons.get(key);
+    if (kept === undefined) {
+      if (reasons.size >= MAX_INTERNED_REASONS) reasons = new Map();
+      reasons.set(key, (kept = r));
+    }
+    lastReason = kept;
+    return kept;
   };
 
   /** Re-lays the kept entries, oldest first, from slot 0 of columns `length` long. */
@@ -280,6 +286,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
       resize(0);
       checks.clear();
       reasons = new Map();
+      lastReason = null;
     },
   };
 }

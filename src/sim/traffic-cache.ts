@@ -37,7 +37,10 @@ export interface TrafficReader {
   hasDerived(derivation: Derivation<unknown>, website: Website, day: number): boolean;
   /** {@link hashString} of the world seed. */
   readonly seedHash: number;
-  /** Forgets every batch (after a change to what drives an entity's traffic). */
+  /**
+   * Forgets every batch this simulator keeps (after a change to what drives an entity's traffic).
+   * The process-wide store needs no forgetting: its keys hold every field of the entity.
+   */
   clear(): void;
   /**
    * This cache as of now, for work that yields to the event loop between pieces (a batch): once
@@ -63,7 +66,18 @@ export const DEFAULT_TRAFFIC_CACHE_ENTRIES = 4000;
 /** Bytes kept by default (estimated from the entries' typed arrays): a bound on resident memory. */
 export const DEFAULT_TRAFFIC_CACHE_BYTES = 128 * 1024 * 1024;
 
-/** Bytes counted for an entry besides its arrays (object headers, the key). */
+/** Entries the process-wide store of generated traffic keeps, whatever the number of simulators. */
+export const SHARED_TRAFFIC_CACHE_ENTRIES = 16_000;
+
+/**
+ * Estimated bytes the process-wide store of generated traffic keeps, whatever the number of
+ * simulators and seeds: with each live simulator's own bound ({@link DEFAULT_TRAFFIC_CACHE_BYTES}
+ * unless told otherwise), a bound on the traffic resident in the process. The same batch held by
+ * both is one object, counted twice.
+ */
+export const SHARED_TRAFFIC_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** Bytes counted for an entry besides its arrays and its key (object headers). */
 const ENTRY_OVERHEAD = 256;
 
 /**
@@ -83,67 +97,171 @@ function estimateBytes(value: unknown, depth = 0): number {
   return bytes;
 }
 
+/** A kept value and its estimated size. */
+interface Entry {
+  readonly value: unknown;
+  readonly bytes: number;
+}
+
+/** An LRU of immutable values bounded in entries and in estimated bytes (one entry larger than the byte cap stays alone). */
+interface BoundedEntries {
+  /** The entry under `key`, made the most recent; undefined when absent. */
+  get(key: string): Entry | undefined;
+  has(key: string): boolean;
+  set(key: string, entry: Entry): void;
+  clear(): void;
+  stats(): TrafficCacheStats;
+}
+
+function createBoundedEntries(capacity: number, maxBytes: number): BoundedEntries {
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  return {
+    get(key) {
+      const hit = entries.get(key);
+      if (hit !== undefined) {
+        entries.delete(key);
+        entries.set(key, hit);
+      }
+      return hit;
+    },
+    has: (key) => entries.has(key),
+    set(key, entry) {
+      const old = entries.get(key);
+      if (old !== undefined) {
+        entries.delete(key);
+        bytes -= old.bytes;
+      }
+      entries.set(key, entry);
+      bytes += entry.bytes;
+      while (entries.size > 1 && (entries.size > capacity || bytes > maxBytes)) {
+        const [oldest, evicted] = entries.entries().next().value as [string, Entry];
+        entries.delete(oldest);
+        bytes -= evicted.bytes;
+      }
+    },
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+    stats: () => ({ entries: entries.size, bytes }),
+  };
+}
+
 /**
- * Memoizes the world's pure traffic functions in an LRU bounded both in entries and in
- * estimated bytes, so repeated and overlapping date ranges are generated once while a long
- * range cannot hold more than the byte cap. Eviction never changes an answer, only its cost.
+ * The process-wide store of generated traffic: a memo of the world's pure traffic functions,
+ * shared by every simulator (and every reset) of the process. Its keys name everything a value
+ * is computed from ({@link sourceKey}, {@link fingerprintOf}), so a simulator only ever reads
+ * what it would have generated itself; it never holds ingested data (the ingest ledger's).
+ */
+const shared = createBoundedEntries(SHARED_TRAFFIC_CACHE_ENTRIES, SHARED_TRAFFIC_CACHE_BYTES);
+
+/** What the process-wide store holds now (tests and benchmarks). */
+export function sharedTrafficStats(): TrafficCacheStats {
+  return shared.stats();
+}
+
+const identities = new WeakMap<object, number>();
+let identitiesGiven = 0;
+
+/** A number for the object `value` is, never given to another object of the process. */
+function identityOf(value: object): number {
+  let id = identities.get(value);
+  if (id === undefined) {
+    id = ++identitiesGiven;
+    identities.set(value, id);
+  }
+  return id;
+}
+
+/**
+ * What decides a world's traffic, as a key prefix: its seed and the identity of its traffic
+ * functions and string tables. Two worlds share entries only when they generate with the same
+ * functions (`createSeededWorld` gives every world of a seed the same ones) over the same tables.
+ */
+function sourceKey(world: World): string {
+  return `${identityOf(world.sessions)}.${identityOf(world.clicks)}.${identityOf(world.checks)}.${identityOf(world.dictionaries)}.${JSON.stringify(world.seed)}`;
+}
+
+const fingerprints = new WeakMap<object, string>();
+
+/**
+ * An entity as a key: every field of it, so an entity changed at run time (a website's traffic
+ * size, a monitor's interval, a rename) is another key, in this simulator and in any other.
+ * Entities are immutable: a change makes a new object.
+ */
+function fingerprintOf(entity: Website | ShortLink | UptimeMonitor): string {
+  let fingerprint = fingerprints.get(entity);
+  if (fingerprint === undefined) {
+    fingerprint = JSON.stringify(entity);
+    fingerprints.set(entity, fingerprint);
+  }
+  return fingerprint;
+}
+
+/**
+ * Memoizes the world's pure traffic functions for one simulator in an LRU bounded both in
+ * entries and in estimated bytes, so repeated and overlapping date ranges are generated once
+ * while a long range cannot hold more than the byte cap. Behind it, the process-wide store
+ * ({@link SHARED_TRAFFIC_CACHE_BYTES}) is shared with every other simulator of the same world
+ * functions and seed, so a fresh simulator reads what another generated (a cap of 0 bytes opts
+ * out: nothing is shared). Eviction never changes an answer, only its cost.
  */
 export function createTrafficCache(
   world: World,
   capacity = DEFAULT_TRAFFIC_CACHE_ENTRIES,
   maxBytes = DEFAULT_TRAFFIC_CACHE_BYTES,
 ): TrafficReader {
-  const entries = new Map<string, { readonly value: unknown; readonly bytes: number }>();
-  let bytes = 0;
+  const own = createBoundedEntries(capacity, maxBytes);
+  const share = maxBytes > 0;
   /** Counts clears: a reader pinned under an older generation bypasses the entries. */
   let generation = 0;
   const seedHash = hashString(world.seed);
+  const source = sourceKey(world);
+  const sessionsKey = (website: Website, day: number): string => `${source}|s|${day}|${fingerprintOf(website)}`;
+  const derivedKey = (derivation: Derivation<unknown>, website: Website, day: number): string =>
+    `${source}|d|${derivation.name}|${day}|${fingerprintOf(website)}`;
   function remember<T>(key: string, make: () => T, pinned = generation): T {
     if (pinned !== generation) return make();
-    const hit = entries.get(key);
-    if (hit !== undefined) {
-      entries.delete(key);
-      entries.set(key, hit);
-      return hit.value as T;
+    const hit = own.get(key);
+    if (hit !== undefined) return hit.value as T;
+    const sharedHit = share ? shared.get(key) : undefined;
+    if (sharedHit !== undefined) {
+      own.set(key, sharedHit);
+      return sharedHit.value as T;
     }
     const value = make();
-    const size = ENTRY_OVERHEAD + estimateBytes(value);
-    entries.set(key, { value, bytes: size });
-    bytes += size;
-    while (entries.size > 1 && (entries.size > capacity || bytes > maxBytes)) {
-      const [oldest, entry] = entries.entries().next().value as [string, { bytes: number }];
-      entries.delete(oldest);
-      bytes -= entry.bytes;
-    }
+    const entry = { value, bytes: ENTRY_OVERHEAD + key.length + estimateBytes(value) };
+    own.set(key, entry);
+    if (share) shared.set(key, entry);
     return value;
   }
+  const kept = (key: string): boolean => own.has(key) || (share && shared.has(key));
   /** The reader for generation `pinned`, or for whatever generation is current when undefined. */
   function readerOf(pinned: number | undefined): TrafficReader {
     const at = (): number => pinned ?? generation;
+    const sessions = (website: Website, day: number): SessionBatch =>
+      remember(sessionsKey(website, day), () => world.sessions(website, day), at());
     return {
-      sessions: (website, day) => remember(`s:${website.id}:${day}`, () => world.sessions(website, day), at()),
-      hasSessions: (website, day) => at() === generation && entries.has(`s:${website.id}:${day}`),
-      clicks: (link, day) => remember(`c:${link.id}:${day}`, () => world.clicks(link, day), at()),
-      checks: (monitor, day) => remember(`u:${monitor.id}:${day}`, () => world.checks(monitor, day), at()),
+      sessions,
+      hasSessions: (website, day) => at() === generation && kept(sessionsKey(website, day)),
+      clicks: (link, day) => remember(`${source}|c|${day}|${fingerprintOf(link)}`, () => world.clicks(link, day), at()),
+      checks: (monitor, day) => remember(`${source}|u|${day}|${fingerprintOf(monitor)}`, () => world.checks(monitor, day), at()),
       derived(derivation, website, day) {
         return remember(
-          `d:${derivation.name}:${website.id}:${day}`,
-          () => {
-            const sessions = remember(`s:${website.id}:${day}`, () => world.sessions(website, day), at());
-            return derivation.derive({ seedHash, website, day, sessions, dictionaries: world.dictionaries });
-          },
+          derivedKey(derivation, website, day),
+          () => derivation.derive({ seedHash, website, day, sessions: sessions(website, day), dictionaries: world.dictionaries }),
           at(),
         );
       },
-      hasDerived: (derivation, website, day) => at() === generation && entries.has(`d:${derivation.name}:${website.id}:${day}`),
+      hasDerived: (derivation, website, day) => at() === generation && kept(derivedKey(derivation, website, day)),
       seedHash,
       clear() {
-        entries.clear();
-        bytes = 0;
+        own.clear();
         generation++;
       },
       pin: () => readerOf(generation),
-      stats: () => ({ entries: entries.size, bytes }),
+      stats: () => own.stats(),
     };
   }
   return readerOf(undefined);

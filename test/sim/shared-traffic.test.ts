@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { createSeededWorld, type Simulator } from '../../src/index.js';
+import type { World } from '../../src/sim/model/world.js';
+import { sharedTrafficStats } from '../../src/sim/traffic-cache.js';
+import { call, freshSimulator, secretOf } from '../helpers/sim.js';
+
+/**
+ * Generated traffic is kept in a process-wide store shared by every simulator of the same world
+ * functions and seed (src/sim/traffic-cache.ts). Sharing may change what an answer costs, never
+ * its bytes: a simulator answers as one alone in a fresh process (`trafficCacheBytes: 0` shares
+ * nothing, so it generates everything itself).
+ */
+
+const BODY = { parameters: ['summary_metrics', 'top_pages'], preset: 'last_30d', limit: 10 };
+
+/** The answer's text but its request id. */
+async function last30Days(sim: Simulator, websiteId = 'web_acme_store'): Promise<string> {
+  const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: websiteId }, body: BODY });
+  expect(answer.status).toBe(200);
+  // The request id follows the simulator's request count; everything else is the data's.
+  return answer.text.replace(/"requestId":"[^"]*"/, '');
+}
+
+/** The answer of a simulator that shares nothing with any other. */
+const alone = (options: Parameters<typeof freshSimulator>[0] = {}): Promise<string> => last30Days(freshSimulator({ ...options, trafficCacheBytes: 0 }));
+
+describe('traffic shared between simulators', () => {
+  it('gives two simulators of a seed byte-identical answers, the second reading what the first generated', async () => {
+    const first = await last30Days(freshSimulator());
+    const kept = sharedTrafficStats().entries;
+    expect(kept).toBeGreaterThan(0);
+    const second = await last30Days(freshSimulator());
+    expect(second).toBe(first);
+    expect(sharedTrafficStats().entries).toBe(kept);
+    expect(await alone()).toBe(first);
+  });
+
+  it('reuses the traffic across a reset, with the same answer', async () => {
+    const sim = freshSimulator();
+    const before = await last30Days(sim);
+    const kept = sharedTrafficStats().entries;
+    await sim.reset();
+    expect(await last30Days(sim)).toBe(before);
+    expect(sharedTrafficStats().entries).toBe(kept);
+  });
+
+  it('gives a simulator of another seed its own traffic, as a fresh process would', async () => {
+    const of42 = await last30Days(freshSimulator());
+    const of43 = await last30Days(freshSimulator({ seed: 43 }));
+    expect(of43).not.toBe(of42);
+    expect(of43).toBe(await alone({ seed: 43 }));
+  });
+
+  it('gives a world of other websites or other traffic functions its own traffic', async () => {
+    const seeded = await last30Days(freshSimulator());
+    const smallerStore = (seed: string): World => {
+      const world = createSeededWorld(seed);
+      return { ...world, websites: world.websites.map((w) => (w.id === 'web_acme_store' ? { ...w, size: 'small', baseDailySessions: 300 } : w)) };
+    };
+    const resized = await last30Days(freshSimulator({ createWorld: smallerStore }));
+    expect(resized).not.toBe(seeded);
+    expect(resized).toBe(await alone({ createWorld: smallerStore }));
+
+    const doubled = (seed: string): World => {
+      const world = createSeededWorld(seed);
+      return { ...world, sessions: (website, day) => world.sessions({ ...website, baseDailySessions: website.baseDailySessions * 2 }, day) };
+    };
+    const busier = await last30Days(freshSimulator({ createWorld: doubled }));
+    expect(busier).not.toBe(seeded);
+    expect(busier).toBe(await alone({ createWorld: doubled }));
+  });
+
+  it('never shows one simulator a website size another changed at run time', async () => {
+    const original = await last30Days(freshSimulator());
+    const changed = freshSimulator();
+    const untouched = freshSimulator();
+    expect(await last30Days(untouched)).toBe(original);
+    const patch = { key: secretOf(changed, 'key_acme_all'), body: { trafficSize: 'tiny' } };
+    expect((await call(changed, 'PATCH', '/v1/websites/web_acme_store', patch)).status).toBe(200);
+    const tiny = await last30Days(changed);
+    expect(tiny).not.toBe(original);
+    expect(await last30Days(untouched)).toBe(original);
+    expect(await last30Days(freshSimulator())).toBe(original);
+
+    // The same change made alone, with nothing shared, answers the same bytes.
+    const lone = freshSimulator({ trafficCacheBytes: 0 });
+    await call(lone, 'PATCH', '/v1/websites/web_acme_store', { key: secretOf(lone, 'key_acme_all'), body: { trafficSize: 'tiny' } });
+    expect(await last30Days(lone)).toBe(tiny);
+  });
+});

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `npm run build`: tsc (tsconfig.build.json), then the command bundled into one file
- * (tools/bundle-cli.mjs), into a new folder beside dist/ (`.dist-next-<pid>`), which then takes
+ * (tools/bundle-cli.mjs) and the library's entries into a few (tools/bundle-library.mjs), into a new folder beside dist/ (`.dist-next-<pid>`), which then takes
  * dist/'s place by rename. dist/ is never missing or half-written while a build runs, and a
  * failed build leaves it as it was: a server started from it (`npm start`) keeps running and can
  * be started again.
@@ -33,7 +33,7 @@ const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
 
 /** What a build reads, besides src/. */
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'tools/build.mjs', 'tools/bundle-cli.mjs'];
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'tools/build.mjs', 'tools/bundle-cli.mjs', 'tools/bundle-library.mjs'];
 
 /** The newest input: its path and time (ms), or null when there is none. */
 function newestInput() {
@@ -92,6 +92,8 @@ try {
   run([tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', next], 'tsc');
   const main = join(next, 'cli', 'main.js');
   run([join(here, 'bundle-cli.mjs'), '--entry', main, '--outfile', main], 'bundling the command');
+  // After the command's bundle, which reads tsc's files that this one removes.
+  run([join(here, 'bundle-library.mjs'), '--dist', next], 'bundling the library');
   writeFileSync(join(next, '.build-stamp'), '');
   // The stamp says when the build read its inputs: a file changed during the build makes the next one rebuild.
   utimesSync(join(next, '.build-stamp'), startedMs / 1000, startedMs / 1000);

@@ -5,7 +5,8 @@
  * time, first-request latency and RSS; and the throughput of a quota-enabled key
  * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
- * session lists, engagement). The quota-key work is then measured again on the Redis store,
+ * session lists, engagement); and a fresh simulator's first 30-day query, the first of its seed in
+ * the process and the second (load/bench/fresh-simulators.ts). The quota-key work is then measured again on the Redis store,
  * one process and `--workers 2` (load/bench/store-rows.ts; the bench starts its own
  * redis-server, and says why when those rows are skipped). On Linux with taskset, autocannon runs
  * on CPU 0 and each server on CPU 1, as the hot path is measured. Not a test: it asserts nothing.
@@ -312,5 +313,10 @@ await new Promise<void>((resolve) => {
 
 await new Promise<void>((resolve) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'load/bench/in-process.ts'], { stdio: 'inherit' });
+  child.once('exit', () => resolve());
+});
+
+await new Promise<void>((resolve) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'load/bench/fresh-simulators.ts'], { stdio: 'inherit' });
   child.once('exit', () => resolve());
 });

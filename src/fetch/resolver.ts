@@ -1,3 +1,4 @@
+import type { SimRequest } from '../sim/messages.js';
 import type { Simulator } from '../sim/simulator.js';
 import { mountAt } from './mount.js';
 import { toResponse, toSimRequest } from './translate.js';
@@ -30,15 +31,15 @@ export interface HandlersOptions {
 }
 
 /** Waits out a scenario's injected latency (real time, as a server would), or until the caller aborts. */
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -49,16 +50,20 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
  * prefix, for the links of discovery documents.
  */
 export async function answerRequest(simulator: Simulator, request: Request, url: URL, path: string, remoteAddress: string, basePath = ''): Promise<Response> {
-  const simRequest = await toSimRequest(request, url, { path, remoteAddress, basePath });
+  return answerSimRequest(simulator, await toSimRequest(request, url, { path, remoteAddress, basePath }), request.signal);
+}
+
+/** The simulator's Response to a translated request (see {@link answerRequest}); `signal` is the caller's, when it can abort. */
+export async function answerSimRequest(simulator: Simulator, simRequest: SimRequest, signal: AbortSignal | undefined): Promise<Response> {
   const response = await simulator.handle(simRequest, { holdSlot: true });
   // The slot is given back once the answer is handed over, or as soon as the client gives up.
   const release = (): void => response.release?.();
-  request.signal.addEventListener('abort', release, { once: true });
+  signal?.addEventListener('abort', release, { once: true });
   try {
-    if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs, request.signal);
+    if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs, signal);
     return toResponse(response, simRequest.method);
   } finally {
-    request.signal.removeEventListener('abort', release);
+    signal?.removeEventListener('abort', release);
     release();
   }
 }

@@ -52,17 +52,21 @@ function transportUserAgent(): string {
  * User-Agent its transport adds), the body as text up to 1 MB.
  */
 export async function toSimRequest(request: Request, url: URL, context: RequestContext, limit = MAX_BODY_BYTES): Promise<SimRequest> {
+  return simRequestOf(request.method, url, request.headers, await readBody(request, limit), context);
+}
+
+/** The core's request from a request's parts (see {@link toSimRequest}). */
+function simRequestOf(method: string, url: URL, given: Headers, read: ReadBody, context: RequestContext): SimRequest {
   const reading = emptyQuery();
   for (const [name, value] of url.searchParams) addQueryPair(reading, name, value);
   const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
+  given.forEach((value, name) => {
     headers[name] = value;
   });
   headers.host ??= url.host;
   headers['user-agent'] ??= transportUserAgent();
-  const read = await readBody(request, limit);
   return {
-    method: request.method.toUpperCase(),
+    method: method.toUpperCase(),
     path: context.path,
     query: reading.query,
     ...(reading.repeated.length > 0 ? { repeatedQuery: reading.repeated } : {}),
@@ -71,6 +75,66 @@ export async function toSimRequest(request: Request, url: URL, context: RequestC
     ...(read.tooLarge ? { bodyTooLarge: true } : {}),
     ...(context.remoteAddress !== undefined ? { remoteAddress: context.remoteAddress } : {}),
     ...(context.basePath ? { basePath: context.basePath } : {}),
+  };
+}
+
+/** A request given as a URL and a plain init, read without a Request (see {@link readPlainRequest}). */
+export interface PlainRequest {
+  readonly url: URL;
+  readonly signal: AbortSignal | undefined;
+  /** The core's request, given its path and peer. */
+  simRequest(context: RequestContext): SimRequest;
+}
+
+/** The methods a Request upper-cases whatever their case (the Fetch standard's normalization). */
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+/** The init members a Request reads besides method, headers, body and signal: one that is set (mode, credentials, a window, …) goes through a Request, which validates it. */
+const OTHER_INIT_MEMBERS = ['referrer', 'referrerPolicy', 'mode', 'credentials', 'cache', 'redirect', 'integrity', 'keepalive', 'window', 'duplex', 'priority', 'dispatcher'] as const;
+/** A lone surrogate (a pair is one code point under the u flag): UTF-8 would write U+FFFD for it. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** In Node (and runtimes that say they are it), where a Request keeps every header it is given; a browser's drops the forbidden ones (Host, Cookie, …). */
+function requestKeepsAllHeaders(): boolean {
+  return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node !== undefined;
+}
+
+/**
+ * `fetch(input, init)` read as the Request it would build, without building it (a Request
+ * costs tens of microseconds in Node, more than the simulator's answer to a cheap query): an
+ * absolute URL (string or URL) without credentials, an init of method, headers, a string body
+ * and a signal. The headers are a `Headers` of the init's (validated and combined as a
+ * Request's), with `text/plain;charset=UTF-8` as its Content-Type when a string body comes
+ * without one. Undefined for anything else (another input or init member, a body of other
+ * bytes, a method a Request would refuse or leave alone, a body that may pass the limit, a
+ * string that is not well-formed UTF-16), which then goes through a Request: same answer,
+ * same errors.
+ */
+export function readPlainRequest(target: string | URL | Request, init: RequestInit | undefined, limit = MAX_BODY_BYTES): PlainRequest | undefined {
+  if (target instanceof Request || !requestKeepsAllHeaders()) return undefined;
+  if (init !== undefined && OTHER_INIT_MEMBERS.some((member) => (init as Record<string, unknown>)[member] !== undefined)) return undefined;
+  const given = init?.method;
+  if (given !== undefined && typeof given !== 'string') return undefined;
+  const method = given === undefined ? 'GET' : NORMALIZED_METHODS.has(given.toUpperCase()) ? given.toUpperCase() : given === 'PATCH' ? given : undefined;
+  if (method === undefined) return undefined;
+  const body = init?.body ?? undefined;
+  if (body !== undefined && (typeof body !== 'string' || method === 'GET' || method === 'HEAD' || body.length * 3 > limit || LONE_SURROGATE.test(body))) return undefined;
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '') return undefined;
+  const signal = init?.signal ?? undefined;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) return undefined;
+  return {
+    url,
+    signal,
+    simRequest: (context) => {
+      const headers = new Headers(init?.headers);
+      if (body !== undefined && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+      return simRequestOf(method, url, headers, body === undefined || body === '' ? { tooLarge: false } : { body, tooLarge: false }, context);
+    },
   };
 }
 

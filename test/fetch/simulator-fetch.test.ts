@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../../src/index.js';
+import { createSimulatorFetch } from '../../src/fetch/simulator-fetch.js';
+import type { SimRequest } from '../../src/sim/messages.js';
+import type { Simulator } from '../../src/sim/simulator.js';
 import { SUMMARY_QUERY } from '../helpers/credentials.js';
 import { call, secretOf } from '../helpers/sim.js';
 
@@ -40,6 +43,55 @@ describe('sim.fetch', () => {
     const bodies = await Promise.all(answers.map(async (a) => (JSON.parse(await a.text()) as { types: unknown }).types));
     expect(bodies[1]).toEqual(bodies[0]);
     expect(bodies[2]).toEqual(bodies[0]);
+  });
+
+  it('hands the simulator the same request for a URL and an init as for the Request they make, and fails as it fails', async () => {
+    /** What a fetch hands the simulator, or the error it rejects with. */
+    const seenBy = async (input: string | URL | Request, init?: RequestInit): Promise<SimRequest | string> => {
+      let seen: SimRequest | undefined;
+      const recorder = { handle: async (request: SimRequest) => ((seen = request), { status: 200, headers: {}, body: 'ok' }) } as unknown as Simulator;
+      try {
+        await createSimulatorFetch(recorder)(input, init);
+      } catch (error) {
+        return `${(error as Error).name}: ${(error as Error).message}`;
+      }
+      return seen as SimRequest;
+    };
+    const aborted = AbortSignal.abort(new Error('gave up'));
+    const url = 'http://analytics.test/v1/query?website_id=web_acme_store&a=1&a=2';
+    const inits: (RequestInit | undefined)[] = [
+      undefined,
+      {},
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Api-Key': ' k1 ' }, body: '{"parameters":["summary_metrics"]}' },
+      { method: 'post', body: 'no content type: a string body is text/plain' },
+      { method: 'PUT', body: '' },
+      { method: 'DELETE', body: null },
+      { method: 'patch', body: 'x' },
+      { method: 'PATCH', body: 'x' },
+      { method: 'options', headers: [['b', '1'], ['A', '2'], ['B', '3']] },
+      { headers: new Headers({ host: 'elsewhere.test', 'user-agent': 'client/1.0' }) },
+      { method: 'POST', body: '\uFEFF{"bom":"kept"} \u{1F600}' },
+      { method: 'POST', body: 'lone \uD800 surrogate' },
+      { method: 'POST', body: new URLSearchParams({ a: '1' }) },
+      { method: 'POST', body: 'x', credentials: 'omit', cache: 'no-store' },
+      { method: 'GET', body: 'a GET cannot carry a body' },
+      { method: 'CONNECT' },
+      { headers: { 'bad name': 'x' } },
+      { signal: aborted },
+      { method: 'POST', body: 'x', signal: new AbortController().signal },
+    ];
+    for (const init of inits) {
+      const viaRequest = await (async () => {
+        try {
+          return await seenBy(new Request(url, init));
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`;
+        }
+      })();
+      expect(await seenBy(url, init), JSON.stringify(init)).toEqual(viaRequest);
+      expect(await seenBy(new URL(url), init), JSON.stringify(init)).toEqual(viaRequest);
+    }
+    expect(await seenBy('http://user:secret@analytics.test/v1/query/types')).toMatch(/^TypeError: .*credentials/);
   });
 
   it('answers refusals as the service does: 401 without a key, with its JSON error', async () => {

@@ -1,6 +1,7 @@
 import { createDistinct, median, percentage } from '../../readers/aggregate.js';
 import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
+import type { SessionBatch } from '../../../model/traffic.js';
 import { visitSessions } from '../../readers/session-visits.js';
 import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 
@@ -11,6 +12,8 @@ interface PageGroup {
   sessions: number;
   /** Seconds on page of the views kept for time analysis (1 < t < 3600), unweighted. */
   readonly times: number[];
+  /** The serial of the last session that counted in {@link sessions}: a session's views are visited together. */
+  lastSession: number;
 }
 
 /**
@@ -21,34 +24,55 @@ interface PageGroup {
  */
 function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
   const pathMask = ctx.filters.masks.get('path') ?? null;
-  const groups = new Map<number, PageGroup>();
+  // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
+  const byCode: (PageGroup | undefined)[] = [];
+  const seen: number[] = [];
   const isNewVisitor = createDistinct();
-  const isNewSession = createDistinct();
   let sessionSerial = 0;
+  const count = (batch: SessionBatch, p: number, w: number, visitorKey: number): void => {
+    const path = batch.pagePaths[p] as number;
+    const seconds = batch.pageTimeS[p] as number;
+    if (times && !(seconds > 1 && seconds < 3600)) return;
+    let group = byCode[path];
+    if (!group) {
+      group = { pageviews: 0, visitors: 0, sessions: 0, times: [], lastSession: 0 };
+      byCode[path] = group;
+      seen.push(path);
+    }
+    group.pageviews += w;
+    // A path seen again in the same session has its session and its visitor counted already.
+    if (group.lastSession !== sessionSerial) {
+      group.lastSession = sessionSerial;
+      group.sessions += w;
+      if (isNewVisitor(path, visitorKey)) group.visitors += w;
+    }
+    if (times) group.times.push(seconds);
+  };
+  const kept = (batch: SessionBatch, p: number): boolean => !pathMask || pathMask[batch.pagePaths[p] as number] === 1;
   visitSessions(ctx, ({ batch, index, visitorKey }) => {
     const w = batch.weight;
     const first = batch.pageOffsets[index] as number;
     const end = batch.pageOffsets[index + 1] as number;
-    const kept: number[] = [];
-    for (let p = first; p < end; p++) if (!pathMask || pathMask[batch.pagePaths[p] as number] === 1) kept.push(p);
-    const views = mode === 'all' ? kept : mode === 'entry' ? kept.slice(0, 1) : kept.slice(-1);
     sessionSerial++;
-    for (const p of views) {
-      const path = batch.pagePaths[p] as number;
-      const seconds = batch.pageTimeS[p] as number;
-      if (times && !(seconds > 1 && seconds < 3600)) continue;
-      let group = groups.get(path);
-      if (!group) {
-        group = { pageviews: 0, visitors: 0, sessions: 0, times: [] };
-        groups.set(path, group);
+    if (mode === 'all') {
+      for (let p = first; p < end; p++) if (kept(batch, p)) count(batch, p, w, visitorKey);
+    } else if (mode === 'entry') {
+      for (let p = first; p < end; p++) {
+        if (kept(batch, p)) {
+          count(batch, p, w, visitorKey);
+          break;
+        }
       }
-      group.pageviews += w;
-      if (isNewSession(path, sessionSerial)) group.sessions += w;
-      if (isNewVisitor(path, visitorKey)) group.visitors += w;
-      if (times) group.times.push(seconds);
+    } else {
+      for (let p = end - 1; p >= first; p--) {
+        if (kept(batch, p)) {
+          count(batch, p, w, visitorKey);
+          break;
+        }
+      }
     }
   });
-  return groups;
+  return new Map(seen.map((path) => [path, byCode[path] as PageGroup]));
 }
 
 /** `name, pageviews, visitors` per path, ordered by visitors (the live `visitors DESC`). */

@@ -73,7 +73,7 @@ describe('sim.fetch', () => {
       { method: 'POST', body: '\uFEFF{"bom":"kept"} \u{1F600}' },
       { method: 'POST', body: 'lone \uD800 surrogate' },
       { method: 'POST', body: new URLSearchParams({ a: '1' }) },
-      { method: 'POST', body: 'x', credentials: 'omit', cache: 'no-store' },
+      { method: 'POST', body: 'x', credentials: 'omit', keepalive: true },
       { method: 'GET', body: 'a GET cannot carry a body' },
       { method: 'CONNECT' },
       { headers: { 'bad name': 'x' } },

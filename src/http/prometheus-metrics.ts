@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, type Metric } from 'prom-client';
+import type { Metric } from 'prom-client';
 import { CONTROL_ROUTES } from '../sim/control/control-table.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../sim/control/metrics-route.js';
 import { isControlPath } from '../sim/handle-request.js';
@@ -96,8 +96,8 @@ function latencyMetric(series: ReadonlyMap<string, LatencySeries>): Metric {
 }
 
 /**
- * Creates a latency histogram and a renderer. Each scrape builds a fresh prom-client
- * {@link Registry} from the snapshot (no default metrics, no timers: the numbers are the
+ * Creates a latency histogram and a renderer. Each scrape builds a fresh
+ * prom-client `Registry` from the snapshot (no default metrics, no timers: the numbers are the
  * simulator's), then adds the histogram, which lives as long as the server. An observation
  * costs a map lookup and a few additions: its series is found by route pattern and status
  * (bounded by the routes and the statuses), its bucket by a walk of 13 bounds.
@@ -122,6 +122,8 @@ export function createPrometheusMetrics(): PrometheusMetrics {
       child.count++;
     },
     async render(snapshot) {
+      // prom-client is loaded at the first scrape: a server that is never scraped never loads it.
+      const { Counter, Gauge, Registry } = await import('prom-client');
       const registry = new Registry();
       const registers = [registry];
       const requests = new Counter({
@@ -139,21 +141,19 @@ export function createPrometheusMetrics(): PrometheusMetrics {
         registers,
       });
       for (const key of snapshot.inFlight) inFlight.set({ key: key.key }, key.inFlight);
-      gauge(registry, 'in_flight_cap', 'Requests one API key may have in flight (SPEC 8.2.2); one more is refused with the concurrency rule.', snapshot.inFlightCap);
-      gauge(registry, 'journal_entries', 'Decisions the journal holds now (the shared journal with a shared store).', snapshot.journal.size);
-      gauge(registry, 'journal_dropped', 'Decisions dropped from the journal since the last reset or clear, the oldest first, once it held its capacity.', snapshot.journal.dropped);
-      gauge(registry, 'journal_capacity', 'Decisions the journal keeps at most.', snapshot.journal.capacity);
-      gauge(registry, 'journal_complete', '1 while the journal holds every decision since the admission state was empty, else 0.', snapshot.journal.complete ? 1 : 0);
-      gauge(registry, 'clock_ms', "The simulator's clock, epoch milliseconds (virtual unless analytics_sim_clock_virtual is 0).", snapshot.clockMs);
-      gauge(registry, 'clock_virtual', '1 when the clock is virtual (moves only when told), 0 when it follows real time.', snapshot.clockMode === 'virtual' ? 1 : 0);
-      gauge(registry, 'shared_store', '1 when several processes serve this simulator through a shared store (the counters are then per process), else 0.', snapshot.shared ? 1 : 0);
+      const gauge = (name: string, help: string, value: number): void => {
+        new Gauge({ name: `${METRIC_PREFIX}${name}`, help, registers }).set(value);
+      };
+      gauge('in_flight_cap', 'Requests one API key may have in flight (SPEC 8.2.2); one more is refused with the concurrency rule.', snapshot.inFlightCap);
+      gauge('journal_entries', 'Decisions the journal holds now (the shared journal with a shared store).', snapshot.journal.size);
+      gauge('journal_dropped', 'Decisions dropped from the journal since the last reset or clear, the oldest first, once it held its capacity.', snapshot.journal.dropped);
+      gauge('journal_capacity', 'Decisions the journal keeps at most.', snapshot.journal.capacity);
+      gauge('journal_complete', '1 while the journal holds every decision since the admission state was empty, else 0.', snapshot.journal.complete ? 1 : 0);
+      gauge('clock_ms', "The simulator's clock, epoch milliseconds (virtual unless analytics_sim_clock_virtual is 0).", snapshot.clockMs);
+      gauge('clock_virtual', '1 when the clock is virtual (moves only when told), 0 when it follows real time.', snapshot.clockMode === 'virtual' ? 1 : 0);
+      gauge('shared_store', '1 when several processes serve this simulator through a shared store (the counters are then per process), else 0.', snapshot.shared ? 1 : 0);
       registry.registerMetric(latency);
       return { text: await registry.metrics(), contentType: PROMETHEUS_CONTENT_TYPE };
     },
   };
-}
-
-/** Adds a gauge without labels, set to `value`. */
-function gauge(registry: Registry, name: string, help: string, value: number): void {
-  new Gauge({ name: `${METRIC_PREFIX}${name}`, help, registers: [registry] }).set(value);
 }

@@ -137,11 +137,16 @@ export type EngagementSpan = z.output<typeof engagementBatchSchema>[number];
 /**
  * A body schema that accepts any JSON value and is documented as `schema`: for a route that
  * checks its body itself, after authenticating the sender (the pipeline's body stage runs before
- * authentication). The OpenAPI document shows `schema`'s shape.
+ * authentication). The OpenAPI document shows `schema`'s shape, worked out when a JSON Schema of
+ * the body is asked for (zod's per-schema `toJSONSchema` hook), not when the route is declared.
  */
 export function documentedAs(schema: z.ZodType): z.ZodType<unknown> {
-  const { $schema: _dialect, ...shape } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return z.unknown().meta(shape);
+  const loose = z.unknown();
+  loose._zod.toJSONSchema = () => {
+    const { $schema: _dialect, ...shape } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    return shape;
+  };
+  return loose;
 }
 
 /** The query string of the client-id routes (one schema, kept in ingest.ts). */

@@ -2,7 +2,7 @@
  * `npm run bench`: measures the simulator server against a bare node:http server in the same
  * run, with autocannon. Prints requests/s, latency p50/p99, the ratio to the bare server,
  * the server's CPU time per answer (Linux: steadier than req/s on a shared machine), start-up
- * time, first-request latency and RSS; and the throughput of a quota-enabled key
+ * time, what importing the library adds to a bare node, first-request latency and RSS; and the throughput of a quota-enabled key
  * (key_acme_quota_default, limits on, real clock) with the oracle's accuracy of that run's
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
  * session lists, engagement); and a fresh simulator's first 30-day query, the first of its seed in
@@ -79,6 +79,28 @@ function start(command: string, args: string[]): Promise<Started> {
     });
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code}`)));
   });
+}
+
+/**
+ * What `import 'analytics-sim'` (dist/index.js) adds to a bare node: the median wall time of
+ * `node -e "import('./dist/index.js')"` minus that of `node -e 0`, each run `runs` times in
+ * turn, on the servers' CPU.
+ */
+function importCostMs(runs = 11): { readonly importMs: number; readonly bareMs: number } {
+  const wall = (args: string[]): number => {
+    const [runner, ...runnerArgs] = [...pinned.prefix, process.execPath, ...args] as [string, ...string[]];
+    const began = performance.now();
+    execFileSync(runner, runnerArgs, { stdio: 'ignore' });
+    return performance.now() - began;
+  };
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const bare: number[] = [];
+  const imported: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(wall(['-e', '0']));
+    imported.push(wall(['-e', "import('./dist/index.js')"]));
+  }
+  return { importMs: median(imported) - median(bare), bareMs: median(bare) };
 }
 
 function rssMb(pid: number | undefined): number {
@@ -282,10 +304,12 @@ try {
     `vs bare: against the mean of the two bare POST rows (${baseline.toFixed(0)} req/s${baselineCpu === undefined ? '' : `, ${baselineCpu.toFixed(0)} µs`}), measured first and last\n` +
       'cpu µs/answer: the server process\'s CPU time (user + system) per answer over the row, with the bare server\'s as a ratio (Linux; - elsewhere)\n',
   );
+  const library = importCostMs();
   process.stdout.write(
     [
       '',
       `start-up to listening:              ${sim.startupMs.toFixed(0)} ms (bare server: ${bare.startupMs.toFixed(0)} ms, via tsx)`,
+      `import the library:                 +${library.importMs.toFixed(0)} ms over a bare node (${library.bareMs.toFixed(0)} ms; medians of 11)`,
       `first request (summary, cold):      ${firstRequestMs.toFixed(1)} ms`,
       `5-parameter 90-day batch, cold:     ${coldBatchMs.toFixed(1)} ms`,
       `5-parameter 90-day batch, warm p50: ${(warm[25] ?? 0).toFixed(1)} ms (p99 ${(warm[49] ?? 0).toFixed(1)} ms, 50 sequential)`,

@@ -12,7 +12,7 @@
  * the .d.ts files stay.
  */
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -32,8 +32,12 @@ const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.pee
 /** The entries of package.json's `exports`, relative to dist/. The command (cli/main.js) is bundled on its own. */
 const ENTRIES = ['index.js', 'http/express-app.js', 'msw/index.js', 'msw/browser.js', 'store/redis-store.js'];
 
+// A project without the library's entries (a build of the command alone) has nothing to bundle here.
+const entries = ENTRIES.filter((entry) => existsSync(join(dist, entry)));
+if (entries.length === 0) process.exit(0);
+
 const result = await build({
-  entryPoints: ENTRIES.map((entry) => join(dist, entry)),
+  entryPoints: entries.map((entry) => join(dist, entry)),
   outdir: dist,
   outbase: dist,
   allowOverwrite: true,

@@ -23,6 +23,7 @@ import type { QueryScope, QueryTypeDefinition } from './engine/definition.js';
 import type { Website } from '../model/entities.js';
 import { followsLive, type Profile } from '../profile.js';
 import { dataCutOf } from './engine/data-cut.js';
+import { ownersOf } from './engine/scope-owners.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './engine/execute.js';
 import { needsPieces, prefetchTraffic } from './engine/prefetch-traffic.js';
 import { dateFormsHint, MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './engine/plan.js';
@@ -351,9 +352,10 @@ export const queryRoutes = [
       const single = !Array.isArray(body);
       const { answers } = ctx.state;
       // Where the data ends: the last whole minute, or the latest record accepted since.
-      const cutMs = dataCutOf(scope, ctx.now, ctx.state.trackedEvents, ctx.state.ingested);
+      const owners = ownersOf(scope);
+      const cutMs = dataCutOf(scope, ctx.now, ctx.state.trackedEvents, ctx.state.ingested, owners);
       // A single query asked again (same body, scope and cut, no data changed): the answer it got.
-      const lookup = single ? answers.read(plans[0] as QueryPlan, scope, cutMs) : undefined;
+      const lookup = single ? answers.read(plans[0] as QueryPlan, scope, cutMs, owners) : undefined;
       if (lookup?.text !== undefined) return jsonText(`${head}${lookup.text}}`);
       let warned = false;
       const env = {

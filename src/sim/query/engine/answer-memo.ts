@@ -20,7 +20,7 @@ export interface AnswerMemo {
    * kept (types computed afresh each time, retention). Taken before computing an answer, it
    * marks the data the answer is computed from: hand it to {@link write}.
    */
-  read(plan: MemoPlan, scope: QueryScope, cutMs: number): MemoLookup | undefined;
+  read(plan: MemoPlan, scope: QueryScope, cutMs: number, owners?: readonly string[]): MemoLookup | undefined;
   /**
    * Keeps `text` as the answer of the lookup's plan and scope. Only for an answer that raised
    * no warning (a warning must be said again on every request); large texts are not kept.
@@ -101,18 +101,17 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
   /** Plans are frozen and shared by the requests that send their body: the kept answers go when the plan does. */
   let kept = new WeakMap<MemoPlan, Map<string, Kept>>();
   let keptChars = 0;
-  const markOf = (scope: QueryScope): DataMark => {
-    const owners = ownersOf(scope);
+  const markOf = (owners: readonly string[]): DataMark => {
     return {
       owned: sources.trackedEvents.countOwned(owners) + sources.ingested.countOwned(owners) + sources.profiles.version(owners),
       clears: sources.results.clears(),
     };
   };
   return {
-    read(plan, scope, cut) {
+    read(plan, scope, cut, owners = ownersOf(scope)) {
       if (!isKeepable(plan)) return undefined;
       const key = scopeKey(scope);
-      const mark = markOf(scope);
+      const mark = markOf(owners);
       const entry = kept.get(plan)?.get(key);
       const fresh = entry !== undefined && entry.cut === cut && entry.mark.owned === mark.owned && entry.mark.clears === mark.clears;
       return { text: fresh ? entry.text : undefined, plan, key, cut, mark };

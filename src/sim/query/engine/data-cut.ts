@@ -19,10 +19,9 @@ export function minuteCutOf(now: number): number {
  * The cut moves only when a record lands or a minute passes, so cached answers stay valid
  * between them.
  */
-export function dataCutOf(scope: QueryScope, now: number, events: EventReader, ledger: IngestLedger): number {
+export function dataCutOf(scope: QueryScope, now: number, events: EventReader, ledger: IngestLedger, owners: readonly string[] = ownersOf(scope)): number {
   const minuteCut = minuteCutOf(now);
   if (scope.kind !== 'websites') return minuteCut;
-  const owners = ownersOf(scope);
   let latest = events.latestWithin(owners, minuteCut + 1, now);
   if (ledger.size > 0) latest = Math.max(latest, ledger.latestWithin(owners, minuteCut + 1, now));
   return latest > minuteCut ? latest : minuteCut;

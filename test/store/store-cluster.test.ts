@@ -4,7 +4,7 @@ import { startCli, runCli, type CliProcess } from '../helpers/cli.js';
 import { expectOneSimulator, openedStores, twoSimulatorsOn } from '../helpers/one-simulator.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startCluster, type RedisCluster } from '../helpers/redis-topologies.js';
-import { fetchAnswer } from '../helpers/wire.js';
+import { expectOneQuotaAcross, listeningUrls } from '../helpers/shared-serve.js';
 
 /**
  * One simulator on a three-node Redis Cluster (`--store redis-cluster://…`): every key of a
@@ -72,14 +72,9 @@ describe('a simulator on a Redis Cluster', () => {
       running.push(cli);
       return cli;
     });
-    const urls = await Promise.all(processes.map(async (cli) => (await cli.waitForStdout(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] as string));
+    const urls = await listeningUrls(processes);
     expect(processes[0]!.stdout()).toContain(`store: ${cluster.url}, prefix ${prefix}`);
-    const fixtures = await fetchAnswer(`${urls[0]}/__sim/fixtures`);
-    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_quota')!.secret;
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await fetchAnswer(`${urls[i % 2]}/v1/query/websites`, { headers: { 'x-api-key': key } })).status);
-    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
-    expect((await fetchAnswer(`${urls[1]}/__sim/journal/oracle`)).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0 });
+    await expectOneQuotaAcross(urls);
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@ import { startCli, runCli, type CliProcess } from '../helpers/cli.js';
 import { expectOneSimulator, openedStores, twoSimulatorsOn } from '../helpers/one-simulator.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startSentinelPair, type SentinelPair } from '../helpers/redis-topologies.js';
-import { fetchAnswer } from '../helpers/wire.js';
+import { expectOneQuotaAcross, listeningUrls } from '../helpers/shared-serve.js';
 
 /**
  * A master watched by two Sentinels (`redis-server --sentinel`): the store finds the master by
@@ -50,14 +50,9 @@ describe('a Redis store found through Sentinel', () => {
       startCli(['serve', '--config', path, '--port', '0', '--clock', 'virtual'], { guardMs: 60_000, env: CLEAN_ENV }),
     ];
     running.push(...processes);
-    const urls = await Promise.all(processes.map(async (cli) => (await cli.waitForStdout(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] as string));
+    const urls = await listeningUrls(processes);
     expect(processes[1]!.stdout()).toContain(`store: ${pair.url.replace(/\/simmaster$/, '/simmaster/0')}, prefix ${prefix}`);
-    const fixtures = await fetchAnswer(`${urls[0]}/__sim/fixtures`);
-    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_quota')!.secret;
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await fetchAnswer(`${urls[i % 2]}/v1/query/websites`, { headers: { 'x-api-key': key } })).status);
-    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
-    expect((await fetchAnswer(`${urls[0]}/__sim/journal/oracle`)).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0 });
+    await expectOneQuotaAcross(urls, urls[0]);
   }, 60_000);
 });
 

@@ -4,7 +4,7 @@ import { startCli, runCli, type CliProcess } from '../helpers/cli.js';
 import { expectOneSimulator, openedStores, twoSimulatorsOn } from '../helpers/one-simulator.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { makeCertificates, type Certificates } from '../helpers/redis-topologies.js';
-import { fetchAnswer } from '../helpers/wire.js';
+import { expectOneQuotaAcross, listeningUrls } from '../helpers/shared-serve.js';
 
 /**
  * A Redis serving TLS only (`--tls-port`), with a certificate signed by a CA made for this file
@@ -39,13 +39,8 @@ describe('a Redis store over TLS', () => {
       startCli(['serve', '--store', tls.url, '--store-prefix', prefix, '--port', '0', '--clock', 'virtual'], { guardMs: 60_000, env: { ...CLEAN_ENV, ANALYTICS_SIM_STORE_CA: certificates.ca } }),
     ];
     running.push(...processes);
-    const urls = await Promise.all(processes.map(async (cli) => (await cli.waitForStdout(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] as string));
-    const fixtures = await fetchAnswer(`${urls[0]}/__sim/fixtures`);
-    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_quota')!.secret;
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await fetchAnswer(`${urls[i % 2]}/v1/query/websites`, { headers: { 'x-api-key': key } })).status);
-    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
-    expect((await fetchAnswer(`${urls[1]}/__sim/journal/oracle`)).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0 });
+    const urls = await listeningUrls(processes);
+    await expectOneQuotaAcross(urls);
   }, 60_000);
 });
 

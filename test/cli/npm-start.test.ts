@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
+import { groupAlive, REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
 
 /**
  * `npm start` as a developer runs it: the built server (dist/, which `npm ci` builds through
@@ -14,16 +14,6 @@ import { REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 const groups: number[] = [];
-
-/** True while any process of the group is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Starts a command in its own process group (cleaned up after each test) and times its "listening on". */
 function startGroup(command: string, args: readonly string[]): CliProcess & { listening(): Promise<{ url: string; ms: number }> } {

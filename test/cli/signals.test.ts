@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
+import { CLI_ENTRY, groupAlive, REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 /**
@@ -49,16 +49,6 @@ afterEach(() => {
     if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
   }
 });
-
-/** True while any process of the group is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** True while something accepts connections on the port. */
 function accepting(port: number): Promise<boolean> {

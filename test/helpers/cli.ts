@@ -112,3 +112,13 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
   const exit = await cli.exited;
   return { ...exit, stdout: cli.stdout(), stderr: cli.stderr() };
 }
+
+/** True while any process of the group is alive. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

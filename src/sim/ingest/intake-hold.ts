@@ -6,8 +6,6 @@
  * clock reaches its due instant (accepted + the delay in force then).
  */
 export interface IntakeHold {
-  /** The delay now in force, ms (0: visible at once). */
-  delayMs(): number;
   /**
    * Runs `write` at once when there is no delay; otherwise keeps it until {@link release} is
    * called at or after now + delay. Returns whether it ran at once.
@@ -33,7 +31,6 @@ export function createIntakeHold(source: IntakeHoldSource): IntakeHold {
   /** Kept writes in acceptance order. */
   let kept: { readonly due: number; readonly write: () => void }[] = [];
   return {
-    delayMs: () => Math.max(0, source.delayMs()),
     defer(write) {
       const delay = Math.max(0, source.delayMs());
       if (delay === 0) {

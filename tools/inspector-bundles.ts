@@ -37,9 +37,17 @@ export const BUNDLES = [
   },
 ] as const satisfies readonly Bundle[];
 
-/** The script esbuild makes of `entry` and what it imports: one IIFE, not minified (strict: esbuild
- * marks it so, as the modules are). */
-export async function bundleScript(entry: string): Promise<string> {
+/** What esbuild makes of an entry: the script, and the source files it took in. */
+export interface BundledScript {
+  /** One minified IIFE (strict: esbuild marks it so, as the modules are). Minified because it is
+   * shipped, not read: src/inspector is the source, and the page loads half the bytes. */
+  readonly text: string;
+  /** The files bundled, from the repository's root. */
+  readonly inputs: readonly string[];
+}
+
+/** The script esbuild makes of `entry` and what it imports. */
+export async function bundleScript(entry: string): Promise<BundledScript> {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -51,11 +59,14 @@ export async function bundleScript(entry: string): Promise<string> {
     target: 'es2022',
     // The source's own characters (·, —, →, …): the script is served and inlined as UTF-8.
     charset: 'utf8',
+    minify: true,
+    legalComments: 'none',
+    metafile: true,
     logLevel: 'warning',
   });
   const [output] = result.outputFiles;
   if (!output || result.outputFiles.length !== 1) throw new Error(`esbuild made ${result.outputFiles.length} files of ${entry}`);
-  return output.text;
+  return { text: output.text, inputs: Object.keys(result.metafile.inputs) };
 }
 
 /** `text` as a template literal that evaluates to exactly `text`. */
@@ -79,5 +90,5 @@ export const ${bundle.constant} = ${templateLiteral(script)};
 
 /** Every generated module, as the command writes it: path from the root, and text. */
 export async function inspectorModules(): Promise<{ path: string; text: string }[]> {
-  return Promise.all(BUNDLES.map(async (bundle) => ({ path: bundle.module, text: generatedModule(bundle, await bundleScript(bundle.entry)) })));
+  return Promise.all(BUNDLES.map(async (bundle) => ({ path: bundle.module, text: generatedModule(bundle, (await bundleScript(bundle.entry)).text) })));
 }

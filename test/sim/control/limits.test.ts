@@ -164,7 +164,7 @@ describe('GET /__sim/ui', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
     expect(answer.text).toBe(INSPECTOR_SCRIPT);
-    expect(answer.text).toContain('// src/inspector/charts.ts');
+    expect(answer.text).toContain('Chart unavailable: uPlot was not loaded');
     expect(answer.text).toContain('/__sim/limits');
     expect(answer.text).not.toContain('innerHTML');
   });

@@ -83,6 +83,32 @@ export function listResponseSchema<T extends z.ZodType>(item: T) {
   return z.object({ success: z.literal(true), requestId: z.string(), data: z.array(item), pagination: paginationSchema });
 }
 
+/**
+ * A management item as the routes return it: `id` and `organizationId`, its own `fields` in
+ * order, then `createdAt` and `updatedAt`.
+ */
+export function ownedItemSchema<Shape extends z.core.$ZodLooseShape>(fields: Shape) {
+  return z.object({ id: z.string(), organizationId: z.string(), ...fields, createdAt: timestampSchema, updatedAt: timestampSchema });
+}
+
+/** An {@link ownedItemSchema} that may be attached to a website: `websiteId` (null: the whole organization) before its own `fields`. */
+export function attachedItemSchema<Shape extends z.core.$ZodLooseShape>(fields: Shape) {
+  return ownedItemSchema({ websiteId: z.string().nullable(), ...fields });
+}
+
+/**
+ * The schemas of a management resource's routes: the answers around one `item` and around a
+ * page of them, the create body and the PATCH body (most resources: {@link updateSchemaOf} the
+ * create body).
+ */
+export function resourceSchemas<Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType>(
+  item: Item,
+  create: Create,
+  update: Update,
+) {
+  return { item: itemResponseSchema(item), list: listResponseSchema(item), create, update };
+}
+
 /** The answer of a delete. */
 export const deletedResponseSchema = itemResponseSchema(z.object({ id: z.string(), deleted: z.literal(true) }));
 

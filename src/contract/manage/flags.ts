@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemResponseSchema, listResponseSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
+import { attachedItemSchema, resourceSchemas, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Most targeting rules on one flag. */
 export const MAX_FLAG_RULES = 50;
@@ -62,10 +62,7 @@ const rolloutSchema = z.number().int('Must be a whole percentage').min(0, 'At le
 const descriptionSchema = z.string().trim().max(1000, 'At most 1000 characters').nullable();
 
 /** A feature flag as the management routes return it. */
-export const featureFlagSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  websiteId: z.string().nullable(),
+export const featureFlagSchema = attachedItemSchema({
   key: z.string(),
   description: z.string().nullable(),
   enabled: z.boolean(),
@@ -74,8 +71,6 @@ export const featureFlagSchema = z.object({
   rules: z.array(
     z.object({ attribute: z.string(), operator: flagOperatorSchema, values: z.array(z.string()), value: flagValueSchema }),
   ),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
 });
 
 export type FeatureFlagBody = z.infer<typeof featureFlagSchema>;
@@ -92,10 +87,7 @@ export const createFlagSchema = z.strictObject({
 
 export type CreateFlag = z.infer<typeof createFlagSchema>;
 
-/** `PATCH /v1/flags/:id`: any of the fields, at least one; `rules` replaces the whole list. */
-export const updateFlagSchema = updateSchemaOf(createFlagSchema);
+/** The schemas of the flag routes; `PATCH /v1/flags/:id` takes any of the fields, at least one, and `rules` replaces the whole list. */
+export const flagSchemas = resourceSchemas(featureFlagSchema, createFlagSchema, updateSchemaOf(createFlagSchema));
 
-export type UpdateFlag = z.infer<typeof updateFlagSchema>;
-
-export const flagResponseSchema = itemResponseSchema(featureFlagSchema);
-export const flagListResponseSchema = listResponseSchema(featureFlagSchema);
+export type UpdateFlag = z.infer<typeof flagSchemas.update>;

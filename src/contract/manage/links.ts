@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrlSchema, itemResponseSchema, listResponseSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
+import { attachedItemSchema, httpUrlSchema, resourceSchemas, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** A short link's path segment: letters, digits, `-` and `_`, 1 to 64 characters. */
 export const linkSlugSchema = z
@@ -9,16 +9,7 @@ export const linkSlugSchema = z
 const titleSchema = z.string().trim().min(1, 'Must not be empty').max(200, 'At most 200 characters').nullable();
 
 /** A short link as the management routes return it. */
-export const managedLinkSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  websiteId: z.string().nullable(),
-  slug: z.string(),
-  targetUrl: z.string(),
-  title: z.string().nullable(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-});
+export const managedLinkSchema = attachedItemSchema({ slug: z.string(), targetUrl: z.string(), title: z.string().nullable() });
 
 export type ManagedLink = z.infer<typeof managedLinkSchema>;
 
@@ -32,10 +23,7 @@ export const createLinkSchema = z.strictObject({
 
 export type CreateLink = z.infer<typeof createLinkSchema>;
 
-/** `PATCH /v1/links/:id`: any of the fields, at least one. */
-export const updateLinkSchema = updateSchemaOf(createLinkSchema);
+/** The schemas of the link routes; `PATCH /v1/links/:id` takes any of the fields, at least one. */
+export const linkSchemas = resourceSchemas(managedLinkSchema, createLinkSchema, updateSchemaOf(createLinkSchema));
 
-export type UpdateLink = z.infer<typeof updateLinkSchema>;
-
-export const linkResponseSchema = itemResponseSchema(managedLinkSchema);
-export const linkListResponseSchema = listResponseSchema(managedLinkSchema);
+export type UpdateLink = z.infer<typeof linkSchemas.update>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrlSchema, itemResponseSchema, listResponseSchema, nameSchema, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
+import { attachedItemSchema, httpUrlSchema, nameSchema, resourceSchemas, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Shortest and longest time between two checks, in seconds. */
 export const MIN_INTERVAL_SECONDS = 30;
@@ -12,17 +12,12 @@ const intervalSchema = z
   .max(MAX_INTERVAL_SECONDS, `At most ${MAX_INTERVAL_SECONDS} seconds`);
 
 /** An uptime monitor as the management routes return it. Its checks are queried with `schedule_id`. */
-export const managedMonitorSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  websiteId: z.string().nullable(),
+export const managedMonitorSchema = attachedItemSchema({
   name: z.string(),
   url: z.string(),
   intervalSeconds: z.number().int(),
   /** A paused monitor shows as `paused` on status pages. */
   paused: z.boolean(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
 });
 
 export type ManagedMonitor = z.infer<typeof managedMonitorSchema>;
@@ -37,10 +32,10 @@ export const createMonitorSchema = z.strictObject({
 
 export type CreateMonitor = z.infer<typeof createMonitorSchema>;
 
-/** `PATCH /v1/monitors/:id`: any of the fields, at least one (pause and resume have their own routes). */
-export const updateMonitorSchema = updateSchemaOf(createMonitorSchema);
+/**
+ * The schemas of the monitor routes; `PATCH /v1/monitors/:id` takes any of the fields, at least
+ * one (pause and resume have their own routes).
+ */
+export const monitorSchemas = resourceSchemas(managedMonitorSchema, createMonitorSchema, updateSchemaOf(createMonitorSchema));
 
-export type UpdateMonitor = z.infer<typeof updateMonitorSchema>;
-
-export const monitorResponseSchema = itemResponseSchema(managedMonitorSchema);
-export const monitorListResponseSchema = listResponseSchema(managedMonitorSchema);
+export type UpdateMonitor = z.infer<typeof monitorSchemas.update>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, itemResponseSchema, listResponseSchema, nameSchema, NOT_EMPTY, notEmpty, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
+import { attachedItemSchema, idSchema, itemResponseSchema, nameSchema, NOT_EMPTY, notEmpty, ownedItemSchema, resourceSchemas, timestampSchema, updateSchemaOf, websiteRefSchema } from './common.js';
 
 /** Most monitors one status page shows. */
 export const MAX_PAGE_MONITORS = 50;
@@ -18,18 +18,13 @@ const monitorIdsSchema = z
   .meta({ uniqueItems: true });
 
 /** A status page as the management routes return it. `monitorIds` are the monitors it shows, in order. */
-export const statusPageSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  websiteId: z.string().nullable(),
+export const statusPageSchema = attachedItemSchema({
   name: z.string(),
   slug: z.string(),
   description: z.string().nullable(),
   /** Only published pages answer the public read. */
   published: z.boolean(),
   monitorIds: z.array(z.string()),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
 });
 
 export type StatusPageBody = z.infer<typeof statusPageSchema>;
@@ -46,10 +41,13 @@ export const createStatusPageSchema = z.strictObject({
 
 export type CreateStatusPage = z.infer<typeof createStatusPageSchema>;
 
-/** `PATCH /v1/status-pages/:id`: any of the fields, at least one. */
-export const updateStatusPageSchema = updateSchemaOf(createStatusPageSchema.omit({ monitorIds: true }));
+/**
+ * The schemas of the status page routes; `PATCH /v1/status-pages/:id` takes any of the fields
+ * but `monitorIds` (set with `PUT /v1/status-pages/:id/monitors`), at least one.
+ */
+export const statusPageSchemas = resourceSchemas(statusPageSchema, createStatusPageSchema, updateSchemaOf(createStatusPageSchema.omit({ monitorIds: true })));
 
-export type UpdateStatusPage = z.infer<typeof updateStatusPageSchema>;
+export type UpdateStatusPage = z.infer<typeof statusPageSchemas.update>;
 
 /** `PUT /v1/status-pages/:id/monitors`: the monitors the page shows, in order (replaces the list). */
 export const pageMonitorsBodySchema = z.strictObject({ monitorIds: monitorIdsSchema });
@@ -68,9 +66,6 @@ export const pageMonitorSchema = z.object({
 export const pageMonitorsResponseSchema = itemResponseSchema(
   z.object({ statusPageId: z.string(), monitorIds: z.array(z.string()), monitors: z.array(pageMonitorSchema) }),
 );
-
-export const statusPageResponseSchema = itemResponseSchema(statusPageSchema);
-export const statusPageListResponseSchema = listResponseSchema(statusPageSchema);
 
 // Incidents
 
@@ -96,9 +91,7 @@ export const incidentUpdateSchema = z.object({
 });
 
 /** An incident of a status page; `updates` is its timeline, oldest first. */
-export const incidentSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
+export const incidentSchema = ownedItemSchema({
   statusPageId: z.string(),
   title: z.string(),
   status: incidentStatusSchema,
@@ -106,8 +99,6 @@ export const incidentSchema = z.object({
   updates: z.array(incidentUpdateSchema),
   /** When it was last resolved; null while open. */
   resolvedAt: timestampSchema.nullable(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
 });
 
 export type IncidentBody = z.infer<typeof incidentSchema>;
@@ -145,8 +136,8 @@ export const incidentUpdateBodySchema = z.strictObject({
 
 export type IncidentUpdateBody = z.infer<typeof incidentUpdateBodySchema>;
 
-export const incidentResponseSchema = itemResponseSchema(incidentSchema);
-export const incidentListResponseSchema = listResponseSchema(incidentSchema);
+/** The schemas of the incident routes. */
+export const incidentSchemas = resourceSchemas(incidentSchema, createIncidentSchema, updateIncidentSchema);
 
 // The public read
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemResponseSchema, listResponseSchema, nameSchema, timestampSchema, updateSchemaOf } from './common.js';
+import { nameSchema, ownedItemSchema, resourceSchemas, updateSchemaOf } from './common.js';
 
 /** How much generated traffic a website gets, from about 5 to about 120,000 sessions a day. */
 export const TRAFFIC_SIZES = ['tiny', 'small', 'medium', 'large', 'huge'] as const;
@@ -20,16 +20,7 @@ export const domainSchema = z
   .regex(DOMAIN, 'Must be a domain name such as shop.example.com (no scheme, port or path)');
 
 /** A website as the management routes return it. */
-export const managedWebsiteSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  name: z.string(),
-  domain: z.string(),
-  isPublic: z.boolean(),
-  trafficSize: trafficSizeSchema,
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-});
+export const managedWebsiteSchema = ownedItemSchema({ name: z.string(), domain: z.string(), isPublic: z.boolean(), trafficSize: trafficSizeSchema });
 
 export type ManagedWebsite = z.infer<typeof managedWebsiteSchema>;
 
@@ -43,10 +34,7 @@ export const createWebsiteSchema = z.strictObject({
 
 export type CreateWebsite = z.infer<typeof createWebsiteSchema>;
 
-/** `PATCH /v1/websites/:id`: any of the fields, at least one. */
-export const updateWebsiteSchema = updateSchemaOf(createWebsiteSchema);
+/** The schemas of the website routes; `PATCH /v1/websites/:id` takes any of the fields, at least one. */
+export const websiteSchemas = resourceSchemas(managedWebsiteSchema, createWebsiteSchema, updateSchemaOf(createWebsiteSchema));
 
-export type UpdateWebsite = z.infer<typeof updateWebsiteSchema>;
-
-export const websiteResponseSchema = itemResponseSchema(managedWebsiteSchema);
-export const websiteListResponseSchema = listResponseSchema(managedWebsiteSchema);
+export type UpdateWebsite = z.infer<typeof websiteSchemas.update>;

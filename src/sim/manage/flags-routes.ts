@@ -1,13 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import {
-  createFlagSchema,
-  flagListResponseSchema,
-  flagResponseSchema,
-  updateFlagSchema,
-  type CreateFlag,
-  type FeatureFlagBody,
-  type UpdateFlag,
-} from '../../contract/manage/flags.js';
+import { flagSchemas, type CreateFlag, type FeatureFlagBody, type UpdateFlag } from '../../contract/manage/flags.js';
 import type { SimError } from '../errors.js';
 import type { RouteContext } from '../routing/route.js';
 import { FLAG } from './access.js';
@@ -53,7 +45,7 @@ export const flagRoutes = defineResource<FeatureFlag, CreateFlag, UpdateFlag>({
   scopes: { read: SCOPE, write: SCOPE },
   items: (state) => state.manage.flags,
   wire: flagWire,
-  schemas: { item: flagResponseSchema, list: flagListResponseSchema, create: createFlagSchema, update: updateFlagSchema },
+  schemas: flagSchemas,
   summaries: {
     list: 'List the feature flags of the organization the caller reaches, by creation.',
     create: 'Create a feature flag (default disabled, 0% rollout, no rules).',

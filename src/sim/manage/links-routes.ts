@@ -1,13 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import {
-  createLinkSchema,
-  linkListResponseSchema,
-  linkResponseSchema,
-  updateLinkSchema,
-  type CreateLink,
-  type ManagedLink,
-  type UpdateLink,
-} from '../../contract/manage/links.js';
+import { linkSchemas, type CreateLink, type ManagedLink, type UpdateLink } from '../../contract/manage/links.js';
 import type { SimError } from '../errors.js';
 import type { ShortLink } from '../model/entities.js';
 import type { RouteContext } from '../routing/route.js';
@@ -53,7 +45,7 @@ export const linkRoutes = defineResource<ShortLink, CreateLink, UpdateLink>({
   scopes: { read: 'read:links', write: 'write:links' },
   items: (state) => state.links,
   wire: linkWire,
-  schemas: { item: linkResponseSchema, list: linkListResponseSchema, create: createLinkSchema, update: updateLinkSchema },
+  schemas: linkSchemas,
   summaries: {
     list: 'List the short links of the organization the caller reaches, by creation.',
     create: 'Create a short link (a slug is generated when none is given).',

@@ -1,13 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import {
-  createMonitorSchema,
-  monitorListResponseSchema,
-  monitorResponseSchema,
-  updateMonitorSchema,
-  type CreateMonitor,
-  type ManagedMonitor,
-  type UpdateMonitor,
-} from '../../contract/manage/monitors.js';
+import { monitorSchemas, type CreateMonitor, type ManagedMonitor, type UpdateMonitor } from '../../contract/manage/monitors.js';
 import type { UptimeMonitor } from '../model/entities.js';
 import { type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
@@ -60,7 +52,7 @@ function pauseRoute(paused: boolean) {
     summary: paused
       ? 'Pause a monitor (idempotent): status pages show it as paused.'
       : 'Resume a paused monitor (idempotent).',
-    responses: { 200: { description: 'The monitor', schema: monitorResponseSchema }, 404: { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema } },
+    responses: { 200: { description: 'The monitor', schema: monitorSchemas.item }, 404: { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema } },
     authorize: byId,
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(setPaused(ctx, item, paused))),
   });
@@ -74,7 +66,7 @@ export const monitorRoutes = [
     scopes: { read: 'read:monitors', write: 'write:monitors' },
     items: (state) => state.monitors,
     wire: monitorWire,
-    schemas: { item: monitorResponseSchema, list: monitorListResponseSchema, create: createMonitorSchema, update: updateMonitorSchema },
+    schemas: monitorSchemas,
     summaries: {
       list: 'List the uptime monitors of the organization the caller reaches, by creation.',
       create: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',

@@ -1,17 +1,11 @@
 import { errorBodySchema } from '../../contract/errors.js';
 import {
-  createIncidentSchema,
-  createStatusPageSchema,
-  incidentListResponseSchema,
-  incidentResponseSchema,
+  incidentSchemas,
   incidentUpdateBodySchema,
   pageMonitorsBodySchema,
   pageMonitorsResponseSchema,
   publicStatusPageResponseSchema,
-  statusPageListResponseSchema,
-  statusPageResponseSchema,
-  updateIncidentSchema,
-  updateStatusPageSchema,
+  statusPageSchemas,
   type CreateIncident,
   type CreateStatusPage,
   type IncidentUpdateBody,
@@ -85,7 +79,7 @@ const pageRoutes = [
     scopes: { read: READ, write: WRITE },
     items: (state) => state.manage.statusPages,
     wire: statusPageWire,
-    schemas: { item: statusPageResponseSchema, list: statusPageListResponseSchema, create: createStatusPageSchema, update: updateStatusPageSchema },
+    schemas: statusPageSchemas,
     summaries: {
       list: 'List the status pages of the organization the caller reaches, by creation.',
       create: 'Create a status page (published by default) showing monitorIds.',
@@ -155,7 +149,7 @@ const incidentRoutes = [
     parent: incidentParent,
     items: (state) => state.manage.incidents,
     wire: incidentWire,
-    schemas: { item: incidentResponseSchema, list: incidentListResponseSchema, create: createIncidentSchema, update: updateIncidentSchema },
+    schemas: incidentSchemas,
     summaries: {
       list: 'List the incidents of a status page, by creation.',
       create: 'Open an incident on a status page with its first update (default investigating, minor).',
@@ -193,7 +187,7 @@ const incidentRoutes = [
     access: { kind: 'key', scope: WRITE },
     summary: 'Add an update to an incident’s timeline, optionally changing its status.',
     body: incidentUpdateBodySchema,
-    responses: { 201: { description: 'The incident with the new update', schema: incidentResponseSchema }, 404: INCIDENT_NOT_FOUND },
+    responses: { 201: { description: 'The incident with the new update', schema: incidentSchemas.item }, 404: INCIDENT_NOT_FOUND },
     authorize: incidentById,
     handle(ctx, body, { item: incident }) {
       const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);

@@ -1,12 +1,5 @@
 import { errorBodySchema } from '../../contract/errors.js';
-import {
-  createWebsiteSchema,
-  updateWebsiteSchema,
-  websiteListResponseSchema,
-  websiteResponseSchema,
-  type CreateWebsite,
-  type UpdateWebsite,
-} from '../../contract/manage/websites.js';
+import { websiteSchemas, type CreateWebsite, type UpdateWebsite } from '../../contract/manage/websites.js';
 import { accessDenied } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import { organizationWide, WEBSITE } from './access.js';
@@ -22,7 +15,7 @@ export const websiteRoutes = defineResource<Website, CreateWebsite, UpdateWebsit
   items: (state) => state.websites,
   attachedTo: (website) => website.id,
   wire: websiteWire,
-  schemas: { item: websiteResponseSchema, list: websiteListResponseSchema, create: createWebsiteSchema, update: updateWebsiteSchema },
+  schemas: websiteSchemas,
   summaries: {
     list: 'List the websites of the organization the caller reaches, by creation.',
     create: 'Create a website; it gets generated traffic of trafficSize (default small, ~150 sessions a day).',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flagListResponseSchema, flagResponseSchema } from '../../../src/contract/manage/flags.js';
+import { flagSchemas } from '../../../src/contract/manage/flags.js';
 import { as, manageSimulator, refusal } from './support.js';
 
 const FLAG = {
@@ -20,7 +20,7 @@ describe('feature flags: create, read, update, delete', () => {
     const admin = as(sim, { key: 'key_acme_all' });
     const created = await admin.post('/v1/flags', FLAG);
     expect(created.status).toBe(201);
-    const flag = flagResponseSchema.parse(created.json).data;
+    const flag = flagSchemas.item.parse(created.json).data;
     expect(flag).toMatchObject({ ...FLAG, organizationId: 'org_acme', websiteId: null });
     expect(flag.id).toMatch(/^flag_[a-z0-9]{12}$/);
     expect((await admin.get(`/v1/flags/${flag.id}`)).json.data).toEqual(flag);
@@ -38,7 +38,7 @@ describe('feature flags: create, read, update, delete', () => {
 
   it('lists the seeded flags of the organization by creation', async () => {
     const answer = await as(manageSimulator(), { key: 'key_acme_all' }).get('/v1/flags');
-    const list = flagListResponseSchema.parse(answer.json);
+    const list = flagSchemas.list.parse(answer.json);
     expect(list.data.map((f) => f.key)).toEqual(['dark-mode', 'new-checkout', 'docs-search-v2']);
     expect(list.data[1]?.rules[0]).toEqual({ attribute: 'country', operator: 'in', values: ['US', 'CA'], value: true });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkListResponseSchema, linkResponseSchema } from '../../../src/contract/manage/links.js';
+import { linkSchemas } from '../../../src/contract/manage/links.js';
 import { as, manageSimulator, onlyScope, refusal } from './support.js';
 
 const LINK = { targetUrl: 'https://acme.io/pricing?utm_source=newsletter', slug: 'pricing', title: 'Pricing' };
@@ -10,7 +10,7 @@ describe('short links: create, read, update, delete', () => {
     const admin = as(sim, { key: 'key_acme_all' });
     const created = await admin.post('/v1/links', { ...LINK, websiteId: 'web_acme_www' });
     expect(created.status).toBe(201);
-    const link = linkResponseSchema.parse(created.json).data;
+    const link = linkSchemas.item.parse(created.json).data;
     expect(link).toMatchObject({ ...LINK, organizationId: 'org_acme', websiteId: 'web_acme_www' });
     expect(link.id).toMatch(/^link_[a-z0-9]{12}$/);
     expect((await admin.get(`/v1/links/${link.id}`)).json.data).toEqual(link);
@@ -26,7 +26,7 @@ describe('short links: create, read, update, delete', () => {
 
   it('lists the seeded Acme links by creation, each attached to the website it points at', async () => {
     const answer = await as(manageSimulator(), { key: 'key_acme_all' }).get('/v1/links');
-    const list = linkListResponseSchema.parse(answer.json);
+    const list = linkSchemas.list.parse(answer.json);
     expect(list.data.map((l) => [l.id, l.websiteId])).toEqual([
       ['link_acme_docs', 'web_acme_docs'],
       ['link_acme_launch', 'web_acme_www'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monitorResponseSchema } from '../../../src/contract/manage/monitors.js';
+import { monitorSchemas } from '../../../src/contract/manage/monitors.js';
 import { as, manageSimulator, onlyScope, refusal } from './support.js';
 
 const MONITOR = { name: 'Checkout API', url: 'https://api.acme.io/checkout/health', intervalSeconds: 300 };
@@ -10,7 +10,7 @@ describe('uptime monitors: create, read, update, delete', () => {
     const admin = as(sim, { key: 'key_acme_all' });
     const created = await admin.post('/v1/monitors', MONITOR);
     expect(created.status).toBe(201);
-    const monitor = monitorResponseSchema.parse(created.json).data;
+    const monitor = monitorSchemas.item.parse(created.json).data;
     expect(monitor).toMatchObject({ ...MONITOR, organizationId: 'org_acme', websiteId: null, paused: false });
     expect(monitor.id).toMatch(/^mon_[a-z0-9]{12}$/);
     expect((await admin.get(`/v1/monitors/${monitor.id}`)).json.data).toEqual(monitor);

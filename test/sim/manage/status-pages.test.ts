@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  incidentResponseSchema,
-  pageMonitorsResponseSchema,
-  publicStatusPageResponseSchema,
-  statusPageListResponseSchema,
-  statusPageResponseSchema,
-} from '../../../src/contract/manage/status-pages.js';
+import { incidentSchemas, pageMonitorsResponseSchema, publicStatusPageResponseSchema, statusPageSchemas } from '../../../src/contract/manage/status-pages.js';
 import { as, manageSimulator, onlyScope, refusal } from './support.js';
 
 const PAGE = { name: 'Acme Checkout', slug: 'acme-checkout', description: 'Payments and checkout', monitorIds: ['mon_acme_store'] };
@@ -14,7 +8,7 @@ const INCIDENT = { title: 'Payments failing', message: 'Card payments fail for s
 describe('status pages: create, read, update, delete', () => {
   it('lists the seeded pages of the organization, drafts included', async () => {
     const answer = await as(manageSimulator(), { key: 'key_acme_all' }).get('/v1/status-pages');
-    const list = statusPageListResponseSchema.parse(answer.json);
+    const list = statusPageSchemas.list.parse(answer.json);
     expect(list.data.map((p) => [p.slug, p.published])).toEqual([
       ['acme', true],
       ['acme-store', true],
@@ -27,7 +21,7 @@ describe('status pages: create, read, update, delete', () => {
     const admin = as(sim, { key: 'key_acme_all' });
     const created = await admin.post('/v1/status-pages', PAGE);
     expect(created.status).toBe(201);
-    const page = statusPageResponseSchema.parse(created.json).data;
+    const page = statusPageSchemas.item.parse(created.json).data;
     expect(page).toMatchObject({ ...PAGE, organizationId: 'org_acme', websiteId: null, published: true });
     expect(page.id).toMatch(/^sp_[a-z0-9]{12}$/);
     expect((await admin.get(`/v1/status-pages/${page.id}`)).json.data).toEqual(page);
@@ -96,7 +90,7 @@ describe('status pages: incidents', () => {
     const sim = manageSimulator();
     const created = await as(sim, { key: 'key_acme_all' }).post('/v1/status-pages/sp_acme_status/incidents', INCIDENT);
     expect(created.status).toBe(201);
-    const incident = incidentResponseSchema.parse(created.json).data;
+    const incident = incidentSchemas.item.parse(created.json).data;
     const now = new Date(sim.clock.now()).toISOString();
     expect(incident).toMatchObject({ title: INCIDENT.title, status: 'investigating', impact: 'minor', statusPageId: 'sp_acme_status', resolvedAt: null, createdAt: now });
     expect(incident.updates).toEqual([{ id: expect.stringMatching(/^upd_/), status: 'investigating', message: INCIDENT.message, createdAt: now }]);

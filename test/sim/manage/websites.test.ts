@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/errors.js';
 import { deletedResponseSchema } from '../../../src/contract/manage/common.js';
-import { websiteListResponseSchema, websiteResponseSchema } from '../../../src/contract/manage/websites.js';
+import { websiteSchemas } from '../../../src/contract/manage/websites.js';
 import { as, ISO_MS, manageSimulator, refusal } from './support.js';
 
 const NEW_SITE = { name: 'Acme Careers', domain: 'careers.acme.io' };
@@ -12,7 +12,7 @@ describe('websites: create, read, update, delete', () => {
     const admin = as(sim, { key: 'key_acme_all' });
     const created = await admin.post('/v1/websites', NEW_SITE);
     expect(created.status).toBe(201);
-    const website = websiteResponseSchema.parse(created.json).data;
+    const website = websiteSchemas.item.parse(created.json).data;
     expect(website).toMatchObject({ ...NEW_SITE, organizationId: 'org_acme', isPublic: false, trafficSize: 'small' });
     expect(website.id).toMatch(/^web_[a-z0-9]{12}$/);
     expect(website.createdAt).toBe(new Date(sim.clock.now()).toISOString());
@@ -36,7 +36,7 @@ describe('websites: create, read, update, delete', () => {
   it('lists the seeded websites of the organization by creation, then the new one last', async () => {
     const sim = manageSimulator();
     const admin = as(sim, { key: 'key_acme_all' });
-    const before = websiteListResponseSchema.parse((await admin.get('/v1/websites')).json);
+    const before = websiteSchemas.list.parse((await admin.get('/v1/websites')).json);
     expect(before.data.map((w) => w.id)).toEqual(['web_acme_www', 'web_acme_store', 'web_acme_blog', 'web_acme_docs', 'web_acme_labs']);
     expect(before.data.map((w) => w.trafficSize)).toEqual(['small', 'large', 'medium', 'medium', 'tiny']);
     const created = await admin.post('/v1/websites', NEW_SITE);

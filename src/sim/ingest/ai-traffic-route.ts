@@ -2,7 +2,8 @@ import { basketErrorBodySchema } from '../../contract/errors.js';
 import { AGENT_HIT_LENGTHS, agentHitSchema, setupCheckResponseSchema, type AgentHit } from '../../contract/ingest.js';
 import { basketError, eventStorageFull, invalidEventSchema } from '../errors.js';
 import type { Website } from '../model/entities.js';
-import { defineRoute, ok, type Reply } from '../routing/route.js';
+import { ok, type Reply } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { AI_AGENT_HITS, agentOfHit, formatOfHit, setupCheckNonce } from './ai-agent-hits.js';
 import { BASKET_TOO_LARGE, hostBelongsTo } from './client-id-auth.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
@@ -16,11 +17,9 @@ type NoQuery = Readonly<Record<string, string | undefined>>;
 
 /** AI crawler and agent requests from a website's middleware (live `apps/basket/src/routes/track.ts`). */
 export const aiTrafficRoutes = [
-  defineRoute<AgentHit, Website, undefined, NoQuery>({
+  defineIngestRoute<AgentHit, Website, undefined, NoQuery>({
     method: 'POST',
     path: '/ai-traffic',
-    family: 'ingest',
-    access: { kind: 'public' },
     summary:
       'Report one request an AI crawler or agent made to a website (what the site’s middleware sends; no API key): the Host must be the website’s domain or a subdomain. A DatabuddySetupCheck/<nonce> user agent records a setup check for 120 s instead. Agents’ requests feed the ai_* query types.',
     body: agentHitSchema,
@@ -70,11 +69,9 @@ export const aiTrafficRoutes = [
       return ACCEPTED;
     },
   }),
-  defineRoute<undefined, undefined, undefined, NoQuery>({
+  defineIngestRoute<undefined, undefined, undefined, NoQuery>({
     method: 'GET',
     path: '/ai-traffic/setup-check/:websiteId/:nonce',
-    family: 'ingest',
-    access: { kind: 'public' },
     summary: 'Whether a setup-check hit with this nonce reached POST /ai-traffic for the website in the last 120 s of simulator time (no credential).',
     responses: { 200: { description: '`recorded` says whether the check arrived (never for ids longer than a hit can carry)', schema: setupCheckResponseSchema } },
     handle(ctx) {

@@ -14,7 +14,8 @@ import {
 import { SPAN_FUTURE_MESSAGE } from '../../contract/ingest-spans.js';
 import { MAX_EVENT_FUTURE_MS } from '../../contract/track.js';
 import { basketError, type BasketIssue, type SimError } from '../errors.js';
-import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { matchAiAgent } from '../model/derived/ai-crawlers.js';
@@ -187,11 +188,9 @@ function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | Sim
 
 /** The browser tracker's page-view routes (observed: live-ingestion §2.1, §2.2). */
 export const browserRoutes = [
-  defineRoute<unknown[], BrowserAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<unknown[], BrowserAccess, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/batch',
-    family: 'ingest',
-    access: { kind: 'public' },
     summary: `The browser tracker's queue: up to ${INGEST_BATCH_MAX} page views, page exits, named events and outgoing-link clicks, each validated and answered on its own (client id in ?client_id= or databuddy-client-id). Feeds the page, session, traffic, device and geo types and outbound_links.`,
     query: clientIdQuerySchema,
     body: ingestBatchBodySchema,
@@ -229,11 +228,9 @@ export const browserRoutes = [
       });
     },
   }),
-  defineRoute<Record<string, unknown>, BrowserAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<Record<string, unknown>, BrowserAccess, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/',
-    family: 'ingest',
-    access: { kind: 'public' },
     summary:
       'One tracker event: an outgoing-link click (type outgoing_link), or a page view or named event of a tracker with batching off (client id in ?client_id= or databuddy-client-id). Feeds outbound_links, or the page and session types.',
     query: clientIdQuerySchema,

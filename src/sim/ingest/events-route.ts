@@ -2,7 +2,8 @@ import { clientIdQuerySchema, customEventSpansSchema, type CustomEventSpan } fro
 import { eventTimeInWindow, MAX_EVENT_FUTURE_MS, MIN_EVENT_TIMESTAMP, trackResponseSchema } from '../../contract/track.js';
 import type { ErrorDetail } from '../../contract/errors.js';
 import { eventStorageFull, invalidEventSchema } from '../errors.js';
-import { defineRoute, NO_CONTENT, ok } from '../routing/route.js';
+import { NO_CONTENT, ok } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { formatIso } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
@@ -40,11 +41,9 @@ function timeProblems(spans: readonly CustomEventSpan[], now: number): ErrorDeta
  * `POST /events`): stored with the events of `/track`, so the custom-event query types read both.
  */
 export const eventsRoutes = [
-  defineRoute<CustomEventSpan[], EventsAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<CustomEventSpan[], EventsAccess, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/events',
-    family: 'ingest',
-    access: { kind: 'public' },
     summary:
       'Send up to 100 lean custom-event spans ({timestamp, path, eventName, …}) with the website’s client id (?client_id= or databuddy-client-id), as older SDKs do; stored with the events of /track. Refusals use the ingestion service’s envelope.',
     query: clientIdQuerySchema,

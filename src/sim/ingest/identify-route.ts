@@ -3,7 +3,8 @@ import { clientIdQuerySchema, IDENTIFY_LIMITS, identifyBodySchema, identifyRespo
 import { identifyRule } from '../admission/rules.js';
 import { basketError, eventStorageFull, invalidEventSchema, type SimError } from '../errors.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
-import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { truncate } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
@@ -47,10 +48,9 @@ function profileIdOf(body: IdentifyBody): string {
 
 /** Linking a visitor to a profile (live `apps/basket/src/routes/identify.ts`; no SPEC.md counterpart). */
 export const identifyRoutes = [
-  defineRoute<IdentifyBody, IdentifyAccess, string, ClientIdQuery>({
+  defineIngestRoute<IdentifyBody, IdentifyAccess, string, ClientIdQuery>({
     method: 'POST',
     path: '/identify',
-    family: 'ingest',
     access: { kind: 'ingest', scope: 'track:events' },
     summary:
       'Link a profile id to a visitor and merge its traits: with an API key (track:events, websiteId in the body; 600 per 60 s per key), or with the website’s client id (?client_id= or databuddy-client-id; 60 per 60 s per client id and IP). Refusals use the ingestion service’s envelope.',

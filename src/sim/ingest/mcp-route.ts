@@ -3,7 +3,8 @@ import { mcpBodySchema, mcpResponseSchema, type McpCallInput } from '../../contr
 import { mcpRule } from '../admission/rules.js';
 import { basketError, eventStorageFull, invalidEventSchema, type SimError } from '../errors.js';
 import type { ApiKeyRecord } from '../model/entities.js';
-import { defineRoute, ok, type RouteContext } from '../routing/route.js';
+import { ok, type RouteContext } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { organizationOwner } from './event-store.js';
 import { MCP_CALLS, storedMcpCall, type IngestedMcpCall } from './mcp-calls.js';
@@ -41,10 +42,9 @@ function checkWebsites(ctx: RouteContext<McpQuery>, key: ApiKeyRecord, calls: re
 
 /** MCP tool-call telemetry (live `apps/basket/src/routes/track.ts`, `POST /mcp`; no SPEC.md counterpart). */
 export const mcpRoutes = [
-  defineRoute<McpCallInput[], ApiKeyRecord, ReadonlyMap<string, IngestedMcpCall[]>, McpQuery>({
+  defineIngestRoute<McpCallInput[], ApiKeyRecord, ReadonlyMap<string, IngestedMcpCall[]>, McpQuery>({
     method: 'POST',
     path: '/mcp',
-    family: 'ingest',
     access: { kind: 'key', scope: 'track:events' },
     summary:
       'Report 1 to 100 MCP tool calls (what @databuddy/sdk/mcp sends): an API key with track:events; calls name their website or belong to the key’s organization. 6000 requests per 60 s per key. They feed the mcp_* query types. Refusals use the ingestion service’s envelope.',

@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { analyticsEventSchema, outgoingLinkSchema, type AnalyticsEvent } from '../../contract/ingest-events.js';
 import { eventTimeInWindow } from '../../contract/track.js';
 import { basketError, type SimError } from '../errors.js';
-import { defineRoute, type Reply, type RouteContext } from '../routing/route.js';
+import type { Reply, RouteContext } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent } from './bots.js';
 import { recordAiPageViews } from './browser-routes.js';
 import { authenticateClientId, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { ingestPart } from './ingest-ledger.js';
-import { ERRORS_BODY, toErrorRecords } from './errors-route.js';
-import { checkSpans, storeSpans } from './span-intake.js';
-import { ERROR_SPANS, VITAL_SPANS } from './span-kinds.js';
-import { toVitalRecords, VITALS_BODY } from './vitals-route.js';
+import { ERRORS_INTAKE } from './errors-route.js';
+import { checkSpans, storeCheckedSpans, type SpanIntake } from './span-intake.js';
+import type { SpanRecord } from './span-kinds.js';
+import { VITALS_INTAKE } from './vitals-route.js';
 import { countryOf, OUTGOING_LINKS, PAGE_EVENTS, toOutgoingLinkRecord, toPageEventRecord } from './page-events.js';
 
 /**
@@ -121,6 +122,14 @@ function uncheckedTrackEvent(item: Record<string, unknown>): AnalyticsEvent {
   };
 }
 
+/** Stores one pixel event of a span kind (web_vitals, error), checked as a list of one; an invalid one is dropped, as the service drops it. */
+function storeSpanEvent<T, R extends SpanRecord>(ctx: RouteContext<ClientIdQuery>, intake: SpanIntake<T, R>, item: Record<string, unknown>, client: ClientIdentity): SimError | null {
+  const checked = checkSpans(ctx, [item], intake.body, client);
+  if (!('code' in checked)) return storeCheckedSpans(ctx, intake, client, checked.spans);
+  ctx.warn({ field: 'query', message: `An invalid ${intake.type} pixel event was dropped, as the service drops it (answered with the GIF)` });
+  return null;
+}
+
 /** Stores one pixel event; a refusal when storage is full. */
 function storePixelEvent(ctx: RouteContext<ClientIdQuery>, websiteId: string, item: Record<string, unknown>, client: ClientIdentity): SimError | null {
   const type = item.type ?? 'track';
@@ -155,28 +164,17 @@ function storePixelEvent(ctx: RouteContext<ClientIdQuery>, websiteId: string, it
     ledger.claimEventId(key);
     return null;
   }
-  if (type === 'web_vitals') {
-    const checked = checkSpans(ctx, [item], VITALS_BODY, client);
-    if (!('code' in checked)) return storeSpans(ctx, VITAL_SPANS, client.website, toVitalRecords(ctx, client, checked.spans));
-  } else if (type === 'error') {
-    const checked = checkSpans(ctx, [item], ERRORS_BODY, client);
-    if (!('code' in checked)) return storeSpans(ctx, ERROR_SPANS, client.website, toErrorRecords(ctx, client, checked.spans));
-  }
-  if (type === 'web_vitals' || type === 'error') {
-    ctx.warn({ field: 'query', message: `An invalid ${type} pixel event was dropped, as the service drops it (answered with the GIF)` });
-    return null;
-  }
+  if (type === VITALS_INTAKE.type) return storeSpanEvent(ctx, VITALS_INTAKE, item, client);
+  if (type === ERRORS_INTAKE.type) return storeSpanEvent(ctx, ERRORS_INTAKE, item, client);
   ctx.warn({ field: 'type', message: `Pixel events of type ${String(type).slice(0, 32)} are not an event type of the service and were dropped (answered with the GIF)` });
   return null;
 }
 
 /** The pixel transport (observed: live-ingestion §2.6). */
 export const pixelRoutes = [
-  defineRoute<undefined, undefined, undefined, ClientIdQuery>({
+  defineIngestRoute<undefined, undefined, undefined, ClientIdQuery>({
     method: 'GET',
     path: '/px.jpg',
-    family: 'ingest',
-    access: { kind: 'public' },
     effects: 'state',
     openQuery: true,
     summary:

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import type { ErrorDetail } from '../../contract/errors.js';
-import { SPAN_FUTURE_MESSAGE } from '../../contract/ingest-spans.js';
+import { clientIdQuerySchema } from '../../contract/ingest.js';
+import { documentedAs, SPAN_FUTURE_MESSAGE } from '../../contract/ingest-spans.js';
 import { MAX_EVENT_FUTURE_MS } from '../../contract/track.js';
 import { basketError, type BasketErrorKey, type BasketIssue, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import { findUnknownFields } from '../pipeline/unknown-fields.js';
-import type { RouteContext } from '../routing/route.js';
-import { classifyUserAgent, missingUserAgent, type MissingUserAgent } from './bots.js';
-import { sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { NO_CONTENT, ok, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
+import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
+import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { basketIssuesOf } from './basket-envelope.js';
 import { countryOf } from './page-events.js';
 import { storedVisitorId } from './visitor-id.js';
@@ -186,4 +188,88 @@ export function storeSpans<R extends SpanRecord>(ctx: RouteContext<ClientIdQuery
       fix: 'Reset the simulator (POST /__sim/reset) or give it a larger eventStorage.',
     },
   };
+}
+
+/**
+ * What a kind of span is taken in as, by its route and by the pixel: the body's shape, the
+ * records of checked spans, the kind they are stored as, and the answer's `type` (also the pixel
+ * event type that carries one span of the kind).
+ */
+export interface SpanIntake<T, R extends SpanRecord> {
+  readonly type: string;
+  readonly body: SpanBatchShape<T>;
+  readonly kind: IngestKind<R>;
+  /** The records of checked spans, with what the request's User-Agent names. */
+  readonly toRecords: (ctx: RouteContext<ClientIdQuery>, identity: ClientIdentity, spans: readonly T[]) => R[];
+}
+
+/**
+ * A {@link SpanIntake} of a list schema of span objects (the route's body), its cap and its
+ * records; the problems of a body are listed in the item schema's field order.
+ */
+export function defineSpanIntake<S extends z.ZodArray<z.ZodObject>, R extends SpanRecord>(
+  type: string,
+  kind: IngestKind<R>,
+  schema: S,
+  max: number,
+  toRecords: SpanIntake<z.output<S>[number], R>['toRecords'],
+): SpanIntake<z.output<S>[number], R> {
+  return { type, body: { schema, max, fields: Object.keys(schema.element.shape) }, kind, toRecords };
+}
+
+/** Stores checked spans as their intake's records ({@link storeSpans}): the refusal of a full ledger, or null. */
+export function storeCheckedSpans<T, R extends SpanRecord>(ctx: RouteContext<ClientIdQuery>, intake: SpanIntake<T, R>, identity: ClientIdentity, spans: readonly T[]): SimError | null {
+  return storeSpans(ctx, intake.kind, identity.website, intake.toRecords(ctx, identity, spans));
+}
+
+/** What a span route says beyond its intake: its path, its documentation, and any byte limit of its own. */
+export interface SpanRouteSpec {
+  readonly path: string;
+  /** What the body lists, in the plural (`measurements`, `errors`, `spans`). */
+  readonly items: string;
+  readonly summary: string;
+  /** The 200 answer's schema. */
+  readonly answer: z.ZodType;
+  /** Said after the 200 answer's description. */
+  readonly note?: string;
+  /** The body's limit in bytes, measured as the service measures it (Content-Length, else the body's bytes), before the body is parsed and before the client id. */
+  readonly maxBodyBytes?: number;
+  /** The refusal of a body over the limit (or over the pipeline's 1 MB): INGEST_PAYLOAD_TOO_LARGE unless said. */
+  readonly tooLarge?: BasketErrorKey;
+}
+
+const BOT_IGNORED: DocumentedResponse = { description: 'The user agent is a bot: nothing is stored, empty body' };
+
+/**
+ * A span route (`POST /vitals`, `/errors`, `/engagement`): client-id authentication, the body
+ * checked by {@link checkSpans}, 204 for a bot, else the spans stored and
+ * `{status: "success", type, count}`.
+ */
+export function defineSpanRoute<T, R extends SpanRecord>(intake: SpanIntake<T, R>, spec: SpanRouteSpec): Route {
+  const tooLarge = spec.tooLarge ?? 'INGEST_PAYLOAD_TOO_LARGE';
+  const bodyProblems = `a body that is not an array of at most ${intake.body.max} ${spec.items} (basket.INVALID_EVENT_SCHEMA, \`errors\` name the fields)`;
+  const overLimit = spec.maxBodyBytes === undefined ? undefined : `The body is over ${spec.maxBodyBytes.toLocaleString('en-US')} bytes (basket.${tooLarge}), checked before the client id`;
+  const accepted = `The ${spec.items} were accepted; \`count\` says how many the body held (repeated delivery ids are dropped silently)`;
+  return defineIngestRoute<unknown, ClientIdentity, CheckedSpans<T>, ClientIdQuery>({
+    method: 'POST',
+    path: spec.path,
+    summary: spec.summary,
+    query: clientIdQuerySchema,
+    body: documentedAs(intake.body.schema),
+    maxBodyBytes: spec.maxBodyBytes,
+    bodyError: spanBodyError,
+    shapeRefusal: (error) => asSpanEnvelope(error, tooLarge),
+    responses: {
+      200: { description: spec.note === undefined ? accepted : `${accepted}. ${spec.note}`, schema: spec.answer },
+      204: BOT_IGNORED,
+      ...clientIdRefusals(bodyProblems, overLimit),
+    },
+    authorize: (ctx) => authenticateClientId(ctx),
+    validate: (ctx, body, identity) => checkSpans(ctx, body, intake.body, identity),
+    handle(ctx, _body, identity, checked) {
+      warnMissingUserAgent(ctx, checked.missingUserAgent);
+      if (checked.bot) return NO_CONTENT;
+      return storeCheckedSpans(ctx, intake, identity, checked.spans) ?? ok({ status: 'success', type: intake.type, count: checked.spans.length });
+    },
+  });
 }

@@ -27,7 +27,8 @@ import {
 import { followsLive } from '../profile.js';
 import { truncate } from '../text.js';
 import type { ApiKeyRecord, Website } from '../model/entities.js';
-import { defineRoute, NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
+import { defineIngestRoute } from './ingest-route.js';
 import { createBasketEnvelope } from './basket-envelope.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { isIpAllowed, isOriginAllowed } from './client-id-auth.js';
@@ -236,10 +237,9 @@ function refusal(ctx: RouteContext<TrackQuery>, error: SimError): SimError {
 
 /** Event ingestion (SPEC 4.7 and 8.3; observed §10). */
 export const trackRoutes = [
-  defineRoute<TrackBody, TrackAccess, Target[], TrackQuery>({
+  defineIngestRoute<TrackBody, TrackAccess, Target[], TrackQuery>({
     method: 'POST',
     path: '/track',
-    family: 'ingest',
     access: { kind: 'ingest', scope: 'track:events' },
     summary:
       'Send one custom event or a batch of up to 100 (track:events with an API key; or name the website with ?website_id= or websiteId). 600 requests per 60 s per key, or per website and client IP.',

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { basketErrorBodySchema } from '../../../contract/errors.js';
 import { webhookReceivedSchema } from '../../../contract/webhooks.js';
 import { basketError, type BasketErrorKey } from '../../errors.js';
-import { defineRoute, ok, type Route } from '../../routing/route.js';
+import { ok, type Route } from '../../routing/route.js';
+import { defineIngestRoute } from '../ingest-route.js';
 import { asWebhookEnvelope, findWebhookEndpoint, issuesOf, processingFailed, recordRevenue, type WebhookEndpoint, type WebhookOutcome } from './webhook-delivery.js';
 import type { SignatureProblem } from './webhook-signature.js';
 
@@ -34,11 +35,9 @@ export interface WebhookProvider<E> {
  */
 export function defineWebhookRoute<E>(spec: WebhookProvider<E>): Route {
   const name = spec.provider === 'stripe' ? 'Stripe' : 'Paddle';
-  return defineRoute<string, WebhookEndpoint, E>({
+  return defineIngestRoute<string, WebhookEndpoint, E>({
     method: 'POST',
     path: `/webhooks/${spec.provider}/:hash`,
-    family: 'ingest',
-    access: { kind: 'public' },
     summary: spec.summary,
     rawBody: { schema: spec.schema, description: spec.bodyDescription },
     shapeRefusal: asWebhookEnvelope,

@@ -17,7 +17,8 @@ import { errorBodySchema } from '../../contract/errors.js';
 import { fixturesListingSchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
 import { parseDateInput } from '../query/engine/dates.js';
-import { ok, okUnlessRefused } from '../routing/route.js';
+import { ok, okUnlessRefused, type DocumentedResponse, type Route } from '../routing/route.js';
+import type { ControlBackend } from './control-backend.js';
 import { defineControlRoute } from './control-route.js';
 
 const OUTCOMES = ['admitted', 'scenario', ...ADMISSION_RULES] as const;
@@ -56,6 +57,44 @@ export const journalQuerySchema = z.object({
     .describe('At most this many entries, the newest last'),
 });
 
+/**
+ * A setting of the control backend on one path: GET reports it; `change` sets it from the body
+ * and answers the report after the change (or the backend's refusal). Both answer `schema`.
+ */
+function defineSettingRoutes<Body>(spec: {
+  readonly path: string;
+  readonly schema: z.ZodType;
+  readonly read: { readonly summary: string; readonly description: string; readonly report: (control: ControlBackend) => unknown };
+  readonly change: {
+    readonly method: 'PUT' | 'POST';
+    readonly summary: string;
+    readonly description: string;
+    readonly body: z.ZodType<Body>;
+    /** What else the change may answer (the body's 422 is documented by default). */
+    readonly refusals?: Record<number, DocumentedResponse>;
+    readonly apply: (control: ControlBackend, body: Body) => unknown;
+  };
+}): Route[] {
+  const { path, schema, read, change } = spec;
+  return [
+    defineControlRoute({
+      method: 'GET',
+      path,
+      summary: read.summary,
+      responses: { 200: { description: read.description, schema } },
+      handle: (ctx) => ok(read.report(ctx.control)),
+    }),
+    defineControlRoute<Body>({
+      method: change.method,
+      path,
+      summary: change.summary,
+      body: change.body,
+      responses: { 200: { description: change.description, schema }, ...change.refusals },
+      handle: (ctx, body) => okUnlessRefused(change.apply(ctx.control, body)),
+    }),
+  ];
+}
+
 const BAD_FILTER = { description: 'A filter is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema };
 
 /**
@@ -89,56 +128,47 @@ export const controlRoutes = [
     effects: 'store',
     handle: async (ctx, body) => ok(await ctx.control.reset(body.seed)),
   }),
-  defineControlRoute({
-    method: 'GET',
+  ...defineSettingRoutes({
     path: '/__sim/profile',
-    summary: 'The profile in force (spec or live) and what each of its switches does.',
-    responses: { 200: { description: 'The profile and its switches', schema: profileReportSchema } },
-    handle: (ctx) => ok(ctx.control.profile.report()),
-  }),
-  defineControlRoute({
-    method: 'PUT',
-    path: '/__sim/profile',
-    summary: 'Follow another profile from the next request on ({ profile: "spec" | "live" }); a reset keeps it.',
-    body: profileRequestSchema,
-    responses: { 200: { description: 'The profile now in force', schema: profileReportSchema } },
-    handle: (ctx, body) => ok(ctx.control.profile.set(body.profile)),
-  }),
-  defineControlRoute({
-    method: 'GET',
-    path: '/__sim/ingest-delay',
-    summary: 'The ingestion delay: how long an accepted record waits before queries see it (0: at once), and the writes held back now.',
-    responses: { 200: { description: 'The delay in force', schema: ingestDelayReportSchema } },
-    handle: (ctx) => ok(ctx.control.ingestDelay.report()),
-  }),
-  defineControlRoute({
-    method: 'PUT',
-    path: '/__sim/ingest-delay',
-    summary: 'Make records accepted from now on visible only { ms } after they are accepted, as the live pipeline lags (0: at once); a reset keeps it.',
-    body: ingestDelayRequestSchema,
-    responses: {
-      200: { description: 'The delay now in force', schema: ingestDelayReportSchema },
-      422: { description: 'ms is not a whole number from 0 to 86400000 (VALIDATION, details name it)', schema: errorBodySchema },
+    schema: profileReportSchema,
+    read: { summary: 'The profile in force (spec or live) and what each of its switches does.', description: 'The profile and its switches', report: (control) => control.profile.report() },
+    change: {
+      method: 'PUT',
+      summary: 'Follow another profile from the next request on ({ profile: "spec" | "live" }); a reset keeps it.',
+      description: 'The profile now in force',
+      body: profileRequestSchema,
+      apply: (control, body) => control.profile.set(body.profile),
     },
-    handle: (ctx, body) => ok(ctx.control.ingestDelay.set(body.ms)),
   }),
-  defineControlRoute({
-    method: 'GET',
-    path: '/__sim/clock',
-    summary: 'The clock: mode and current instant.',
-    responses: { 200: { description: 'The clock', schema: clockSnapshotSchema } },
-    handle: (ctx) => ok(ctx.control.clock.snapshot()),
-  }),
-  defineControlRoute({
-    method: 'POST',
-    path: '/__sim/clock',
-    summary: 'Switch real/virtual, set the virtual instant, or advance it ({ mode, now, advanceMs }).',
-    body: clockRequestSchema,
-    responses: {
-      200: { description: 'The clock after the change', schema: clockSnapshotSchema },
-      400: { description: 'The clock refused a step (it never runs backwards)', schema: errorBodySchema },
+  ...defineSettingRoutes({
+    path: '/__sim/ingest-delay',
+    schema: ingestDelayReportSchema,
+    read: {
+      summary: 'The ingestion delay: how long an accepted record waits before queries see it (0: at once), and the writes held back now.',
+      description: 'The delay in force',
+      report: (control) => control.ingestDelay.report(),
     },
-    handle: (ctx, body) => okUnlessRefused(ctx.control.clock.change(body)),
+    change: {
+      method: 'PUT',
+      summary: 'Make records accepted from now on visible only { ms } after they are accepted, as the live pipeline lags (0: at once); a reset keeps it.',
+      description: 'The delay now in force',
+      body: ingestDelayRequestSchema,
+      refusals: { 422: { description: 'ms is not a whole number from 0 to 86400000 (VALIDATION, details name it)', schema: errorBodySchema } },
+      apply: (control, body) => control.ingestDelay.set(body.ms),
+    },
+  }),
+  ...defineSettingRoutes({
+    path: '/__sim/clock',
+    schema: clockSnapshotSchema,
+    read: { summary: 'The clock: mode and current instant.', description: 'The clock', report: (control) => control.clock.snapshot() },
+    change: {
+      method: 'POST',
+      summary: 'Switch real/virtual, set the virtual instant, or advance it ({ mode, now, advanceMs }).',
+      description: 'The clock after the change',
+      body: clockRequestSchema,
+      refusals: { 400: { description: 'The clock refused a step (it never runs backwards)', schema: errorBodySchema } },
+      apply: (control, body) => control.clock.change(body),
+    },
   }),
   defineControlRoute({
     method: 'GET',

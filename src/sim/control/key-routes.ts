@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   auditListResponseSchema,
   auditQuerySchema,
@@ -8,6 +9,7 @@ import {
   keyListResponseSchema,
   keyResponseSchema,
   revokeKeyResponseSchema,
+  type ApiKeyView,
   updateKeyRequestSchema,
 } from '../../contract/keys.js';
 import { errorBodySchema } from '../../contract/errors.js';
@@ -24,7 +26,8 @@ import {
   viewKey,
   type AdminContext,
 } from '../admin/keys.js';
-import { isError, ok, type RouteContext, okUnlessRefused } from '../routing/route.js';
+import type { SimError } from '../errors.js';
+import { isError, ok, okUnlessRefused, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
 import { pageOf, readListPage } from '../routing/list-page.js';
 import { defineControlRoute } from './control-route.js';
 import type { SimRequest } from '../messages.js';
@@ -44,7 +47,34 @@ function admin(ctx: RouteContext<unknown>): AdminContext {
 const NOT_FOUND = { description: 'No key has this id (NOT_FOUND)', schema: errorBodySchema };
 const INVALID = { description: 'A field is wrong (VALIDATION), with details naming each field', schema: errorBodySchema };
 
-const id = (ctx: RouteContext<unknown>): string => ctx.params.id as string;
+/** A key view as `GET` and `PATCH /__sim/keys/:id` answer it, `{ key }`, or the refusal. */
+function keyAnswer(key: ApiKeyView | SimError): { key: ApiKeyView } | SimError {
+  return isError(key) ? key : { key };
+}
+
+/**
+ * A route on the key the path names, `/__sim/keys/:id` or an `action` below it: answers what
+ * `run` returns for the key and the actor of the request, or its refusal; every one may answer
+ * 404.
+ */
+function defineKeyRoute<Body = undefined>(spec: {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly action?: string;
+  readonly summary: string;
+  readonly body?: z.ZodType<Body>;
+  readonly responses: Record<number, DocumentedResponse>;
+  readonly run: (admin: AdminContext, keyId: string, body: Body) => unknown;
+}): Route {
+  const { method, action, summary, body, responses, run } = spec;
+  return defineControlRoute<Body>({
+    method,
+    path: action === undefined ? '/__sim/keys/:id' : `/__sim/keys/:id/${action}`,
+    summary,
+    ...(body ? { body } : {}),
+    responses: { ...responses, 404: NOT_FOUND },
+    handle: (ctx, input) => okUnlessRefused(run(admin(ctx), ctx.params.id as string, input)),
+  });
+}
 
 /**
  * Key administration under `/__sim/keys` and the audit log, `/__sim/audit`: what the live
@@ -79,51 +109,41 @@ export const keyRoutes = [
       return ok({ keys, total: found.length });
     },
   }),
-  defineControlRoute({
+  defineKeyRoute({
     method: 'GET',
-    path: '/__sim/keys/:id',
     summary: 'One API key, without its secret.',
-    responses: { 200: { description: 'The key', schema: keyResponseSchema }, 404: NOT_FOUND },
-    handle(ctx) {
-      const key = getKey({ state: ctx.state, now: ctx.now }, id(ctx));
-      return isError(key) ? key : ok({ key });
-    },
+    responses: { 200: { description: 'The key', schema: keyResponseSchema } },
+    run: (admin, keyId) => keyAnswer(getKey(admin, keyId)),
   }),
-  defineControlRoute({
+  defineKeyRoute({
     method: 'PATCH',
-    path: '/__sim/keys/:id',
     summary: 'Change a key’s name, scopes, websiteIds or global access, expiresAt, quota or enabled; applies to the next request.',
     body: updateKeyRequestSchema,
-    responses: { 200: { description: 'The changed key', schema: keyResponseSchema }, 404: NOT_FOUND, 422: INVALID },
-    handle(ctx, body) {
-      const key = updateKey(admin(ctx), id(ctx), body);
-      return isError(key) ? key : ok({ key });
-    },
+    responses: { 200: { description: 'The changed key', schema: keyResponseSchema }, 422: INVALID },
+    run: (admin, keyId, body) => keyAnswer(updateKey(admin, keyId, body)),
   }),
-  defineControlRoute({
+  defineKeyRoute({
     method: 'POST',
-    path: '/__sim/keys/:id/rotate',
+    action: 'rotate',
     summary: 'Issue a new secret for a key; the old secret is refused from the next request on.',
     responses: {
       200: { description: 'The key and its new secret, shown only here', schema: issuedKeySchema },
-      404: NOT_FOUND,
       409: { description: 'The key is revoked (CONFLICT)', schema: errorBodySchema },
     },
-    handle: (ctx) => okUnlessRefused(rotateKey(admin(ctx), id(ctx))),
+    run: rotateKey,
   }),
-  defineControlRoute({
+  defineKeyRoute({
     method: 'POST',
-    path: '/__sim/keys/:id/revoke',
+    action: 'revoke',
     summary: 'Revoke a key for good; idempotent (a second call answers alreadyRevoked: true and audits nothing).',
-    responses: { 200: { description: 'The revoked key', schema: revokeKeyResponseSchema }, 404: NOT_FOUND },
-    handle: (ctx) => okUnlessRefused(revokeKey(admin(ctx), id(ctx))),
+    responses: { 200: { description: 'The revoked key', schema: revokeKeyResponseSchema } },
+    run: revokeKey,
   }),
-  defineControlRoute({
+  defineKeyRoute({
     method: 'DELETE',
-    path: '/__sim/keys/:id',
     summary: 'Delete a key (fixture keys too, until the next reset).',
-    responses: { 200: { description: 'Deleted', schema: deleteKeyResponseSchema }, 404: NOT_FOUND },
-    handle: (ctx) => okUnlessRefused(deleteKey(admin(ctx), id(ctx))),
+    responses: { 200: { description: 'Deleted', schema: deleteKeyResponseSchema } },
+    run: deleteKey,
   }),
   defineControlRoute({
     method: 'GET',

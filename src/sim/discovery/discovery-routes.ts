@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { defineRouteGroup, jsonText, ok, uses, type Route } from '../routing/route.js';
+import { defineRouteGroup, jsonText, ok, uses, type Reply, type Route } from '../routing/route.js';
 import { API_CATALOG_TYPE, buildApiCatalog } from './api-catalog.js';
 import { buildAuthMarkdown } from './auth-markdown.js';
 import { requestBaseUrl } from './base-url.js';
@@ -31,6 +31,11 @@ export interface DiscoveryServices {
 
 /** A discovery route: public, no credential read; its context carries the route list (`ctx.routes`). */
 const defineDiscoveryRoute = defineRouteGroup({ family: 'discovery', access: { kind: 'public' } }, uses<DiscoveryServices>());
+
+/** A discovery document: `text` sent as `contentType` (200), with `headers` when given. */
+function documentReply(text: string, contentType: string, headers?: Record<string, string>): Reply {
+  return { reply: true, status: 200, body: undefined, text, contentType, ...(headers ? { headers } : {}) };
+}
 
 /** Discovery documents (SPEC 5.1.4) and the service health, public. */
 export const discoveryRoutes = [
@@ -71,14 +76,11 @@ export const discoveryRoutes = [
     path: '/.well-known/api-catalog',
     summary: 'RFC 9727 API catalog: links to the API, its OpenAPI description, auth.md and health.',
     responses: { 200: { description: 'An RFC 9727 linkset' } },
-    handle: (ctx) => ({
-      reply: true,
-      status: 200,
-      body: undefined,
-      text: JSON.stringify(buildApiCatalog(requestBaseUrl(ctx.request)), null, 2),
-      contentType: API_CATALOG_TYPE,
-      headers: { 'Cache-Control': 'public, max-age=3600, must-revalidate', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
-    }),
+    handle: (ctx) =>
+      documentReply(JSON.stringify(buildApiCatalog(requestBaseUrl(ctx.request)), null, 2), API_CATALOG_TYPE, {
+        'Cache-Control': 'public, max-age=3600, must-revalidate',
+        Link: '</.well-known/api-catalog>; rel="api-catalog"',
+      }),
   }),
   defineDiscoveryRoute({
     method: 'GET',
@@ -92,12 +94,6 @@ export const discoveryRoutes = [
     path: '/auth.md',
     summary: 'How to get, send and revoke a credential for this simulator (Markdown).',
     responses: { 200: { description: 'Markdown' } },
-    handle: (ctx) => ({
-      reply: true,
-      status: 200,
-      body: undefined,
-      text: buildAuthMarkdown(requestBaseUrl(ctx.request)),
-      contentType: 'text/markdown; charset=utf-8',
-    }),
+    handle: (ctx) => documentReply(buildAuthMarkdown(requestBaseUrl(ctx.request)), 'text/markdown; charset=utf-8'),
   }),
 ];

@@ -6,6 +6,7 @@ import { DAY_MS } from '../../model/world.js';
 import type { Derivation } from '../../traffic-cache.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
+import { createFieldReader, type FieldReaders } from './record-filters.js';
 
 /** Visitor ids of one website fit below this; keys of other websites are offset by it. */
 const VISITOR_SPACE = 4_194_304;
@@ -153,25 +154,15 @@ export interface IngestedFilterOptions<R extends SpanRecord> {
   readonly fieldValue?: (record: R, field: string) => string;
 }
 
-/** The value of a filter field every span record has ('' for those it lacks: country, region, city …). */
-function spanValue(record: SpanRecord, field: string): string | undefined {
-  switch (field) {
-    case 'path':
-      return record.path;
-    case 'browser_name':
-      return record.browserName;
-    case 'os_name':
-      return record.osName;
-    case 'device_type':
-      return record.deviceType;
-    case 'anonymous_id':
-      return record.anonymousId;
-    case 'session_id':
-      return record.sessionId;
-    default:
-      return undefined;
-  }
-}
+/** The filter fields every span record has (the others it lacks, country, region, city …, hold ''). */
+const SPAN_FIELDS: FieldReaders<SpanRecord> = {
+  path: (record) => record.path,
+  browser_name: (record) => record.browserName,
+  os_name: (record) => record.osName,
+  device_type: (record) => record.deviceType,
+  anonymous_id: (record) => record.anonymousId,
+  session_id: (record) => record.sessionId,
+};
 
 /**
  * Visits the ingested records of `kind` on the scope's websites whose time is within
@@ -191,14 +182,14 @@ export function scanIngested<R extends SpanRecord>(
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   const tests = filters.apply ? ctx.filters.tests : [];
-  const fieldValue = filters.fieldValue;
+  const valueOf = createFieldReader<R>(SPAN_FIELDS, filters.fieldValue);
   let serial = 0;
   ctx.scope.websites.forEach((website, siteIndex) => {
     if (!ctx.ingested.holds(kind, website.id)) return;
     for (let day = firstDay; day <= lastDay; day++) {
       for (const record of ctx.ingested.onDay(kind, website.id, day)) {
         if (record.timestamp < ctx.fromMs || record.timestamp > ctx.toMs) continue;
-        if (tests.length > 0 && !passesFilters(ctx.filters, (field) => spanValue(record, field) ?? fieldValue?.(record, field) ?? '')) continue;
+        if (tests.length > 0 && !passesFilters(ctx.filters, (field) => valueOf(record, field))) continue;
         visit({
           website,
           record,

@@ -33,3 +33,19 @@ export function splitFilters(ctx: RunContext, fields: ReadonlySet<string>): Spli
 export function passesRecord(split: SplitFilters, valueOf: (field: string) => string): boolean {
   return split.record.tests.length === 0 || passesFilters(split.record, valueOf);
 }
+
+/** A record's filterable fields: how to read each one, by filter field name. */
+export type FieldReaders<R> = Readonly<Record<string, (record: R) => string>>;
+
+/**
+ * A record's value of a filter field, read by `readers`; a field they do not name is read by
+ * `otherwise`, or holds the empty string.
+ */
+export function createFieldReader<R>(readers: FieldReaders<R>, otherwise?: (record: R, field: string) => string): (record: R, field: string) => string {
+  const byField = new Map(Object.entries(readers));
+  return (record, field) => {
+    const read = byField.get(field);
+    if (read !== undefined) return read(record);
+    return otherwise !== undefined ? otherwise(record, field) : '';
+  };
+}

@@ -1,30 +1,19 @@
 import { organizationOwner, type TrackedEvent } from '../../ingest/event-store.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
+import { createFieldReader } from './record-filters.js';
 
 /** A tracked event's value of a filter field; the empty string for fields it does not carry. */
-export function trackedValue(event: TrackedEvent, field: string): string {
-  switch (field) {
-    case 'event_name':
-      return event.name;
-    case 'path':
-      return event.path ?? '';
-    case 'anonymous_id':
-      return event.anonymousId ?? '';
-    case 'session_id':
-      return event.sessionId ?? '';
-    case 'profile_id':
-      return event.profileId ?? '';
-    case 'namespace':
-      return event.namespace ?? '';
-    case 'source':
-      return event.source ?? '';
-    case 'website_id':
-      return event.websiteId ?? '';
-    default:
-      return '';
-  }
-}
+export const trackedValue = createFieldReader<TrackedEvent>({
+  event_name: (event) => event.name,
+  path: (event) => event.path ?? '',
+  anonymous_id: (event) => event.anonymousId ?? '',
+  session_id: (event) => event.sessionId ?? '',
+  profile_id: (event) => event.profileId ?? '',
+  namespace: (event) => event.namespace ?? '',
+  source: (event) => event.source ?? '',
+  website_id: (event) => event.websiteId ?? '',
+});
 
 /** Who owns the tracked events of the scope: its websites and, for an organization scope, the organization. */
 export function trackedOwners(ctx: Pick<RunContext, 'scope'>): string[] {

@@ -6,8 +6,8 @@ import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, text } from '../../engine/fields.js';
-import { passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
-import { OUTGOING_LINKS } from '../../../ingest/page-events.js';
+import { createFieldReader, passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
+import { OUTGOING_LINKS, type OutgoingLinkRecord } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
 import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
 
@@ -87,6 +87,14 @@ function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => vo
   scanIngestedClicks(ctx, split, serial, visit);
 }
 
+/** A stored click's own filter fields (its website's id, `client_id`, is not on the record). */
+const storedClickField = createFieldReader<OutgoingLinkRecord>({
+  anonymous_id: (click) => click.anonymousId,
+  session_id: (click) => click.sessionId,
+  href: (click) => click.href,
+  text: (click) => click.text,
+});
+
 /**
  * Visits the clicks `/batch` and `/` stored (weight 1), website by website and day by day in
  * arrival order, after the generated ones. A click is joined to no session here, so a request
@@ -102,23 +110,7 @@ function scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: nu
     for (let day = firstDay; day <= lastDay; day++) {
       for (const click of ctx.ingested.onDay(OUTGOING_LINKS, website.id, day)) {
         if (click.timestamp < ctx.fromMs || click.timestamp > ctx.toMs) continue;
-        const passes = passesRecord(split, (field) => {
-          switch (field) {
-            case 'client_id':
-              return website.id;
-            case 'anonymous_id':
-              return click.anonymousId;
-            case 'session_id':
-              return click.sessionId;
-            case 'href':
-              return click.href;
-            case 'text':
-              return click.text;
-            default:
-              return '';
-          }
-        });
-        if (!passes) continue;
+        if (!passesRecord(split, (field) => (field === 'client_id' ? website.id : storedClickField(click, field)))) continue;
         const sessionName = `${website.id}\u0000${click.sessionId !== '' ? click.sessionId : click.eventId}`;
         let sessionKey = sessions.get(sessionName);
         if (sessionKey === undefined) sessions.set(sessionName, (sessionKey = serialBase + 1 + sessions.size));

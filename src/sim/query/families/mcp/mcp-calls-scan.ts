@@ -6,9 +6,17 @@ import { percentile } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
+import { createFieldReader, type FieldReaders } from '../../readers/record-filters.js';
 
 /** The filter fields of the mcp builders: they test the calls themselves. */
-const MCP_FILTER_FIELDS = new Set(['client', 'tool', 'server_name', 'environment', 'website_id']);
+const MCP_CALL_FIELDS: FieldReaders<McpCall> = {
+  client: (call) => call.client,
+  tool: (call) => call.tool,
+  server_name: (call) => call.serverName,
+  environment: (call) => call.environment,
+  website_id: (call) => call.websiteId,
+};
+const fieldOf = createFieldReader(MCP_CALL_FIELDS);
 
 /** One tool call, as the mcp types read it (the live `mcp_spans` row). */
 export interface McpCall {
@@ -68,7 +76,7 @@ function mcpOwners(ctx: RunContext): string[] {
 export function mcpCallsOf(ctx: RunContext): McpCall[] {
   const calls: McpCall[] = [];
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return calls;
-  const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => MCP_FILTER_FIELDS.has(t.field)) };
+  const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => Object.hasOwn(MCP_CALL_FIELDS, t.field)) };
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   const keep = (call: McpCall): void => {
@@ -115,23 +123,6 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
     if (ctx.ingested.holds(MCP_CALLS, owner)) for (let day = firstDay; day <= lastDay; day++) received(owner, day);
   }
   return calls;
-}
-
-function fieldOf(call: McpCall, field: string): string {
-  switch (field) {
-    case 'client':
-      return call.client;
-    case 'tool':
-      return call.tool;
-    case 'server_name':
-      return call.serverName;
-    case 'environment':
-      return call.environment;
-    case 'website_id':
-      return call.websiteId;
-    default:
-      return '';
-  }
 }
 
 /**

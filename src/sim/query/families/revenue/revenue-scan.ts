@@ -20,6 +20,7 @@ import { isMoneyRecord, REVENUE_RECORDS, type RevenueRecord } from '../../../ing
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FieldTest, type FilterPlan } from '../../engine/filters.js';
 import { round2 } from '../../readers/aggregate.js';
+import { createFieldReader, type FieldReaders } from '../../readers/record-filters.js';
 import { referrerDomain } from '../../readers/referrer-domain.js';
 
 /**
@@ -43,8 +44,22 @@ const FIRST_TOUCH_COLUMNS = ['country', 'region', 'city', 'browser_name', 'devic
 /** One of the first-touch dimensions held in a session column, plus the referrer domain and the entry path. */
 export type FirstTouchField = (typeof FIRST_TOUCH_COLUMNS)[number] | 'referrer' | 'path';
 
+/** The product a generated transaction sold, if its website lists it. */
+function productOf(tx: GeneratedTransaction) {
+  return productsOf(tx.website)[tx.batch.product[tx.index] as number];
+}
+
 /** Fields a revenue filter reads from the transaction itself. */
-const OWN_FIELDS = new Set(['currency', 'provider', 'type', 'product_id', 'product_name']);
+const OWN_FIELDS: FieldReaders<Transaction> = {
+  currency: currencyOf,
+  provider: providerOf,
+  type: (tx) => (tx.kind === 'generated' ? (REVENUE_TYPES[tx.batch.type[tx.index] as number] as string) : tx.record.type),
+  product_id: (tx) => (tx.kind === 'generated' ? (productOf(tx)?.id ?? '') : (tx.record.productId ?? '')),
+  product_name: (tx) => (tx.kind === 'generated' ? (productOf(tx)?.name ?? '') : (tx.record.productName ?? '')),
+};
+
+/** The transaction's own filterable fields ('' for any other). */
+export const ownField = createFieldReader(OWN_FIELDS);
 
 /** A generated transaction: one sample of a website-day's revenue batch, standing for `batch.weight` transactions. */
 export interface GeneratedTransaction {
@@ -132,44 +147,6 @@ export function firstTouchLabel(ctx: RunContext, tx: Transaction, field: FirstTo
   return firstTouch(ctx, tx, field) || fallback;
 }
 
-/** The transaction's own filterable fields. */
-export function ownField(tx: Transaction, field: string): string {
-  if (tx.kind === 'ingested') return ownFieldOfRecord(tx.record, field);
-  const { batch, index, website } = tx;
-  switch (field) {
-    case 'currency':
-      return currencyOf(tx);
-    case 'provider':
-      return providerOf(tx);
-    case 'type':
-      return REVENUE_TYPES[batch.type[index] as number] as string;
-    case 'product_id':
-      return productsOf(website)[batch.product[index] as number]?.id ?? '';
-    case 'product_name':
-      return productsOf(website)[batch.product[index] as number]?.name ?? '';
-    default:
-      return '';
-  }
-}
-
-/** A webhook row's own filterable fields. */
-function ownFieldOfRecord(record: RevenueRecord, field: string): string {
-  switch (field) {
-    case 'currency':
-      return record.currency;
-    case 'provider':
-      return record.provider;
-    case 'type':
-      return record.type;
-    case 'product_id':
-      return record.productId ?? '';
-    case 'product_name':
-      return record.productName ?? '';
-    default:
-      return '';
-  }
-}
-
 /** The ISO currency of a transaction. */
 export function currencyOf(tx: Transaction): string {
   return tx.kind === 'generated' ? (REVENUE_CURRENCIES[tx.batch.currency[tx.index] as number] as string) : tx.record.currency;
@@ -213,7 +190,7 @@ interface RevenueFilter {
 }
 
 function compileRevenueFilter(ctx: RunContext): RevenueFilter {
-  const ownTests: FieldTest[] = ctx.filters.tests.filter((t) => OWN_FIELDS.has(t.field));
+  const ownTests: FieldTest[] = ctx.filters.tests.filter((t) => Object.hasOwn(OWN_FIELDS, t.field));
   const own = ownTests.length > 0 ? { ...ctx.filters, tests: ownTests } : null;
   const dimensions: { field: FirstTouchField; mask: Uint8Array; emptyPasses: boolean }[] = [];
   for (const field of [...FIRST_TOUCH_COLUMNS, 'referrer', 'path'] as const) {

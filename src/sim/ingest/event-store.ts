@@ -1,6 +1,6 @@
 import { DAY_MS } from '../model/world.js';
 import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold } from './intake-hold.js';
-import { countBelow, createSortedTimes, insertTime, latestWithin, type SortedTimes } from './sorted-times.js';
+import { countBelow, createSortedDayIndex, type SortedTimes } from './sorted-times.js';
 
 /** A custom event accepted by `POST /track`, as the simulator keeps it. */
 export interface TrackedEvent {
@@ -85,12 +85,6 @@ export type EventCursor = Map<number, number>;
 /** The length of a quarter hour, ms: every bucket of every time zone is a union of them. */
 export const QUARTER_MS = 900_000;
 
-/** Events of one owner on one UTC day: in arrival order, with their times sorted beside them. */
-interface DayEvents {
-  readonly list: TrackedEvent[];
-  readonly times: SortedTimes;
-}
-
 /** Tracked events of one simulator run: bounded; a batch is stored whole or not at all. */
 export interface EventStore extends EventReader {
   readonly limits: EventStoreLimits;
@@ -137,18 +131,18 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
     maxEvents: limits.maxEvents ?? DEFAULT_EVENT_STORE_LIMITS.maxEvents,
     maxChars: limits.maxChars ?? DEFAULT_EVENT_STORE_LIMITS.maxChars,
   };
-  /** owner → UTC day → events in arrival order, and their sorted times. */
-  const byOwner = new Map<string, Map<number, DayEvents>>();
+  /** owner → UTC day → events in arrival order. */
+  const byOwner = new Map<string, Map<number, TrackedEvent[]>>();
+  /** The events' times by owner and day, sorted, and each owner's count. */
+  const index = createSortedDayIndex();
   /** The owner's days that [fromMs, toMs] touches and that hold events, in day order. */
-  const daysWithin = (owner: string, fromMs: number, toMs: number): [number, DayEvents][] => {
+  const daysWithin = (owner: string, fromMs: number, toMs: number): [number, TrackedEvent[]][] => {
     const days = byOwner.get(owner);
     if (!days || toMs < fromMs) return [];
     const first = Math.floor(fromMs / DAY_MS);
     const last = Math.floor(toMs / DAY_MS);
     return [...days].filter(([day]) => day >= first && day <= last).sort(([a], [b]) => a - b);
   };
-  /** owner → events it holds, all days. */
-  const totals = new Map<string, number>();
   let size = 0;
   let chars = 0;
   /** Events and characters of the batches the ingestion delay still holds (they count against the bounds). */
@@ -164,14 +158,10 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
         byOwner.set(owner, days);
       }
       const day = Math.floor(event.timestamp / DAY_MS);
-      let entry = days.get(day);
-      if (!entry) {
-        entry = { list: [], times: createSortedTimes() };
-        days.set(day, entry);
-      }
-      insertTime(entry.times, event.timestamp);
-      entry.list.push(event);
-      totals.set(owner, (totals.get(owner) ?? 0) + 1);
+      let list = days.get(day);
+      if (!list) days.set(day, (list = []));
+      list.push(event);
+      index.add(owner, event.timestamp);
     }
     size += events.length;
     chars += added;
@@ -203,38 +193,18 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
       }
       return { ok: true };
     },
-    countTouching(owners, fromMs, toMs) {
-      const first = Math.floor(fromMs / DAY_MS);
-      const last = Math.floor(toMs / DAY_MS);
-      let count = 0;
-      for (const owner of owners) {
-        const days = byOwner.get(owner);
-        if (!days) continue;
-        for (const [day, entry] of days) if (day >= first && day <= last) count += entry.list.length;
-      }
-      return count;
-    },
-    latestWithin(owners, fromMs, toMs) {
-      let latest = -Infinity;
-      for (const owner of owners) {
-        for (const [, { times }] of daysWithin(owner, fromMs, toMs)) latest = Math.max(latest, latestWithin(times, fromMs, toMs));
-      }
-      return latest;
-    },
-    countOwned(owners) {
-      let count = 0;
-      for (const owner of owners) count += totals.get(owner) ?? 0;
-      return count;
-    },
+    countTouching: index.countTouching,
+    latestWithin: index.latestWithin,
+    countOwned: index.countOwned,
     scan(owner, fromMs, toMs, visit) {
-      for (const [, { list }] of daysWithin(owner, fromMs, toMs)) {
+      for (const [, list] of daysWithin(owner, fromMs, toMs)) {
         for (const event of list) {
           if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
         }
       }
     },
     scanAppended(owner, fromMs, toMs, cursor, visit) {
-      for (const [day, { list }] of daysWithin(owner, fromMs, toMs)) {
+      for (const [day, list] of daysWithin(owner, fromMs, toMs)) {
         for (let i = cursor.get(day) ?? 0; i < list.length; i++) {
           const event = list[i] as TrackedEvent;
           if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
@@ -243,7 +213,8 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
       }
     },
     tallyQuarters(owner, fromMs, toMs, visit) {
-      for (const [day, { times }] of daysWithin(owner, fromMs, toMs)) {
+      for (const [day] of daysWithin(owner, fromMs, toMs)) {
+        const times = index.timesOn(owner, day) as SortedTimes;
         const start = Math.max(day * DAY_MS, Math.floor(fromMs / QUARTER_MS) * QUARTER_MS);
         const end = Math.min((day + 1) * DAY_MS - 1, toMs);
         for (let quarter = start; quarter <= end; quarter += QUARTER_MS) {

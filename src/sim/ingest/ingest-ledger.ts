@@ -1,6 +1,6 @@
 import { DAY_MS } from '../model/world.js';
 import { createIntakeHold, NO_INTAKE_DELAY, type IntakeHold } from './intake-hold.js';
-import { createSortedTimes, insertTime, latestWithin, type SortedTimes } from './sorted-times.js';
+import { createSortedDayIndex } from './sorted-times.js';
 
 /**
  * The ingested-record ledger: what the ingestion routes accepted (page views, outgoing links,
@@ -129,10 +129,8 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}, hol
   const bounds: IngestLedgerLimits = { ...DEFAULT_INGEST_LEDGER_LIMITS, ...limits };
   /** kind name → website id → day → records. */
   const kinds = new Map<string, Map<string, Map<number, IngestRecord[]>>>();
-  /** website id → day → the times of its records of every kind (their number is the day's count). */
-  const counts = new Map<string, Map<number, SortedTimes>>();
-  /** website id → records of every kind, all days. */
-  const totals = new Map<string, number>();
+  /** The times of every kind's records by website and day, sorted, and each website's count. */
+  const index = createSortedDayIndex();
   const eventIds = new Set<string>();
   const visitors = new Map<string, Map<string, number>>();
   let size = 0;
@@ -173,18 +171,13 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}, hol
       if (!sites) kinds.set(kind.name, (sites = new Map()));
       let days = sites.get(websiteId);
       if (!days) sites.set(websiteId, (days = new Map()));
-      let tally = counts.get(websiteId);
-      if (!tally) counts.set(websiteId, (tally = new Map()));
       for (const record of records) {
         const day = Math.floor(record.timestamp / DAY_MS);
         let list = days.get(day);
         if (!list) days.set(day, (list = []));
         list.push(record);
-        let times = tally.get(day);
-        if (!times) tally.set(day, (times = createSortedTimes()));
-        insertTime(times, record.timestamp);
+        index.add(websiteId, record.timestamp);
       }
-      totals.set(websiteId, (totals.get(websiteId) ?? 0) + records.length);
     }
     size += count;
     chars += added;
@@ -214,36 +207,9 @@ export function createIngestLedger(limits: Partial<IngestLedgerLimits> = {}, hol
       for (const day of days.keys()) if (first === null || day < first) first = day;
       return first;
     },
-    countTouching(websiteIds, fromMs, toMs) {
-      const firstDay = Math.floor(fromMs / DAY_MS);
-      const lastDay = Math.floor(toMs / DAY_MS);
-      let total = 0;
-      for (const id of websiteIds) {
-        const tally = counts.get(id);
-        if (!tally) continue;
-        for (const [day, times] of tally) if (day >= firstDay && day <= lastDay) total += times.length;
-      }
-      return total;
-    },
-    latestWithin(websiteIds, fromMs, toMs) {
-      const firstDay = Math.floor(fromMs / DAY_MS);
-      const lastDay = Math.floor(toMs / DAY_MS);
-      let latest = -Infinity;
-      for (const id of websiteIds) {
-        const tally = counts.get(id);
-        if (!tally) continue;
-        for (let day = firstDay; day <= lastDay; day++) {
-          const times = tally.get(day);
-          if (times) latest = Math.max(latest, latestWithin(times, fromMs, toMs));
-        }
-      }
-      return latest;
-    },
-    countOwned(websiteIds) {
-      let total = 0;
-      for (const id of websiteIds) total += totals.get(id) ?? 0;
-      return total;
-    },
+    countTouching: index.countTouching,
+    latestWithin: index.latestWithin,
+    countOwned: index.countOwned,
     claimEventId(key) {
       if (eventIds.has(key)) return false;
       eventIds.add(key);

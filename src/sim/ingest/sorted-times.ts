@@ -1,3 +1,5 @@
+import { DAY_MS } from '../model/world.js';
+
 /**
  * The times of one owner's records on one day, kept in ascending order beside the records
  * (which stay in arrival order): answers "how many before t" and "the latest up to t" with a
@@ -52,4 +54,71 @@ export function latestWithin(sorted: SortedTimes, fromMs: number, toMs: number):
   if (upTo === 0) return -Infinity;
   const latest = sorted.times[upTo - 1] as number;
   return latest >= fromMs ? latest : -Infinity;
+}
+
+/**
+ * The sorted times of records by owner (a website, an organization) and UTC day, with each
+ * owner's count over all days: what the tracked-event store and the ingest ledger count and date
+ * their records by (the records themselves stay with each store, in arrival order).
+ */
+export interface SortedDayIndex {
+  /** Adds the time of one record of the owner. */
+  add(owner: string, ms: number): void;
+  /** The owner's times on a UTC day, if it holds any. */
+  timesOn(owner: string, day: number): SortedTimes | undefined;
+  /** How many times the owners hold on the UTC days that [fromMs, toMs] touches (whole days). */
+  countTouching(owners: Iterable<string>, fromMs: number, toMs: number): number;
+  /** The latest time within [fromMs, toMs] of the owners, or -Infinity when none is. */
+  latestWithin(owners: Iterable<string>, fromMs: number, toMs: number): number;
+  /** How many times the owners hold, all days. */
+  countOwned(owners: Iterable<string>): number;
+}
+
+/** An empty index. */
+export function createSortedDayIndex(): SortedDayIndex {
+  /** owner → UTC day → its times. */
+  const byOwner = new Map<string, Map<number, SortedTimes>>();
+  /** owner → times it holds, all days. */
+  const totals = new Map<string, number>();
+  return {
+    add(owner, ms) {
+      let days = byOwner.get(owner);
+      if (!days) byOwner.set(owner, (days = new Map()));
+      const day = Math.floor(ms / DAY_MS);
+      let times = days.get(day);
+      if (!times) days.set(day, (times = createSortedTimes()));
+      insertTime(times, ms);
+      totals.set(owner, (totals.get(owner) ?? 0) + 1);
+    },
+    timesOn(owner, day) {
+      return byOwner.get(owner)?.get(day);
+    },
+    countTouching(owners, fromMs, toMs) {
+      const first = Math.floor(fromMs / DAY_MS);
+      const last = Math.floor(toMs / DAY_MS);
+      let count = 0;
+      for (const owner of owners) {
+        const days = byOwner.get(owner);
+        if (!days) continue;
+        for (const [day, times] of days) if (day >= first && day <= last) count += times.length;
+      }
+      return count;
+    },
+    latestWithin(owners, fromMs, toMs) {
+      const first = Math.floor(fromMs / DAY_MS);
+      const last = Math.floor(toMs / DAY_MS);
+      let latest = -Infinity;
+      for (const owner of owners) {
+        const days = byOwner.get(owner);
+        if (!days) continue;
+        for (const [day, times] of days) if (day >= first && day <= last) latest = Math.max(latest, latestWithin(times, fromMs, toMs));
+      }
+      return latest;
+    },
+    countOwned(owners) {
+      let count = 0;
+      for (const owner of owners) count += totals.get(owner) ?? 0;
+      return count;
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { paddleEventSchema, type PaddleEvent } from '../../../contract/webhooks.js';
 import { normalizePaddleEvent } from './paddle-events.js';
-import { verifyPaddleSignature } from './webhook-signature.js';
+import { PADDLE_SIGNATURE } from './webhook-signature.js';
 import { defineWebhookRoute } from './webhook-route.js';
 
 /**
@@ -16,8 +16,7 @@ export const paddleWebhookRoutes = [
     provider: 'paddle',
     summary:
       "Paddle's webhook for the organization with this revenue-configuration hash (GET /__sim/fixtures lists it with its secret key): verifies paddle-signature over the raw body (HMAC-SHA256, 300 s on the simulator's clock) and records transaction.completed as revenue (revenue_* query types).",
-    header: 'paddle-signature',
-    verify: verifyPaddleSignature,
+    signature: PADDLE_SIGNATURE,
     notJson: { key: 'WEBHOOK_INVALID_PAYLOAD', message: 'The signed body is not JSON' },
     schema: paddleEventSchema,
     bodyDescription: 'The notification exactly as Paddle sent it: the signature covers these bytes.',

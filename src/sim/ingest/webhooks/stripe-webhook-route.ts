@@ -1,6 +1,6 @@
 import { stripeEventSchema, type StripeEvent } from '../../../contract/webhooks.js';
 import { normalizeStripeEvent } from './stripe-events.js';
-import { verifyStripeSignature } from './webhook-signature.js';
+import { STRIPE_SIGNATURE } from './webhook-signature.js';
 import { defineWebhookRoute } from './webhook-route.js';
 
 /**
@@ -17,8 +17,7 @@ export const stripeWebhookRoutes = [
     provider: 'stripe',
     summary:
       "Stripe's webhook for the organization with this revenue-configuration hash (GET /__sim/fixtures lists it with its whsec_ secret): verifies stripe-signature over the raw body (HMAC-SHA256, 300 s on the simulator's clock) and records succeeded payments, paid invoices and refunds as revenue (revenue_* query types), failed and canceled attempts as revenue_overview's payment diagnostics.",
-    header: 'stripe-signature',
-    verify: verifyStripeSignature,
+    signature: STRIPE_SIGNATURE,
     notJson: { key: 'WEBHOOK_INVALID_SIGNATURE', message: 'The signed body is not JSON; Stripe’s verification parses the event, so this counts as a failed verification' },
     schema: stripeEventSchema,
     bodyDescription: 'The event exactly as Stripe sent it: the signature covers these bytes.',

@@ -5,15 +5,14 @@ import { basketError, type BasketErrorKey } from '../../errors.js';
 import { ok, type Route } from '../../routing/route.js';
 import { defineIngestRoute } from '../ingest-route.js';
 import { asWebhookEnvelope, findWebhookEndpoint, issuesOf, processingFailed, recordRevenue, type WebhookEndpoint, type WebhookOutcome } from './webhook-delivery.js';
-import type { SignatureProblem } from './webhook-signature.js';
+import { verifySignature, type SignatureScheme } from './webhook-signature.js';
 
 /** What differs between two payment providers' webhook routes; the steps are the same. */
 export interface WebhookProvider<E> {
   readonly provider: 'stripe' | 'paddle';
   readonly summary: string;
-  /** The signature header (`stripe-signature`, `paddle-signature`). */
-  readonly header: string;
-  readonly verify: (body: string, header: string, secret: string, now: number) => SignatureProblem | null;
+  /** The signature header and what it signs. */
+  readonly signature: SignatureScheme;
   /** The refusal of a signed body that is not JSON (Stripe's verification parses it: 401; Paddle: 400). */
   readonly notJson: { readonly key: BasketErrorKey; readonly message: string };
   readonly schema: z.ZodType<E>;
@@ -51,10 +50,10 @@ export function defineWebhookRoute<E>(spec: WebhookProvider<E>): Route {
     },
     authorize: (ctx) => findWebhookEndpoint(ctx, spec.provider),
     validate(ctx, body, endpoint) {
-      const header = ctx.request.headers[spec.header];
+      const header = ctx.request.headers[spec.signature.header];
       if (!header) return basketError('WEBHOOK_MISSING_SIGNATURE');
-      const problem = spec.verify(body, header, endpoint.secret, ctx.now);
-      if (problem) return basketError('WEBHOOK_INVALID_SIGNATURE', [{ code: problem.code, field: spec.header, message: problem.message }]);
+      const problem = verifySignature(spec.signature, body, header, endpoint.secret, ctx.now);
+      if (problem) return basketError('WEBHOOK_INVALID_SIGNATURE', [{ code: problem.code, field: spec.signature.header, message: problem.message }]);
       let json: unknown;
       try {
         json = JSON.parse(body);

@@ -56,9 +56,34 @@ function readHeader(header: string, separator: string): Map<string, string[]> {
 
 const DIGITS = /^\d{1,15}$/;
 
-/** Checks the shared part: a timestamp of digits within the tolerance, and at least one signature. */
-function checkParts(header: string, name: string, timestamp: string | undefined, signatures: readonly string[], now: number, example: string): SignatureProblem | null {
+/** How a provider writes its signature header and what it signs. */
+export interface SignatureScheme {
+  /** The header (`stripe-signature`, `paddle-signature`). */
+  readonly header: string;
+  /** Between the header's `key=value` parts. */
+  readonly separator: string;
+  /** The keys of the timestamp part and of a signature part. */
+  readonly timestampKey: string;
+  readonly signatureKey: string;
+  /** Between the timestamp and the body in the signed text. */
+  readonly joiner: string;
+  /** Whether a signature's hex may be in either case. */
+  readonly eitherCase: boolean;
+  /** What the provider calls the endpoint's secret. */
+  readonly secretName: string;
+}
+
+/** Stripe's: `stripe-signature: t=<unix>,v1=<hex>[,v1=…]` over `<t>.<body>`. */
+export const STRIPE_SIGNATURE: SignatureScheme = { header: 'stripe-signature', separator: ',', timestampKey: 't', signatureKey: 'v1', joiner: '.', eitherCase: false, secretName: 'signing secret' };
+
+/** Paddle's: `paddle-signature: ts=<unix>;h1=<hex>[;h1=…]` over `<ts>:<body>`, the hex in either case. */
+export const PADDLE_SIGNATURE: SignatureScheme = { header: 'paddle-signature', separator: ';', timestampKey: 'ts', signatureKey: 'h1', joiner: ':', eitherCase: true, secretName: 'secret key' };
+
+/** Checks the timestamp (digits, within the tolerance) and that there is at least one signature. */
+function checkParts(scheme: SignatureScheme, header: string, timestamp: string | undefined, signatures: readonly string[], now: number): SignatureProblem | null {
+  const name = scheme.header;
   if (timestamp === undefined || signatures.length === 0) {
+    const example = `${scheme.timestampKey}=<unix seconds>${scheme.separator}${scheme.signatureKey}=<hex HMAC-SHA256>`;
     return { code: 'malformed_header', message: `${name} must read ${example}; got ${truncate(JSON.stringify(header), 120)}` };
   }
   if (!DIGITS.test(timestamp)) return { code: 'malformed_header', message: `The timestamp of ${name} must be Unix seconds (digits); got ${truncate(JSON.stringify(timestamp), 40)}` };
@@ -73,34 +98,26 @@ function checkParts(header: string, name: string, timestamp: string | undefined,
   return null;
 }
 
-/**
- * Verifies a `stripe-signature` header over the raw body: null when one `v1` signature is
- * HMAC-SHA256(secret, `${t}.${body}`) and `t` is within the tolerance of `now` (epoch ms).
- */
-export function verifyStripeSignature(body: string, header: string, secret: string, now: number): SignatureProblem | null {
-  const parts = readHeader(header, ',');
-  const timestamp = parts.get('t')?.[0];
-  const signatures = parts.get('v1') ?? [];
-  const problem = checkParts(header, 'stripe-signature', timestamp, signatures, now, 't=<unix seconds>,v1=<hex HMAC-SHA256>');
-  if (problem) return problem;
-  const expected = hmacSha256Hex(secret, `${timestamp as string}.${body}`);
-  if (signatures.some((signature) => constantTimeEqual(expected, signature))) return null;
-  return { code: 'signature_mismatch', message: `No v1 signature of stripe-signature is HMAC-SHA256 of "<t>.<raw body>" with this endpoint's signing secret` };
-}
-
 const HEX = /^[0-9a-f]+$/i;
 
 /**
- * Verifies a `paddle-signature` header over the raw body: null when one `h1` signature is
- * HMAC-SHA256(secret, `${ts}:${body}`) (hex in either case) and `ts` is within the tolerance.
+ * Verifies a signature header of the scheme over the raw body: null when one of its signatures
+ * is HMAC-SHA256(secret, `<timestamp><joiner><body>`) and the timestamp is within the tolerance
+ * of `now` (epoch ms).
  */
-export function verifyPaddleSignature(body: string, header: string, secret: string, now: number): SignatureProblem | null {
-  const parts = readHeader(header, ';');
-  const timestamp = parts.get('ts')?.[0];
-  const signatures = parts.get('h1') ?? [];
-  const problem = checkParts(header, 'paddle-signature', timestamp, signatures, now, 'ts=<unix seconds>;h1=<hex HMAC-SHA256>');
+export function verifySignature(scheme: SignatureScheme, body: string, header: string, secret: string, now: number): SignatureProblem | null {
+  const parts = readHeader(header, scheme.separator);
+  const timestamp = parts.get(scheme.timestampKey)?.[0];
+  const signatures = parts.get(scheme.signatureKey) ?? [];
+  const problem = checkParts(scheme, header, timestamp, signatures, now);
   if (problem) return problem;
-  const expected = hmacSha256Hex(secret, `${timestamp as string}:${body}`);
-  if (signatures.some((signature) => HEX.test(signature) && constantTimeEqual(expected, signature.toLowerCase()))) return null;
-  return { code: 'signature_mismatch', message: `No h1 signature of paddle-signature is HMAC-SHA256 of "<ts>:<raw body>" with this endpoint's secret key` };
+  const expected = hmacSha256Hex(secret, `${timestamp as string}${scheme.joiner}${body}`);
+  const matches = scheme.eitherCase
+    ? (signature: string) => HEX.test(signature) && constantTimeEqual(expected, signature.toLowerCase())
+    : (signature: string) => constantTimeEqual(expected, signature);
+  if (signatures.some(matches)) return null;
+  return {
+    code: 'signature_mismatch',
+    message: `No ${scheme.signatureKey} signature of ${scheme.header} is HMAC-SHA256 of "<${scheme.timestampKey}>${scheme.joiner}<raw body>" with this endpoint's ${scheme.secretName}`,
+  };
 }

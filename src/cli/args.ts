@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
 import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
@@ -6,7 +5,7 @@ import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
 import { suggest } from '../sim/text.js';
-import { describeArgumentError } from './argument-error.js';
+import { parseFlags } from './argument-error.js';
 import { CONFORM_HELP, CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
 
 export { describeArgumentError } from './argument-error.js';
@@ -251,6 +250,33 @@ function parseWorkers(text: string): number | null {
   return count >= 1 && count <= MAX_WORKERS ? count : null;
 }
 
+/** The flags of `serve` (and of no command). */
+const SERVE_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  clock: { type: 'string' },
+  now: { type: 'string' },
+  log: { type: 'boolean' },
+  scenario: { type: 'string', multiple: true },
+  limits: { type: 'string' },
+  'allowed-origin': { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+  profile: { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
+  'store-ca': { type: 'string' },
+  workers: { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'write-timeout': { type: 'string' },
+  'ingest-delay': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  'control-token': { type: 'string' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 /**
  * Parses argv (without node and the script) and the environment variables that stand in for
  * flags ({@link STORE_ENV}, {@link STORE_PREFIX_ENV}; an empty one counts as unset). Never
@@ -260,41 +286,8 @@ function parseWorkers(text: string): number | null {
  */
 export function parseCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Command {
   if (argv[0] === 'conform') return parseConformCommand(argv.slice(1));
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        clock: { type: 'string' },
-        now: { type: 'string' },
-        log: { type: 'boolean' },
-        scenario: { type: 'string', multiple: true },
-        limits: { type: 'string' },
-        'allowed-origin': { type: 'string', multiple: true },
-        strict: { type: 'boolean' },
-        profile: { type: 'string' },
-        store: { type: 'string' },
-        'store-prefix': { type: 'string' },
-        'store-ca': { type: 'string' },
-        workers: { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'write-timeout': { type: 'string' },
-        'ingest-delay': { type: 'string' },
-        'trust-proxy': { type: 'boolean' },
-        'control-token': { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: describeArgumentError(error as Error & { code?: string }, FLAGS, "Try 'analytics-sim --help'.") };
-  }
+  const parsed = parseFlags(argv, SERVE_FLAGS, "Try 'analytics-sim --help'.");
+  if (typeof parsed === 'string') return { kind: 'error', message: parsed };
   const { values, positionals } = parsed;
   if (values.help) return positionals[0] === 'serve' ? { kind: 'help', topic: 'serve' } : { kind: 'help' };
   if (values.version) return { kind: 'version' };
@@ -410,5 +403,3 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
 /** The commands, for "did you mean" on a mistyped one. */
 const COMMANDS = ['serve', 'conform'];
 
-/** Every long flag, for "did you mean" on a mistyped one. */
-const FLAGS = ['--port', '--host', '--seed', '--clock', '--now', '--log', '--scenario', '--limits', '--allowed-origin', '--strict', '--profile', '--store', '--store-prefix', '--store-ca', '--workers', '--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--config', '--help', '--version'];

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { suggest } from '../../sim/text.js';
 import { QUERY_TYPE_NAMES } from '../../sim/query/registry.js';
-import { describeArgumentError } from '../argument-error.js';
+import { parseFlags } from '../argument-error.js';
 import { CONFORM_GROUPS, type ConformGroup } from './report.js';
 
 /** Options of `analytics-sim conform`. */
@@ -78,34 +77,25 @@ Against a local simulator:
     --website web_acme_store --link link_acme_launch --schedule mon_acme_store
 `;
 
-/** Every long flag of the command, for "did you mean" on a mistyped one. */
-const CONFORM_FLAGS = ['--target', '--key', '--website', '--link', '--schedule', '--only', '--type', '--json', '--help'];
+/** The flags of `conform`. */
+const CONFORM_FLAGS = {
+  target: { type: 'string' },
+  key: { type: 'string' },
+  website: { type: 'string' },
+  link: { type: 'string' },
+  schedule: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  type: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 const HINT = "Try 'analytics-sim conform --help'.";
 
 /** Parses the arguments after `conform`. Never throws: bad input becomes an `error` command. */
 export function parseConformCommand(argv: readonly string[]): ConformCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        target: { type: 'string' },
-        key: { type: 'string' },
-        website: { type: 'string' },
-        link: { type: 'string' },
-        schedule: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        type: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: describeArgumentError(error as Error & { code?: string }, CONFORM_FLAGS, HINT) };
-  }
+  const parsed = parseFlags(argv, CONFORM_FLAGS, HINT);
+  if (typeof parsed === 'string') return { kind: 'error', message: parsed };
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help', topic: 'conform' };
   if (positionals.length > 0) return { kind: 'error', message: `Unexpected argument '${positionals[0]}'. ${HINT}` };

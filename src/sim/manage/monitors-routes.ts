@@ -1,11 +1,10 @@
-import { errorBodySchema } from '../../contract/errors.js';
 import { monitorSchemas, type CreateMonitor, type ManagedMonitor, type UpdateMonitor } from '../../contract/manage/monitors.js';
 import type { UptimeMonitor } from '../model/entities.js';
 import { type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
-import { authorizeItem, MONITOR, type Found } from './access.js';
-import { iso, itemReply, defineManageRoute } from './kit.js';
-import { defineResource } from './resource.js';
+import { MONITOR } from './access.js';
+import { iso, itemReply } from './kit.js';
+import { defineResource, itemAction } from './resource.js';
 
 /** Seconds between checks of a monitor created without `intervalSeconds`. */
 export const DEFAULT_INTERVAL_SECONDS = 60;
@@ -42,66 +41,60 @@ function setPaused(ctx: RouteContext, monitor: UptimeMonitor, paused: boolean): 
   return next;
 }
 
-const byId = authorizeItem<UptimeMonitor>(MONITOR, (ctx, id) => ctx.state.monitors.get(id));
-
-function pauseRoute(paused: boolean) {
-  return defineManageRoute<undefined, Found<UptimeMonitor>>({
+/** `POST /v1/monitors/:id/pause` or `/resume`: idempotent. */
+function pauseAction(paused: boolean) {
+  return itemAction<UptimeMonitor>({
     method: 'POST',
-    path: `/v1/monitors/:id/${paused ? 'pause' : 'resume'}`,
-    access: { kind: 'key', scope: 'write:monitors' },
+    action: paused ? 'pause' : 'resume',
     summary: paused
       ? 'Pause a monitor (idempotent): status pages show it as paused.'
       : 'Resume a paused monitor (idempotent).',
-    responses: { 200: { description: 'The monitor', schema: monitorSchemas.item }, 404: { description: 'No monitor has this id (NOT_FOUND)', schema: errorBodySchema } },
-    authorize: byId,
+    answer: { description: 'The monitor', schema: monitorSchemas.item },
     handle: (ctx, _body, { item }) => itemReply(ctx, monitorWire(setPaused(ctx, item, paused))),
   });
 }
 
 /** Uptime monitors: read:monitors lists and reads; write:monitors creates, changes, pauses, resumes and deletes. */
-export const monitorRoutes = [
-  ...defineResource<UptimeMonitor, CreateMonitor, UpdateMonitor>({
-    path: '/v1/monitors',
-    kind: MONITOR,
-    scopes: { read: 'read:monitors', write: 'write:monitors' },
-    items: (state) => state.monitors,
-    wire: monitorWire,
-    schemas: monitorSchemas,
-    summaries: {
-      list: 'List the uptime monitors of the organization the caller reaches, by creation.',
-      create: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
-      get: 'Get an uptime monitor.',
-      update: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
-      delete: 'Delete an uptime monitor; status pages stop showing it.',
-    },
-    create: (ctx, body, caller) => ({
-      id: ctx.state.manage.ids.next('mon'),
-      organizationId: caller.organizationId,
-      websiteId: body.websiteId ?? null,
-      name: body.name,
-      url: body.url,
-      intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
-      paused: false,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    }),
-    update(ctx, body, item) {
-      const next: UptimeMonitor = {
-        ...item,
-        name: body.name ?? item.name,
-        url: body.url ?? item.url,
-        intervalSeconds: body.intervalSeconds ?? item.intervalSeconds,
-        websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
-        updatedAt: ctx.now,
-      };
-      if (next.intervalSeconds !== item.intervalSeconds) {
-        ctx.state.traffic.clear();
-        ctx.state.results.clear();
-      }
-      return next;
-    },
-    remove: (state, item, now) => deleteMonitor(state, item.id, now),
+export const monitorRoutes = defineResource<UptimeMonitor, CreateMonitor, UpdateMonitor>({
+  path: '/v1/monitors',
+  kind: MONITOR,
+  scopes: { read: 'read:monitors', write: 'write:monitors' },
+  items: (state) => state.monitors,
+  wire: monitorWire,
+  schemas: monitorSchemas,
+  summaries: {
+    list: 'List the uptime monitors of the organization the caller reaches, by creation.',
+    create: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
+    get: 'Get an uptime monitor.',
+    update: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
+    delete: 'Delete an uptime monitor; status pages stop showing it.',
+  },
+  create: (ctx, body, caller) => ({
+    id: ctx.state.manage.ids.next('mon'),
+    organizationId: caller.organizationId,
+    websiteId: body.websiteId ?? null,
+    name: body.name,
+    url: body.url,
+    intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
+    paused: false,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   }),
-  pauseRoute(true),
-  pauseRoute(false),
-];
+  update(ctx, body, item) {
+    const next: UptimeMonitor = {
+      ...item,
+      name: body.name ?? item.name,
+      url: body.url ?? item.url,
+      intervalSeconds: body.intervalSeconds ?? item.intervalSeconds,
+      websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
+      updatedAt: ctx.now,
+    };
+    if (next.intervalSeconds !== item.intervalSeconds) {
+      ctx.state.traffic.clear();
+      ctx.state.results.clear();
+    }
+    return next;
+  },
+  remove: (state, item, now) => deleteMonitor(state, item.id, now),
+  actions: [pauseAction(true), pauseAction(false)],
+});

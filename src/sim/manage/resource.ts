@@ -3,7 +3,7 @@ import { errorBodySchema } from '../../contract/errors.js';
 import { deletedResponseSchema, listQuerySchema } from '../../contract/manage/common.js';
 import type { Scope } from '../../contract/scopes.js';
 import { notFound as notFoundError, type SimError } from '../errors.js';
-import { isError, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
+import { isError, type DocumentedResponse, type Reply, type Route, type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { authorizeItem, reaches, resolveCaller, type Caller, type Found, type Owned, type ResourceKind } from './access.js';
 import { BAD_PAGE, checkWebsiteRef, deletedReply, inCreationOrder, itemReply, listReply, pageRequest, type PageRequest, defineManageRoute } from './kit.js';
@@ -35,7 +35,7 @@ export interface ParentSpec<Parent, Item> {
  * An `authorize` step for an item of a child resource: the parent first (its 403/404), then the
  * item named by `idParam`, which must belong to that parent (404 naming `kind` otherwise).
  */
-export function authorizeChild<Parent, Item>(
+function authorizeChild<Parent, Item>(
   parent: ParentSpec<Parent, Item>,
   kind: ResourceKind,
   lookup: (state: SimState, id: string) => Item | undefined,
@@ -48,6 +48,52 @@ export function authorizeChild<Parent, Item>(
     const item = lookup(ctx.state, id);
     return item !== undefined && parent.holds(access.item, item) ? { caller: access.caller, item } : notFoundError({ kind: kind.label, id });
   };
+}
+
+/**
+ * A route below one item of a resource (`<item path>/<action>`), declared with
+ * {@link itemAction}: the resource fills in its path, access (GET reads, any other method
+ * writes), the item's lookup and its 404.
+ */
+export type ItemAction<Item> = (resource: ItemRouteBase<Item>) => Route;
+
+/** What the routes on one item of a resource share. */
+interface ItemRouteBase<Item> {
+  readonly itemPath: string;
+  readonly scopes: { readonly read: Scope; readonly write: Scope };
+  readonly byId: (ctx: RouteContext) => Found<Item> | SimError;
+  readonly notFound: DocumentedResponse;
+}
+
+/** A route on one item beyond the five of a resource: pause a monitor, set a status page's monitors. */
+export interface ItemActionSpec<Item, Body> {
+  readonly method: 'GET' | 'POST' | 'PUT';
+  /** The path segment below the item, e.g. `pause`. */
+  readonly action: string;
+  readonly summary: string;
+  readonly body?: z.ZodType<Body>;
+  /** The success answer (200 unless `status` says 201). */
+  readonly answer: DocumentedResponse & { readonly status?: 200 | 201 };
+  readonly validate?: (ctx: RouteContext, body: Body, found: Found<Item>) => SimError | undefined;
+  readonly handle: (ctx: RouteContext, body: Body, found: Found<Item>) => Reply | SimError;
+}
+
+/** Declares a route on one item of a resource; the resource's `actions` list it. */
+export function itemAction<Item, Body = undefined>(spec: ItemActionSpec<Item, Body>): ItemAction<Item> {
+  const { method, action, summary, body, answer, validate, handle } = spec;
+  const { status = 200, ...documented } = answer;
+  return ({ itemPath, scopes, byId, notFound }) =>
+    defineManageRoute<Body, Found<Item>>({
+      method,
+      path: `${itemPath}/${action}`,
+      access: { kind: 'key', scope: method === 'GET' ? scopes.read : scopes.write },
+      summary,
+      ...(body ? { body } : {}),
+      responses: { [status]: documented, 404: notFound },
+      authorize: byId,
+      ...(validate ? { validate } : {}),
+      handle,
+    });
 }
 
 /**
@@ -99,9 +145,11 @@ export interface ResourceSpec<Item extends Owned & Created, Create extends objec
   readonly update: (ctx: RouteContext, body: Update, item: Item) => Item | SimError;
   /** Removes an item and what depends on it (default: the item alone). */
   readonly remove?: (state: SimState, item: Item, now: number) => void;
+  /** Routes on one item beyond the five, declared after them in this order. */
+  readonly actions?: readonly ItemAction<Item>[];
 }
 
-/** The routes of a resource: list, create, get, update (PATCH) and delete, in that order. */
+/** The routes of a resource: list, create, get, update (PATCH) and delete, in that order, then its `actions`. */
 export function defineResource<Item extends Owned & Created, Create extends object, Update extends object, Owner = Caller>(
   spec: ResourceSpec<Item, Create, Update, Owner>,
 ): Route[] {
@@ -205,5 +253,6 @@ export function defineResource<Item extends Owned & Created, Create extends obje
         return deletedReply(ctx, item.id);
       },
     }),
+    ...(spec.actions ?? []).map((action) => action({ itemPath, scopes, byId, notFound })),
   ];
 }

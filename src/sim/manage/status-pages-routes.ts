@@ -16,8 +16,8 @@ import {
 import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
 import { defineRoute, type RouteContext } from '../routing/route.js';
 import { authorizeItem, INCIDENT, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
-import { checkWebsiteRef, defineManageRoute, itemReply, taken } from './kit.js';
-import { authorizeChild, defineResource, type ParentSpec } from './resource.js';
+import { checkWebsiteRef, itemReply, taken } from './kit.js';
+import { defineResource, itemAction, type ParentSpec } from './resource.js';
 import type { Incident, StatusPage } from './model.js';
 import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
 
@@ -70,132 +70,124 @@ const incidentParent: ParentSpec<StatusPage, Incident> = {
   notFound: PAGE_NOT_FOUND,
 };
 
-const incidentById = authorizeChild(incidentParent, INCIDENT, (state, id) => state.manage.incidents.get(id), 'incidentId');
-
-const pageRoutes = [
-  ...defineResource<StatusPage, CreateStatusPage, UpdateStatusPage>({
-    path: '/v1/status-pages',
-    kind: STATUS_PAGE,
-    scopes: { read: READ, write: WRITE },
-    items: (state) => state.manage.statusPages,
-    wire: statusPageWire,
-    schemas: statusPageSchemas,
-    summaries: {
-      list: 'List the status pages of the organization the caller reaches, by creation.',
-      create: 'Create a status page (published by default) showing monitorIds.',
-      get: 'Get a status page.',
-      update: 'Change a status page: name, slug, description, published or websiteId.',
-      delete: 'Delete a status page and its incidents.',
+const pageRoutes = defineResource<StatusPage, CreateStatusPage, UpdateStatusPage>({
+  path: '/v1/status-pages',
+  kind: STATUS_PAGE,
+  scopes: { read: READ, write: WRITE },
+  items: (state) => state.manage.statusPages,
+  wire: statusPageWire,
+  schemas: statusPageSchemas,
+  summaries: {
+    list: 'List the status pages of the organization the caller reaches, by creation.',
+    create: 'Create a status page (published by default) showing monitorIds.',
+    get: 'Get a status page.',
+    update: 'Change a status page: name, slug, description, published or websiteId.',
+    delete: 'Delete a status page and its incidents.',
+  },
+  conflict: SLUG_CONFLICT,
+  validateCreate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
+  create: (ctx, body, caller) =>
+    slugTaken(ctx, body.slug) ?? {
+      id: ctx.state.manage.ids.next('sp'),
+      organizationId: caller.organizationId,
+      websiteId: body.websiteId ?? null,
+      name: body.name,
+      slug: body.slug,
+      description: body.description ?? null,
+      published: body.published ?? true,
+      monitorIds: [...(body.monitorIds ?? [])],
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
     },
-    conflict: SLUG_CONFLICT,
-    validateCreate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
-    create: (ctx, body, caller) =>
-      slugTaken(ctx, body.slug) ?? {
-        id: ctx.state.manage.ids.next('sp'),
-        organizationId: caller.organizationId,
-        websiteId: body.websiteId ?? null,
-        name: body.name,
-        slug: body.slug,
-        description: body.description ?? null,
-        published: body.published ?? true,
-        monitorIds: [...(body.monitorIds ?? [])],
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
+  update: (ctx, body, item) =>
+    (body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id)) ?? {
+      ...item,
+      name: body.name ?? item.name,
+      slug: body.slug ?? item.slug,
+      description: body.description === undefined ? item.description : body.description,
+      published: body.published ?? item.published,
+      websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
+      updatedAt: ctx.now,
+    },
+  remove: (state, item) => deleteStatusPage(state, item.id),
+  actions: [
+    itemAction<StatusPage>({
+      method: 'GET',
+      action: 'monitors',
+      summary: 'The monitors a status page shows, in order.',
+      answer: { description: 'The visible monitors', schema: pageMonitorsResponseSchema },
+      handle: (ctx, _body, { item }) => itemReply(ctx, pageMonitors(ctx, item)),
+    }),
+    itemAction<StatusPage, PageMonitorsBody>({
+      method: 'PUT',
+      action: 'monitors',
+      summary: 'Set which monitors a status page shows, in order (replaces the list).',
+      body: pageMonitorsBodySchema,
+      answer: { description: 'The visible monitors', schema: pageMonitorsResponseSchema },
+      validate: (ctx, body, { caller }) => checkMonitors(ctx, caller, body.monitorIds),
+      handle(ctx, body, { item }) {
+        const next: StatusPage = { ...item, monitorIds: [...body.monitorIds], updatedAt: ctx.now };
+        ctx.state.manage.statusPages.set(item.id, next);
+        return itemReply(ctx, pageMonitors(ctx, next));
       },
-    update: (ctx, body, item) =>
-      (body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id)) ?? {
-        ...item,
-        name: body.name ?? item.name,
-        slug: body.slug ?? item.slug,
-        description: body.description === undefined ? item.description : body.description,
-        published: body.published ?? item.published,
-        websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
-        updatedAt: ctx.now,
-      },
-    remove: (state, item) => deleteStatusPage(state, item.id),
-  }),
-  defineManageRoute<undefined, Found<StatusPage>>({
-    method: 'GET',
-    path: '/v1/status-pages/:id/monitors',
-    access: { kind: 'key', scope: READ },
-    summary: 'The monitors a status page shows, in order.',
-    responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById,
-    handle: (ctx, _body, { item }) => itemReply(ctx, pageMonitors(ctx, item)),
-  }),
-  defineManageRoute<PageMonitorsBody, Found<StatusPage>>({
-    method: 'PUT',
-    path: '/v1/status-pages/:id/monitors',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Set which monitors a status page shows, in order (replaces the list).',
-    body: pageMonitorsBodySchema,
-    responses: { 200: { description: 'The visible monitors', schema: pageMonitorsResponseSchema }, 404: PAGE_NOT_FOUND },
-    authorize: pageById,
-    validate: (ctx, body, { caller }) => checkMonitors(ctx, caller, body.monitorIds),
-    handle(ctx, body, { item }) {
-      const next: StatusPage = { ...item, monitorIds: [...body.monitorIds], updatedAt: ctx.now };
-      ctx.state.manage.statusPages.set(item.id, next);
-      return itemReply(ctx, pageMonitors(ctx, next));
-    },
-  }),
-];
+    }),
+  ],
+});
 
-const incidentRoutes = [
-  ...defineResource<Incident, CreateIncident, UpdateIncident, Found<StatusPage>>({
-    path: '/v1/status-pages/:id/incidents',
-    idParam: 'incidentId',
-    kind: INCIDENT,
-    scopes: { read: READ, write: WRITE },
-    parent: incidentParent,
-    items: (state) => state.manage.incidents,
-    wire: incidentWire,
-    schemas: incidentSchemas,
-    summaries: {
-      list: 'List the incidents of a status page, by creation.',
-      create: 'Open an incident on a status page with its first update (default investigating, minor).',
-      get: 'Get an incident of a status page with its timeline.',
-      update: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
-      delete: 'Delete an incident.',
-    },
-    notFound: INCIDENT_NOT_FOUND,
-    create(ctx, body, { item: page }) {
-      const { ids } = ctx.state.manage;
-      const status = body.status ?? 'investigating';
-      return {
-        id: ids.next('inc'),
-        organizationId: page.organizationId,
-        statusPageId: page.id,
-        title: body.title,
-        status,
-        impact: body.impact ?? 'minor',
-        updates: [{ id: ids.next('upd'), status, message: body.message, createdAt: ctx.now }],
-        resolvedAt: status === 'resolved' ? ctx.now : null,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      };
-    },
-    update(ctx, body, incident) {
-      const next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
-      return body.status !== undefined || body.message !== undefined
-        ? withUpdate(next, { status: body.status, message: body.message }, ctx.now, ctx.state.manage.ids)
-        : next;
-    },
-  }),
-  defineManageRoute<IncidentUpdateBody, Found<Incident>>({
-    method: 'POST',
-    path: '/v1/status-pages/:id/incidents/:incidentId/updates',
-    access: { kind: 'key', scope: WRITE },
-    summary: 'Add an update to an incident’s timeline, optionally changing its status.',
-    body: incidentUpdateBodySchema,
-    responses: { 201: { description: 'The incident with the new update', schema: incidentSchemas.item }, 404: INCIDENT_NOT_FOUND },
-    authorize: incidentById,
-    handle(ctx, body, { item: incident }) {
-      const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);
-      ctx.state.manage.incidents.set(incident.id, next);
-      return itemReply(ctx, incidentWire(next), 201);
-    },
-  }),
-];
+const incidentRoutes = defineResource<Incident, CreateIncident, UpdateIncident, Found<StatusPage>>({
+  path: '/v1/status-pages/:id/incidents',
+  idParam: 'incidentId',
+  kind: INCIDENT,
+  scopes: { read: READ, write: WRITE },
+  parent: incidentParent,
+  items: (state) => state.manage.incidents,
+  wire: incidentWire,
+  schemas: incidentSchemas,
+  summaries: {
+    list: 'List the incidents of a status page, by creation.',
+    create: 'Open an incident on a status page with its first update (default investigating, minor).',
+    get: 'Get an incident of a status page with its timeline.',
+    update: 'Change an incident: title and impact in place; a status or message adds an update to the timeline.',
+    delete: 'Delete an incident.',
+  },
+  notFound: INCIDENT_NOT_FOUND,
+  create(ctx, body, { item: page }) {
+    const { ids } = ctx.state.manage;
+    const status = body.status ?? 'investigating';
+    return {
+      id: ids.next('inc'),
+      organizationId: page.organizationId,
+      statusPageId: page.id,
+      title: body.title,
+      status,
+      impact: body.impact ?? 'minor',
+      updates: [{ id: ids.next('upd'), status, message: body.message, createdAt: ctx.now }],
+      resolvedAt: status === 'resolved' ? ctx.now : null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+  },
+  update(ctx, body, incident) {
+    const next: Incident = { ...incident, title: body.title ?? incident.title, impact: body.impact ?? incident.impact, updatedAt: ctx.now };
+    return body.status !== undefined || body.message !== undefined
+      ? withUpdate(next, { status: body.status, message: body.message }, ctx.now, ctx.state.manage.ids)
+      : next;
+  },
+  actions: [
+    itemAction<Incident, IncidentUpdateBody>({
+      method: 'POST',
+      action: 'updates',
+      summary: 'Add an update to an incident’s timeline, optionally changing its status.',
+      body: incidentUpdateBodySchema,
+      answer: { description: 'The incident with the new update', schema: incidentSchemas.item, status: 201 },
+      handle(ctx, body, { item: incident }) {
+        const next = withUpdate(incident, body, ctx.now, ctx.state.manage.ids);
+        ctx.state.manage.incidents.set(incident.id, next);
+        return itemReply(ctx, incidentWire(next), 201);
+      },
+    }),
+  ],
+});
 
 const publicRoutes = [
   defineRoute({

@@ -341,21 +341,18 @@ function classificationRows(ctx: RunContext): Row[] {
     .map(classify);
 }
 
+/** A value's row of a property key: its count and share of the key's total, then `last` (its rank, or the key's cardinality). */
+function propertyValueRow(stats: PropertyStats, value: string, count: number, last: 'rank' | 'cardinality', lastValue: number): Row {
+  return { event_name: stats.event, property_key: stats.key, property_value: value, count, total: stats.total, percentage: share(count, stats.total), [last]: lastValue };
+}
+
 /** The `limit` (default 10) most frequent values of every key, ranked within the key. */
 function topValueRows(ctx: RunContext): Row[] {
   const cutoff = ctx.limit ?? 10;
   return collectPropertyStats(ctx).flatMap((stats) =>
     rankedValues(stats)
       .slice(0, cutoff)
-      .map(([value, count], k) => ({
-        event_name: stats.event,
-        property_key: stats.key,
-        property_value: value,
-        count,
-        total: stats.total,
-        percentage: share(count, stats.total),
-        rank: k + 1,
-      })),
+      .map(([value, count], k) => propertyValueRow(stats, value, count, 'rank', k + 1)),
   );
 }
 
@@ -364,15 +361,7 @@ function distributionRows(ctx: RunContext): Row[] {
   return collectPropertyStats(ctx)
     .filter((stats) => stats.values.size <= 20)
     .flatMap((stats) =>
-      rankedValues(stats).map(([value, count]) => ({
-        event_name: stats.event,
-        property_key: stats.key,
-        property_value: value,
-        count,
-        total: stats.total,
-        percentage: share(count, stats.total),
-        cardinality: stats.values.size,
-      })),
+      rankedValues(stats).map(([value, count]) => propertyValueRow(stats, value, count, 'cardinality', stats.values.size)),
     )
     .slice(0, ctx.limit ?? 100);
 }

@@ -207,42 +207,41 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
   return pages;
 }
 
+/** One row per page of {@link spanPages} with at least 5 views (the builders' HAVING page_views >= 5), made by `rowOf`. */
+function busyPageRows(ctx: RunContext, rowOf: (name: string, page: SpanPage) => Row): Row[] {
+  const rows: Row[] = [];
+  for (const [name, page] of spanPages(ctx)) if (page.views >= 5) rows.push(rowOf(name, page));
+  return rows;
+}
+
 /** frustration_by_page: rage, dead and error rates per page of at least 5 views. */
 export function frustrationRows(ctx: RunContext): Row[] {
-  const rows: Row[] = [];
-  for (const [name, page] of spanPages(ctx)) {
-    if (page.views < 5) continue;
-    rows.push({
-      name,
-      page_views: page.views,
-      visitors: page.visitors,
-      rage_click_rate: percent1(page.rage, page.views),
-      dead_click_rate: percent1(page.dead, page.views),
-      error_rate: percent1(page.errored, page.views),
-      top_dead_click_target: topOf(page.deadTargets),
-      top_rage_click_target: topOf(page.rageTargets),
-    });
-  }
+  const rows = busyPageRows(ctx, (name, page) => ({
+    name,
+    page_views: page.views,
+    visitors: page.visitors,
+    rage_click_rate: percent1(page.rage, page.views),
+    dead_click_rate: percent1(page.dead, page.views),
+    error_rate: percent1(page.errored, page.views),
+    top_dead_click_target: topOf(page.deadTargets),
+    top_rage_click_target: topOf(page.rageTargets),
+  }));
   const frustration = (r: Row): number => (r.rage_click_rate as number) + (r.dead_click_rate as number);
   return rows.sort((a, b) => frustration(b) - frustration(a) || (b.page_views as number) - (a.page_views as number) || byName(a, b));
 }
 
 /** engagement_quality_by_page: time, attention, scroll and interaction per page of at least 5 views. */
 export function qualityRows(ctx: RunContext): Row[] {
-  const rows: Row[] = [];
-  for (const [name, page] of spanPages(ctx)) {
-    if (page.views < 5) continue;
-    rows.push({
-      name,
-      page_views: page.views,
-      avg_time_on_page: round1(page.timeOnPage / page.views),
-      avg_active_time: round1(page.active / page.views),
-      attention_ratio: round1((100 * page.active) / Math.max(page.timeOnPage, 1)),
-      avg_scroll_depth: round1(page.scroll / page.views),
-      avg_interactions: round1(page.interactions / page.views),
-      median_time_to_first_interaction: median(page.firstInteraction),
-    });
-  }
+  const rows = busyPageRows(ctx, (name, page) => ({
+    name,
+    page_views: page.views,
+    avg_time_on_page: round1(page.timeOnPage / page.views),
+    avg_active_time: round1(page.active / page.views),
+    attention_ratio: round1((100 * page.active) / Math.max(page.timeOnPage, 1)),
+    avg_scroll_depth: round1(page.scroll / page.views),
+    avg_interactions: round1(page.interactions / page.views),
+    median_time_to_first_interaction: median(page.firstInteraction),
+  }));
   return rows.sort((a, b) => (b.page_views as number) - (a.page_views as number) || byName(a, b));
 }
 

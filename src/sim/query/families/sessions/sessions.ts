@@ -7,7 +7,7 @@ import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { OUTPUT_FIELDS, int, numOrNull } from '../../engine/fields.js';
-import { bySessions, createDistinctGroups } from '../../readers/distinct-groups.js';
+import { bySessions, createDistinctGroups, type DistinctGroups } from '../../readers/distinct-groups.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
@@ -32,6 +32,26 @@ function durationRange(seconds: number): number {
 function pathPasses(ctx: RunContext): (path: number) => boolean {
   const mask = ctx.filters.masks.get('path');
   return mask ? (path) => mask[path] === 1 : () => true;
+}
+
+/**
+ * Distinct sessions and visitors per key of the pageviews that pass the request's path filter:
+ * `keyOf` gives a pageview's key, or null to leave it out.
+ */
+function countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: number) => number | null): DistinctGroups<number> {
+  const mask = ctx.filters.masks.get('path');
+  const counts = createDistinctGroups<number>();
+  let serial = 0;
+  scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+    serial++;
+    const to = batch.pageOffsets[i + 1] as number;
+    for (let p = batch.pageOffsets[i] as number; p < to; p++) {
+      if (mask && mask[batch.pagePaths[p] as number] !== 1) continue;
+      const key = keyOf(batch, p);
+      if (key !== null) counts.add(key, serial, visitorKey, weight);
+    }
+  });
+  return counts;
 }
 
 /** Distinct sessions and visitors per session-level value (device, browser). */
@@ -317,16 +337,9 @@ export const sessionTypes: QueryTypeDefinition[] = [
       tags: ["sessions", "duration", "distribution"],
     },
     run(ctx) {
-      const passes = pathPasses(ctx);
-      const counts = createDistinctGroups<number>();
-      let serial = 0;
-      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
-        serial++;
-        const to = batch.pageOffsets[i + 1] as number;
-        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
-          const seconds = batch.pageTimeS[p] as number;
-          if (seconds > 0 && passes(batch.pagePaths[p] as number)) counts.add(durationRange(seconds), serial, visitorKey, weight);
-        }
+      const counts = countPageviews(ctx, (batch, p) => {
+        const seconds = batch.pageTimeS[p] as number;
+        return seconds > 0 ? durationRange(seconds) : null;
       });
       return DURATION_RANGES.flatMap(([label], k) => {
         const c = counts.groups.get(k);
@@ -449,18 +462,8 @@ export const sessionTypes: QueryTypeDefinition[] = [
       tags: ["sessions", "pages", "usage"],
     },
     run(ctx) {
-      const passes = pathPasses(ctx);
       const paths = ctx.dictionaries.values.path;
-      const counts = createDistinctGroups<number>();
-      let serial = 0;
-      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
-        serial++;
-        const to = batch.pageOffsets[i + 1] as number;
-        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
-          const path = batch.pagePaths[p] as number;
-          if (passes(path)) counts.add(path, serial, visitorKey, weight);
-        }
-      });
+      const counts = countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number);
       return [...counts.groups]
         .map(([path, c]) => ({ name: paths[path] ?? '', sessions: c.sessions, visitors: c.visitors }))
         .filter((row) => row.name !== '')

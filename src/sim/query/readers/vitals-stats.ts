@@ -269,6 +269,11 @@ export function metricQuantiles(group: VitalsGroup, metric: number, qs: readonly
   return quantiles(keepAll ? values : kept(metric, values), qs).map((v) => (v === null ? null : roundMetric(metric, v)));
 }
 
+/** One quantile of a metric as rows print it (null when the group has no such value). */
+export function metricQuantile(group: VitalsGroup, metric: number, q: number): number | null {
+  return metricQuantiles(group, metric, [q])[0] ?? null;
+}
+
 /** A metric's weighted mean as rows print it (null when the group has no such value). */
 export function metricAverage(group: VitalsGroup, metric: number, keepAll = false): number | null {
   const values = keepAll ? (group.metrics[metric] as MetricValues) : kept(metric, group.metrics[metric] as MetricValues);

@@ -6,7 +6,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, t
 import { int, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
-import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -44,14 +44,14 @@ function statsOf(group: VitalsGroup): WebVitalsStats {
   return {
     visitors: group.visitors,
     avg_fcp: metricAverage(group, METRIC_FCP),
-    p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+    p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
     avg_lcp: metricAverage(group, METRIC_LCP),
-    p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
-    p75_lcp: metricQuantiles(group, METRIC_LCP, [0.75])[0] ?? null,
+    p50_lcp: metricQuantile(group, METRIC_LCP, 0.5),
+    p75_lcp: metricQuantile(group, METRIC_LCP, 0.75),
     avg_cls: metricAverage(group, METRIC_CLS),
-    p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+    p50_cls: metricQuantile(group, METRIC_CLS, 0.5),
     avg_inp: metricAverage(group, METRIC_INP),
-    p75_inp: metricQuantiles(group, METRIC_INP, [0.75])[0] ?? null,
+    p75_inp: metricQuantile(group, METRIC_INP, 0.75),
     avg_ttfb: metricAverage(group, METRIC_TTFB),
     measurements: group.samples,
   };
@@ -98,15 +98,15 @@ function timeSeriesRows(ctx: RunContext): Row[] {
     .map(([date, group]) => ({
       date,
       avg_fcp: metricAverage(group, METRIC_FCP),
-      p50_fcp: metricQuantiles(group, METRIC_FCP, [0.5])[0] ?? null,
+      p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
       avg_lcp: metricAverage(group, METRIC_LCP),
-      p50_lcp: metricQuantiles(group, METRIC_LCP, [0.5])[0] ?? null,
+      p50_lcp: metricQuantile(group, METRIC_LCP, 0.5),
       avg_cls: metricAverage(group, METRIC_CLS),
-      p50_cls: metricQuantiles(group, METRIC_CLS, [0.5])[0] ?? null,
+      p50_cls: metricQuantile(group, METRIC_CLS, 0.5),
       avg_inp: metricAverage(group, METRIC_INP),
-      p50_inp: metricQuantiles(group, METRIC_INP, [0.5])[0] ?? null,
+      p50_inp: metricQuantile(group, METRIC_INP, 0.5),
       avg_ttfb: metricAverage(group, METRIC_TTFB),
-      p50_ttfb: metricQuantiles(group, METRIC_TTFB, [0.5])[0] ?? null,
+      p50_ttfb: metricQuantile(group, METRIC_TTFB, 0.5),
       measurements: group.samples,
     }));
 }
@@ -131,11 +131,22 @@ const BREAKDOWN_FIELDS = {
 /** The fields the geographic breakdowns add after those, which their meta does not list. */
 const GEO_FIELDS = { country_code: 'string', country_name: 'string', percentage: 'number' } as const;
 
+/** What a web_vitals_by_* declaration says: its meta, and the session dimension its rows group by, or its own rows. */
+type VitalsBreakdownSpec = { name: string; title: string; description: string; tags: string[]; geo?: boolean } & (
+  | { dimension: SessionDimension; run?: undefined }
+  | { dimension?: undefined; run(ctx: RunContext): Row[] }
+);
+
+/** The rows of a breakdown by one session dimension. */
+function sessionBreakdown(dimension: SessionDimension): (ctx: RunContext) => Row[] {
+  return (ctx) => sessionBreakdownRows(ctx, dimension);
+}
+
 /**
  * A web_vitals_by_* breakdown: the {@link BREAKDOWN_FIELDS} (and {@link GEO_FIELDS} for a
  * geographic one), paged by itself, with the live meta these builders share.
  */
-function defineVitalsBreakdown(spec: { name: string; title: string; description: string; tags: string[]; geo?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
+function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
@@ -149,7 +160,7 @@ function defineVitalsBreakdown(spec: { name: string; title: string; description:
       tags: spec.tags,
       default_visualization: "table",
     },
-    run: spec.run,
+    run: spec.dimension === undefined ? spec.run : sessionBreakdown(spec.dimension),
   });
 }
 
@@ -170,9 +181,7 @@ export const performanceTypes: QueryTypeDefinition[] = [
     title: "Web Vitals by Browser",
     description: "Average and p50 Core Web Vitals per browser.",
     tags: ["vitals", "performance", "browser"],
-    run(ctx) {
-    return sessionBreakdownRows(ctx, 'browser_name');
-    },
+    dimension: 'browser_name',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_country',
@@ -191,18 +200,14 @@ export const performanceTypes: QueryTypeDefinition[] = [
     title: "Web Vitals by OS",
     description: "Average and p50 Core Web Vitals per operating system.",
     tags: ["vitals", "performance", "os"],
-    run(ctx) {
-    return sessionBreakdownRows(ctx, 'os_name');
-    },
+    dimension: 'os_name',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_device',
     title: "Web Vitals by Device Type",
     description: "Average and p50 Core Web Vitals split by mobile / desktop / tablet. Use it for mobile-vs-desktop comparisons.",
     tags: ["vitals", "performance", "device", "mobile", "desktop"],
-    run(ctx) {
-    return sessionBreakdownRows(ctx, 'device_type');
-    },
+    dimension: 'device_type',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_region',

@@ -4,7 +4,7 @@ import { createBucketer } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
-import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -91,7 +91,7 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
     },
     (v) => ingestedDimensionKey(ctx, field, v),
   );
-  const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantiles(group, metric, [0.5])[0] ?? null;
+  const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantile(group, metric, 0.5);
   return [...groups]
     .map(([key, group]) => ({
       name: typeof key === 'number' ? label(key) : key,

@@ -61,3 +61,5 @@ export { DEFAULT_ALLOWED_ORIGINS } from './sim/cors/origins.js';
 export { trackEventSchema, trackBodySchema, trackResponseSchema, TRACK_BATCH_MAX, type TrackEvent, type TrackBody, type TrackResponse } from './contract/track.js';
 export { DEFAULT_EVENT_STORE_LIMITS } from './sim/ingest/event-store.js';
 export { PROFILES, PROFILE_SWITCHES, type Profile, type ProfileSwitch, type SwitchName } from './sim/profile.js';
+export { recordingSchema, parseRecording, RECORDING_VERSION, MAX_RECORDING_ENTRIES, MAX_RECORDING_BYTES, type Recording, type RecordingInput, type RecordingEntry } from './contract/recording.js';
+export { RecordingRefused } from './sim/query/engine/replay-index.js';

@@ -31,6 +31,7 @@ import type { WorldFactory } from './model/world.js';
 import { PUBLIC_ROUTES } from './routing/public-routes.js';
 import { createRouter } from './routing/router.js';
 import { createSeededRun } from './seeded-run.js';
+import { createReplayIndex } from './query/engine/replay-index.js';
 import type { SimulatorCore } from './simulator-core.js';
 
 /** Options of {@link createSimulator}. Everything with an effect on answers is injected. */
@@ -124,6 +125,15 @@ export interface SimulatorOptions {
    * `analytics-sim/express` for instance, passes its own). Default: resolves at once (nothing else runs in between).
    */
   readonly yieldToEventLoop?: () => Promise<void>;
+  /**
+   * A recording (the parsed JSON of a file `analytics-sim record` wrote; `contract/recording.ts`):
+   * a query parameter asked exactly as a recorded one (type, scope, range, time zone, filters,
+   * paging) is answered with the recorded rows, with a `Warning` naming it; every other one from
+   * the generated world. Auth, scopes, limits, scenarios and the journal apply as always. A
+   * recording with an unknown version, a malformed entry or a secret in it throws
+   * `RecordingRefused` here, naming the entry (index and path).
+   */
+  readonly replay?: unknown;
 }
 
 /** The metrics of a simulator, as `GET /__sim/metrics` exposes them. */
@@ -199,6 +209,8 @@ const resolvedAtOnce = (): Promise<void> => Promise.resolve();
  * ids, scenarios: rebuilt on reset), the control backend and the request handler together.
  */
 export function createSimulator(options: SimulatorOptions): Simulator {
+  // Checked before anything is built: a refused recording starts nothing.
+  const replay = options.replay === undefined ? null : createReplayIndex(options.replay);
   const clock = createSimClock({ mode: options.clock ?? 'virtual', startMs: options.startMs, realNow: options.realNow });
   const sharedStore = isSharedStore(options.store) ? options.store : null;
   const admission: Admission = {
@@ -215,6 +227,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       eventStorage: options.eventStorage ?? {},
       ...(options.trafficCacheBytes !== undefined ? { trafficCacheBytes: options.trafficCacheBytes } : {}),
       intake: { now: () => clock.now(), delayMs: () => ingestDelayMs },
+      replay,
     },
     startup: (options.scenarios ?? []).map((entry) => resolveScenario(entry, catalog)),
     clock,
@@ -313,6 +326,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       scenarios: options.scenarios ?? [],
       eventStorage: options.eventStorage ?? {},
       allowedOrigins: options.allowedOrigins ?? null,
+      replay: replay?.fingerprint ?? null,
       // The world's keys (a config file adds keys to the world): processes must agree on them.
       keys: run.state.world.apiKeys.map((key) => `${key.id}:${key.keyHash}`),
     }),

@@ -3,6 +3,7 @@ import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
 import { createAnswerMemo, type AnswerMemo } from './query/engine/answer-memo.js';
 import { createResultCache, type ResultCache } from './query/engine/result-cache.js';
+import type { ReplayIndex } from './query/engine/replay-index.js';
 import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_ENTRIES, type TrafficReader } from './traffic-cache.js';
 import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';
@@ -54,6 +55,8 @@ export interface SimState {
   readonly setupChecks: SetupCheckStore;
   /** Status pages, incidents, feature flags and organization settings of the management routes. */
   readonly manage: ManageState;
+  /** The recording queries are answered from where they match one (`createSimulator({ replay })`); null: none. */
+  readonly replay: ReplayIndex | null;
 }
 
 /** Options of {@link createState}. */
@@ -64,6 +67,8 @@ export interface StateOptions {
   readonly trafficCacheBytes?: number;
   /** The clock and the ingestion delay in force (default: no delay). */
   readonly intake?: IntakeHoldSource;
+  /** A recording to answer matching query parameters from (default none); kept across resets. */
+  readonly replay?: ReplayIndex | null;
 }
 
 const byId = <T extends { id: string }>(items: readonly T[]): Map<string, T> => new Map(items.map((item) => [item.id, item]));
@@ -105,5 +110,6 @@ export function createState(world: World, options: StateOptions = {}): SimState 
     setupChecks: createSetupCheckStore(),
     manage: createManageState(world),
     dictionaries: createIngestDictionaries(world.dictionaries),
+    replay: options.replay ?? null,
   };
 }

@@ -369,6 +369,7 @@ export const queryRoutes = [
         ingested: ctx.state.ingested,
         profiles: ctx.state.profiles,
         profile: ctx.profile,
+        replay: ctx.state.replay,
         warn: (field: string, message: string) => {
           warned = true;
           ctx.warn({ field, message });

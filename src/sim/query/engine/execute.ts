@@ -10,6 +10,7 @@ import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js'
 import { allowedFilters } from '../registry.js';
 import { resultKey, scopeKey, type ResultCache } from './result-cache.js';
 import { ownersOf } from './scope-owners.js';
+import type { ReplayIndex } from './replay-index.js';
 
 /** The outcome of one parameter: its rows are already serialized (`rowsJson`, a JSON array). */
 export interface ParameterResult {
@@ -50,6 +51,8 @@ export interface ExecutionEnvironment {
   readonly profile: Profile;
   /** Called with the exact reason when a parameter fails for a reason live hides behind "Query execution failed". */
   readonly warn?: (field: string, message: string) => void;
+  /** A recording (`createSimulator({ replay })`): a parameter asked as a recorded one gets its recorded rows. */
+  readonly replay?: ReplayIndex | null;
 }
 
 /** Fields `sortBy` may name, as the service's standard builders allow them. */
@@ -103,6 +106,11 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   const { type } = parameter;
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
+  }
+  const recorded = env.replay?.find(plan, parameter, scope, env.timezone);
+  if (recorded !== undefined) {
+    env.warn?.(parameter.key, `rows from the recording (entry ${recorded.entry} of ${env.replay?.source}), not from the generated world`);
+    return { parameter: parameter.key, success: true, rowsJson: recorded.rowsJson };
   }
   const limit = plan.limit ?? (followsLive(env.profile, 'default-limit') ? 100 : type.defaultLimit);
   const offset = (plan.page - 1) * limit;

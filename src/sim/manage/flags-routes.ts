@@ -3,7 +3,7 @@ import { flagSchemas, type CreateFlag, type FeatureFlagBody, type UpdateFlag } f
 import type { SimError } from '../errors.js';
 import type { RouteContext } from '../routing/route.js';
 import { FLAG } from './access.js';
-import { iso, taken } from './kit.js';
+import { iso, stampItem, taken } from './kit.js';
 import { defineResource } from './resource.js';
 import type { FeatureFlag, FlagRule } from './model.js';
 
@@ -56,18 +56,14 @@ export const flagRoutes = defineResource<FeatureFlag, CreateFlag, UpdateFlag>({
   conflict: { description: 'Another flag of the organization has this key (CONFLICT)', schema: errorBodySchema },
   create(ctx, body, caller) {
     return (
-      keyTaken(ctx, caller.organizationId, body.key) ?? {
-        id: ctx.state.manage.ids.next('flag'),
-        organizationId: caller.organizationId,
-        websiteId: body.websiteId ?? null,
+      keyTaken(ctx, caller.organizationId, body.key) ??
+      stampItem(ctx, 'flag', caller.organizationId, body.websiteId ?? null, {
         key: body.key,
         description: body.description ?? null,
         enabled: body.enabled ?? false,
         rolloutPercentage: body.rolloutPercentage ?? 0,
         rules: copyRules(body.rules ?? []),
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      }
+      })
     );
   },
   update(ctx, body, item) {

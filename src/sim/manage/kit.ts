@@ -42,6 +42,15 @@ export function listReply<T>(ctx: RouteContext, items: readonly T[], page: PageR
   return ok({ success: true, requestId: ctx.requestId, data, pagination });
 }
 
+/**
+ * A new item attached to a website (null: the organization as a whole), its fields in the order
+ * the wire has them: a fresh id with `prefix`, the organization, the website, its own `fields`,
+ * and now as both timestamps. `fields` is evaluated first: an id it draws comes before the item's.
+ */
+export function stampItem<Fields extends object>(ctx: RouteContext, prefix: string, organizationId: string, websiteId: string | null, fields: Fields) {
+  return { id: ctx.state.manage.ids.next(prefix), organizationId, websiteId, ...fields, createdAt: ctx.now, updatedAt: ctx.now };
+}
+
 /** `{ success, requestId, data }`. */
 export function itemReply(ctx: RouteContext, data: unknown, status = 200): Reply {
   return ok({ success: true, requestId: ctx.requestId, data }, status);

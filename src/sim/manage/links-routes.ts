@@ -4,7 +4,7 @@ import type { SimError } from '../errors.js';
 import type { ShortLink } from '../model/entities.js';
 import type { RouteContext } from '../routing/route.js';
 import { LINK } from './access.js';
-import { iso, taken } from './kit.js';
+import { iso, stampItem, taken } from './kit.js';
 import { defineResource } from './resource.js';
 
 /** Mean clicks a day of a link created at run time (its analytics are generated like the fixtures'). */
@@ -58,17 +58,12 @@ export const linkRoutes = defineResource<ShortLink, CreateLink, UpdateLink>({
     if (body.slug !== undefined && slugTaken(ctx, body.slug)) return slugConflict(body.slug);
     let slug = body.slug;
     while (slug === undefined || slugTaken(ctx, slug)) slug = ctx.state.manage.ids.token(GENERATED_SLUG_LENGTH);
-    return {
-      id: ctx.state.manage.ids.next('link'),
-      organizationId: caller.organizationId,
-      websiteId: body.websiteId ?? null,
+    return stampItem(ctx, 'link', caller.organizationId, body.websiteId ?? null, {
       slug,
       targetUrl: body.targetUrl,
       title: body.title ?? null,
       baseDailyClicks: DEFAULT_DAILY_CLICKS,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    };
+    });
   },
   update(ctx, body, item) {
     if (body.slug !== undefined && slugTaken(ctx, body.slug, item.id)) return slugConflict(body.slug);

@@ -3,7 +3,7 @@ import type { UptimeMonitor } from '../model/entities.js';
 import { type RouteContext } from '../routing/route.js';
 import type { SimState } from '../state.js';
 import { MONITOR } from './access.js';
-import { iso, itemReply } from './kit.js';
+import { iso, itemReply, stampItem } from './kit.js';
 import { defineResource, itemAction } from './resource.js';
 
 /** Seconds between checks of a monitor created without `intervalSeconds`. */
@@ -69,17 +69,13 @@ export const monitorRoutes = defineResource<UptimeMonitor, CreateMonitor, Update
     update: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
     delete: 'Delete an uptime monitor; status pages stop showing it.',
   },
-  create: (ctx, body, caller) => ({
-    id: ctx.state.manage.ids.next('mon'),
-    organizationId: caller.organizationId,
-    websiteId: body.websiteId ?? null,
-    name: body.name,
-    url: body.url,
-    intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
-    paused: false,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  }),
+  create: (ctx, body, caller) =>
+    stampItem(ctx, 'mon', caller.organizationId, body.websiteId ?? null, {
+      name: body.name,
+      url: body.url,
+      intervalSeconds: body.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS,
+      paused: false,
+    }),
   update(ctx, body, item) {
     const next: UptimeMonitor = {
       ...item,

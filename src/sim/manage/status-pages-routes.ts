@@ -16,7 +16,7 @@ import {
 import { accessDenied, notFound, validationError, type SimError } from '../errors.js';
 import { defineRoute, type RouteContext } from '../routing/route.js';
 import { authorizeItem, INCIDENT, reaches, STATUS_PAGE, type Caller, type Found } from './access.js';
-import { checkWebsiteRef, itemReply, taken } from './kit.js';
+import { checkWebsiteRef, itemReply, stampItem, taken } from './kit.js';
 import { defineResource, itemAction, type ParentSpec } from './resource.js';
 import type { Incident, StatusPage } from './model.js';
 import { deleteStatusPage, incidentWire, pageBySlug, publicStatusPage, statusPageWire, withUpdate } from './status-pages.js';
@@ -87,18 +87,14 @@ const pageRoutes = defineResource<StatusPage, CreateStatusPage, UpdateStatusPage
   conflict: SLUG_CONFLICT,
   validateCreate: (ctx, body, caller) => checkWebsiteRef(ctx, caller, body.websiteId ?? null) ?? checkMonitors(ctx, caller, body.monitorIds ?? []),
   create: (ctx, body, caller) =>
-    slugTaken(ctx, body.slug) ?? {
-      id: ctx.state.manage.ids.next('sp'),
-      organizationId: caller.organizationId,
-      websiteId: body.websiteId ?? null,
+    slugTaken(ctx, body.slug) ??
+    stampItem(ctx, 'sp', caller.organizationId, body.websiteId ?? null, {
       name: body.name,
       slug: body.slug,
       description: body.description ?? null,
       published: body.published ?? true,
       monitorIds: [...(body.monitorIds ?? [])],
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    },
+    }),
   update: (ctx, body, item) =>
     (body.slug === undefined ? undefined : slugTaken(ctx, body.slug, item.id)) ?? {
       ...item,

@@ -46,12 +46,11 @@ export const flagRoutes = defineResource<FeatureFlag, CreateFlag, UpdateFlag>({
   items: (state) => state.manage.flags,
   wire: flagWire,
   schemas: flagSchemas,
+  noun: 'feature flag',
   summaries: {
-    list: 'List the feature flags of the organization the caller reaches, by creation.',
     create: 'Create a feature flag (default disabled, 0% rollout, no rules).',
     get: 'Get a feature flag with its rules.',
     update: 'Change a feature flag; rules, when given, replace the whole list.',
-    delete: 'Delete a feature flag.',
   },
   conflict: { description: 'Another flag of the organization has this key (CONFLICT)', schema: errorBodySchema },
   create(ctx, body, caller) {

@@ -46,12 +46,10 @@ export const linkRoutes = defineResource<ShortLink, CreateLink, UpdateLink>({
   items: (state) => state.links,
   wire: linkWire,
   schemas: linkSchemas,
+  noun: 'short link',
   summaries: {
-    list: 'List the short links of the organization the caller reaches, by creation.',
     create: 'Create a short link (a slug is generated when none is given).',
-    get: 'Get a short link.',
     update: 'Change a short link: targetUrl, slug, title or websiteId.',
-    delete: 'Delete a short link.',
   },
   conflict: { description: 'The slug is taken (CONFLICT)', schema: errorBodySchema },
   create(ctx, body, caller) {

@@ -62,10 +62,9 @@ export const monitorRoutes = defineResource<UptimeMonitor, CreateMonitor, Update
   items: (state) => state.monitors,
   wire: monitorWire,
   schemas: monitorSchemas,
+  noun: 'uptime monitor',
   summaries: {
-    list: 'List the uptime monitors of the organization the caller reaches, by creation.',
     create: 'Create an uptime monitor; its checks are generated and queried with schedule_id.',
-    get: 'Get an uptime monitor.',
     update: 'Change an uptime monitor: name, url, intervalSeconds or websiteId.',
     delete: 'Delete an uptime monitor; status pages stop showing it.',
   },

@@ -125,7 +125,13 @@ export interface ResourceSpec<Item extends Owned & Created, Create extends objec
     readonly create: z.ZodType<Create>;
     readonly update: z.ZodType<Update>;
   };
-  readonly summaries: { readonly list: string; readonly create: string; readonly get: string; readonly update: string; readonly delete: string };
+  /** What the routes' summaries call an item, e.g. `short link` (the plural adds an s). */
+  readonly noun: string;
+  /**
+   * The routes' summaries. By default a list is `List the <noun>s of the organization the caller
+   * reaches, by creation.`, a get `Get a <noun>.` and a delete `Delete a <noun>.`
+   */
+  readonly summaries: { readonly list?: string; readonly create: string; readonly get?: string; readonly update: string; readonly delete?: string };
   /** The documented 404 of an item route (default: no item of this kind has the id). */
   readonly notFound?: DocumentedResponse;
   /** The 409 a create or update may answer (a unique field taken). */
@@ -153,7 +159,14 @@ export interface ResourceSpec<Item extends Owned & Created, Create extends objec
 export function defineResource<Item extends Owned & Created, Create extends object, Update extends object, Owner = Caller>(
   spec: ResourceSpec<Item, Create, Update, Owner>,
 ): Route[] {
-  const { path, kind, scopes, schemas, summaries, parent } = spec;
+  const { path, kind, scopes, schemas, noun, parent } = spec;
+  const a = /^[aeiou]/i.test(noun) ? 'an' : 'a';
+  const summaries = {
+    list: `List the ${noun}s of the organization the caller reaches, by creation.`,
+    get: `Get ${a} ${noun}.`,
+    delete: `Delete ${a} ${noun}.`,
+    ...spec.summaries,
+  };
   const label = kind.label.toLowerCase();
   const itemPath = `${path}/:${spec.idParam ?? 'id'}`;
   const notFound = spec.notFound ?? { description: `No ${label} has this id (NOT_FOUND)`, schema: errorBodySchema };

@@ -16,10 +16,9 @@ export const websiteRoutes = defineResource<Website, CreateWebsite, UpdateWebsit
   attachedTo: (website) => website.id,
   wire: websiteWire,
   schemas: websiteSchemas,
+  noun: 'website',
   summaries: {
-    list: 'List the websites of the organization the caller reaches, by creation.',
     create: 'Create a website; it gets generated traffic of trafficSize (default small, ~150 sessions a day).',
-    get: 'Get a website.',
     update: 'Change a website: name, domain, isPublic or trafficSize.',
     delete: 'Delete a website; its links, monitors, status pages and flags stay, detached from it.',
   },

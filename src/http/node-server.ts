@@ -7,6 +7,7 @@ import { expectationFailed, headersTooLarge, internalError, requestTimeout, unre
 import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
 import { prometheusMetricsOf } from './prometheus-metrics.js';
+import type { SpanSink } from './otlp-spans.js';
 import { clientAddressOf, readBodyThen, toSimRequest } from './translate.js';
 import { createWriteBatch } from './write-batch.js';
 
@@ -158,6 +159,8 @@ export interface ListenerOptions {
    * is the client, whatever the headers say.
    */
   readonly trustProxy?: boolean;
+  /** Export each service request as a span (`--otlp-endpoint`, otlp-spans.ts); off by default. */
+  readonly spans?: SpanSink;
 }
 
 /** Writes a refusal of the server's own (not the simulator's) and closes the connection. */
@@ -188,6 +191,8 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
   const trustProxy = options.trustProxy ?? false;
   const metrics = prometheusMetricsOf(simulator);
   const writes = createWriteBatch();
+  const { spans } = options;
+  const handleOptions = spans ? { holdSlot: true, trace: true, timer: now } : { holdSlot: true };
   return (req, res) => {
     if (lacksHost(req)) {
       req.resume();
@@ -196,6 +201,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
     }
     if (answerInspectorAsset(req, res, req.url)) return;
     const started = now();
+    const wallStarted = spans ? Date.now() : 0;
     const fail = (): void => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
       res.end(errorBodyText(internalError()));
@@ -212,7 +218,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
         fail();
         return;
       }
-      simulator.handle(request, { holdSlot: true }).then(
+      simulator.handle(request, handleOptions).then(
         (response) =>
           writes.defer(() =>
             sendResponse(
@@ -224,6 +230,7 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
                 const durationMs = now() - started;
                 metrics.observe({ method, path }, response.status, durationMs / 1000);
                 log?.({ method, path, status: response.status, requestId: response.headers['X-Request-ID'] ?? '', durationMs, ...(response.reason ? { reason: response.reason } : {}) });
+                if (spans && response.trace) spans.record(response.trace, wallStarted, wallStarted + durationMs);
               },
               writeTimeoutMs,
             ),

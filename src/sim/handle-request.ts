@@ -6,13 +6,14 @@ import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './me
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
 import { startExchange, type Answer, type Exchange } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE } from './pipeline/public-pipeline.js';
-import { runStages } from './pipeline/run-stages.js';
+import { runStages, runTimedStages } from './pipeline/run-stages.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
 import { isError, type Reply } from './routing/route.js';
 import { describeFinding } from './text.js';
 import type { Matcher } from './routing/router.js';
 import type { SimulatorCore } from './simulator-core.js';
+import { readTraceParent, spanIdOf, startedTrace, traceHeaders, type ExchangeTrace, type StageTiming, type TraceReading } from './trace/trace-context.js';
 
 const CONTROL_PREFIX = '/__sim';
 
@@ -77,12 +78,17 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       state,
       match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
     });
+    // W3C Trace Context: the service's requests continue the caller's trace (the control plane is the harness, not the service).
+    const trace: TraceReading = control ? NO_TRACE : readTraceParent(request.headers.traceparent);
+    if (trace.kind === 'malformed') x.warnings.push(trace.warning);
+    const timings: StageTiming[] | null = options.trace === true && options.timer !== undefined && !control ? [] : null;
     let response: SimResponse;
     let refusedBy = null;
     /** The refusal the client got, as the journal explains it. */
     let refusal: SimError | Drop | null = null;
     try {
-      const outcome = await runStages(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x);
+      const stages = control ? CONTROL_PIPELINE : PUBLIC_PIPELINE;
+      const outcome = timings !== null && options.timer ? await runTimedStages(stages, x, options.timer, timings) : await runStages(stages, x);
       refusedBy = outcome.refusedBy;
       refusal = refusalOf(outcome.answer, x);
       response = toResponse(outcome.answer, refusal, x);
@@ -91,14 +97,37 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       response = errorResponse(refusal, x.requestId);
     }
     if (control) return response;
+    if (trace.kind === 'continue' && response.abort !== true) response = { ...response, headers: { ...response.headers, ...traceHeaders(trace.parent, spanIdOf(x.requestId)) } };
     const entry = journalEntryOf(x, seq, refusedBy, response, refusal);
     // The adapter's request log says why, as the journal does (a fresh object: the core made it for this request).
     if (entry.reason !== null) (response as { reason?: RefusalReason }).reason = entry.reason;
+    if (options.trace === true) (response as { trace?: ExchangeTrace }).trace = exchangeTrace(x, trace, entry.outcome, entry.reason?.code ?? null, response.status, timings ?? []);
     journal.record(entry);
     core.metrics.record(entry);
     // The journal lives where the limits do: a shared store's journal is every process's.
     if (shared) await shared.store.journal.append(entry).catch(() => undefined);
     return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
+  };
+}
+
+const NO_TRACE: TraceReading = { kind: 'none' };
+
+/** The request as one span, for an adapter that exports spans. */
+function exchangeTrace(x: Exchange, reading: TraceReading, outcome: string, errorCode: string | null, status: number, stages: readonly StageTiming[]): ExchangeTrace {
+  const parent = reading.kind === 'continue' ? reading.parent : startedTrace(x.requestId);
+  return {
+    traceId: parent.traceId,
+    spanId: spanIdOf(x.requestId),
+    parentSpanId: parent.parentSpanId,
+    sampled: (Number.parseInt(parent.flags, 16) & 1) === 1,
+    requestId: x.requestId,
+    method: x.request.method,
+    path: x.request.path,
+    route: x.match.kind === 'found' ? x.match.route.path : null,
+    status,
+    outcome,
+    errorCode,
+    stages,
   };
 }
 

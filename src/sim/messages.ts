@@ -3,6 +3,8 @@
  * translate to and from these and do nothing else.
  */
 
+import type { ExchangeTrace } from './trace/trace-context.js';
+
 /** An incoming request, already read from the wire. */
 export interface SimRequest {
   /** Upper-case HTTP method. */
@@ -75,6 +77,11 @@ export interface SimResponse {
    * the journal keeps it: for an adapter's request log. Not part of the wire answer.
    */
   readonly reason?: RefusalReason;
+  /**
+   * The request as one span (ids, route, outcome, stage timings), present only when `handle`
+   * was asked for it (`trace`) and the request was a service request. Not part of the wire answer.
+   */
+  readonly trace?: ExchangeTrace;
 }
 
 /** Options of one `handle` call. */
@@ -85,6 +92,13 @@ export interface HandleOptions {
    * `handle` resolves.
    */
   readonly holdSlot?: boolean;
+  /** Describe the request as a span in the response's `trace` (an adapter that exports spans asks). */
+  readonly trace?: boolean;
+  /**
+   * With `trace`: a clock in milliseconds (e.g. `performance.now`) to time each stage with. The
+   * core reads no clock of its own; without one, the trace has no stage timings.
+   */
+  readonly timer?: () => number;
 }
 
 /** Repeated query names a request reports, at most. */

@@ -27,5 +27,5 @@ export function settleLease(limiter: Limiter, lease: string | null, leaseId: str
  * (a spread of responses of several shapes is a slow copy on the hot path).
  */
 export function withRelease(response: SimResponse, release: () => void): SimResponse {
-  return { status: response.status, headers: response.headers, body: response.body, bytes: response.bytes, delayMs: response.delayMs, abort: response.abort, reason: response.reason, release };
+  return { status: response.status, headers: response.headers, body: response.body, bytes: response.bytes, delayMs: response.delayMs, abort: response.abort, reason: response.reason, trace: response.trace, release };
 }

@@ -1,4 +1,5 @@
 import type { Answer, Exchange, ExchangeFacts, Refusal, Stage, StageResult } from './exchange.js';
+import type { StageTiming } from '../trace/trace-context.js';
 
 /** How a chain ended: its answer (null when no stage answered, a bug) and what refused it. */
 export interface ChainOutcome {
@@ -24,4 +25,26 @@ export async function runStages(stages: readonly Stage[], x: Exchange): Promise<
 function learn(x: Exchange, facts: ExchangeFacts): void {
   const target = x as { -readonly [K in keyof ExchangeFacts]: ExchangeFacts[K] };
   for (const name in facts) target[name as keyof ExchangeFacts] = facts[name as keyof ExchangeFacts] as never;
+}
+
+/** A stage's name for timings: its function's name. */
+function stageName(stage: Stage): string {
+  return stage.name || 'stage';
+}
+
+/**
+ * {@link runStages}, timing each stage with `now` (milliseconds, the adapter's clock: the core
+ * reads none) into `timings`. Used only when an adapter exports spans, so the common path
+ * keeps no list and calls no timer.
+ */
+export async function runTimedStages(stages: readonly Stage[], x: Exchange, now: () => number, timings: StageTiming[]): Promise<ChainOutcome> {
+  for (const stage of stages) {
+    const started = now();
+    const pending = stage(x);
+    const result: StageResult = pending instanceof Promise ? await pending : pending;
+    timings.push({ stage: stageName(stage), ms: now() - started });
+    if (result.with !== undefined) learn(x, result.with);
+    if (result.kind === 'respond') return { answer: result.answer, refusedBy: result.refusedBy ?? null };
+  }
+  return { answer: null, refusedBy: null };
 }

@@ -45,27 +45,37 @@ export interface RevenueProduct {
   readonly weight: number;
 }
 
+/** A product sold once. */
+function sale(id: string, name: string, price: number, weight: number): RevenueProduct {
+  return { id, name, type: 0, price, weight };
+}
+
+/** A product paid by subscription. */
+function subscription(id: string, name: string, price: number, weight: number): RevenueProduct {
+  return { id, name, type: 1, price, weight };
+}
+
 /** Products of store-like sites (merchandise plus a membership). */
 const STORE_PRODUCTS: readonly RevenueProduct[] = [
-  { id: 'prod_R7kHoodie01', name: 'Heavyweight Hoodie', type: 0, price: 68, weight: 14 },
-  { id: 'prod_R7kTee0002', name: 'Pocket T-Shirt', type: 0, price: 28, weight: 20 },
-  { id: 'prod_R7kMug0003', name: 'Ceramic Mug', type: 0, price: 18, weight: 14 },
-  { id: 'prod_R7kPack004', name: 'Classic Backpack', type: 0, price: 95, weight: 8 },
-  { id: 'prod_R7kShoe005', name: 'Canvas Sneakers', type: 0, price: 79, weight: 9 },
-  { id: 'prod_R7kRain006', name: 'Packable Rain Jacket', type: 0, price: 120, weight: 5 },
-  { id: 'prod_R7kBott007', name: 'Insulated Water Bottle', type: 0, price: 32, weight: 12 },
-  { id: 'prod_R7kHead008', name: 'Wireless Headphones', type: 0, price: 149, weight: 4 },
-  { id: 'prod_R7kClub009', name: 'Members Club (monthly)', type: 1, price: 9, weight: 8 },
+  sale('prod_R7kHoodie01', 'Heavyweight Hoodie', 68, 14),
+  sale('prod_R7kTee0002', 'Pocket T-Shirt', 28, 20),
+  sale('prod_R7kMug0003', 'Ceramic Mug', 18, 14),
+  sale('prod_R7kPack004', 'Classic Backpack', 95, 8),
+  sale('prod_R7kShoe005', 'Canvas Sneakers', 79, 9),
+  sale('prod_R7kRain006', 'Packable Rain Jacket', 120, 5),
+  sale('prod_R7kBott007', 'Insulated Water Bottle', 32, 12),
+  sale('prod_R7kHead008', 'Wireless Headphones', 149, 4),
+  subscription('prod_R7kClub009', 'Members Club (monthly)', 9, 8),
 ];
 
 /** Products of other sites (plans of a software product). */
 const PLAN_PRODUCTS: readonly RevenueProduct[] = [
-  { id: 'prod_P2mStarter1', name: 'Starter (monthly)', type: 1, price: 19, weight: 30 },
-  { id: 'prod_P2mPro00002', name: 'Pro (monthly)', type: 1, price: 49, weight: 22 },
-  { id: 'prod_P2mPro00003', name: 'Pro (yearly)', type: 1, price: 490, weight: 6 },
-  { id: 'prod_P2mTeam0004', name: 'Team (monthly)', type: 1, price: 149, weight: 7 },
-  { id: 'prod_P2mSeats005', name: 'Extra Seats', type: 0, price: 12, weight: 10 },
-  { id: 'prod_P2mCredit06', name: 'Usage Credits', type: 0, price: 25, weight: 9 },
+  subscription('prod_P2mStarter1', 'Starter (monthly)', 19, 30),
+  subscription('prod_P2mPro00002', 'Pro (monthly)', 49, 22),
+  subscription('prod_P2mPro00003', 'Pro (yearly)', 490, 6),
+  subscription('prod_P2mTeam0004', 'Team (monthly)', 149, 7),
+  sale('prod_P2mSeats005', 'Extra Seats', 12, 10),
+  sale('prod_P2mCredit06', 'Usage Credits', 25, 9),
 ];
 
 /** Decline codes of failed Stripe attempts, with their relative frequency. */

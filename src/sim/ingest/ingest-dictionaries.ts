@@ -1,4 +1,5 @@
 import type { Dictionaries, DictionaryName } from '../model/traffic.js';
+import { withRoom } from '../model/typed-arrays.js';
 
 /**
  * The world's string tables, grown by what ingestion brings (a new path, referrer, language …):
@@ -40,13 +41,6 @@ function sourceTypeOf(referrer: string, sourceTypes: readonly string[]): number 
   return Math.max(0, sourceTypes.indexOf(type));
 }
 
-function grown<T extends Uint8Array | Uint16Array>(table: T, length: number): T {
-  if (table.length >= length) return table;
-  const next = new (table.constructor as new (n: number) => T)(Math.max(length, table.length * 2));
-  next.set(table);
-  return next;
-}
-
 /** Tables that start as the world's. */
 export function createIngestDictionaries(base: Dictionaries): IngestDictionaries {
   const values = {} as Record<DictionaryName, string[]>;
@@ -82,15 +76,15 @@ export function createIngestDictionaries(base: Dictionaries): IngestDictionaries
     snapshot = null;
     if (name === 'country') countryNames[code] = value;
     if (name === 'region') {
-      regionCountry = grown(regionCountry, code + 1);
+      regionCountry = withRoom(regionCountry, code + 1);
       regionCountry[code] = register('country', value === '' ? '' : country, '');
     }
     if (name === 'city') {
-      cityRegion = grown(cityRegion, code + 1);
+      cityRegion = withRoom(cityRegion, code + 1);
       cityRegion[code] = register('region', '', country);
     }
     if (name === 'referrer') {
-      referrerSourceType = grown(referrerSourceType, code + 1);
+      referrerSourceType = withRoom(referrerSourceType, code + 1);
       referrerSourceType[code] = value === '' ? 0 : sourceTypeOf(value, base.sourceTypes);
     }
     return code;

@@ -37,6 +37,25 @@ export function sampleProfileIdOf(ctx: RunContext, batch: SessionBatch, index: n
 }
 
 /**
+ * Session sample `index`'s value of an id filter field (`anonymous_id`, `profile_id`,
+ * `session_id`, `website_id`); undefined for any other field.
+ */
+export function sessionIdValue(ctx: RunContext, batch: SessionBatch, index: number, field: string): string | undefined {
+  switch (field) {
+    case 'anonymous_id':
+      return visitorIdOf(batch, index);
+    case 'profile_id':
+      return sampleProfileIdOf(ctx, batch, index);
+    case 'session_id':
+      return sessionIdOf(batch, index);
+    case 'website_id':
+      return batch.websiteId;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * The profile of session sample `index`'s visitor, counting `POST /identify`: its own profile id,
  * else the profile its anonymous id was linked to; '' when anonymous. Only the profile types read
  * identify's aliases (their cached rows key on the profile store).

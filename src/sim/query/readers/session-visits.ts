@@ -1,10 +1,10 @@
 import type { Website } from '../../model/entities.js';
 import type { SessionBatch } from '../../model/traffic.js';
 import { deviceDetailsOf, type DeviceDetails } from '../../model/derived/device-details.js';
-import { anonymousIdOf, profileIdOf } from '../../model/identity.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../engine/filters.js';
 import { scanSessions } from './scan.js';
+import { sessionIdValue } from './session-identity.js';
 
 /**
  * Filter fields a session answers from derived values rather than dictionary columns: its
@@ -27,16 +27,12 @@ export interface SessionVisit {
 
 function stringFieldValue(ctx: RunContext, batch: SessionBatch, index: number, details: () => DeviceDetails, field: string): string {
   switch (field) {
-    case 'anonymous_id':
-      return batch.ingested ? (batch.ingested.anonymousIds[index] as string) : anonymousIdOf(batch.websiteId, batch.visitor[index] as number);
-    case 'profile_id':
-      return batch.ingested ? (batch.ingested.profileIds[index] as string) : profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[index] as number);
     case 'utm_term':
       return details().utmTerm[index] as string;
     case 'utm_content':
       return details().utmContent[index] as string;
     default:
-      return '';
+      return sessionIdValue(ctx, batch, index, field) ?? '';
   }
 }
 

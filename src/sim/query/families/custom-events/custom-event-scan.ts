@@ -1,13 +1,14 @@
 import type { EventCursor, TrackedEvent } from '../../../ingest/event-store.js';
 import type { Website } from '../../../model/entities.js';
 import { customEventDetails, propertiesJson, type CustomEventDetails, type EventProperty } from '../../../model/derived/custom-event-details.js';
-import { anonymousIdOf, profileIdOf, sessionIdOf } from '../../../model/identity.js';
+import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createDistinct } from '../../readers/aggregate.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { passesRecord, splitFilters } from '../../readers/record-filters.js';
 import { scanSessions } from '../../readers/scan.js';
+import { sessionIdValue } from '../../readers/session-identity.js';
 import { trackedOwners, trackedValue } from '../../readers/tracked-events.js';
 
 export type { EventProperty } from '../../../model/derived/custom-event-details.js';
@@ -80,21 +81,7 @@ export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurre
     const end = batch.eventOffsets[i + 1] as number;
     if (first === end) return;
     if (recordTests.length > 0) {
-      const passes = passesRecord(record, (field) => {
-        switch (field) {
-          case 'profile_id':
-            return profileIdOf(ctx.traffic.seedHash, batch.websiteId, batch.visitor[i] as number);
-          case 'anonymous_id':
-            return anonymousIdOf(batch.websiteId, batch.visitor[i] as number);
-          case 'session_id':
-            return sessionIdOf(batch, i);
-          case 'website_id':
-            return batch.websiteId;
-          default:
-            return '';
-        }
-      });
-      if (!passes) return;
+      if (!passesRecord(record, (field) => sessionIdValue(ctx, batch, i, field) ?? '')) return;
     }
     if (batch !== batchOf) {
       batchOf = batch;

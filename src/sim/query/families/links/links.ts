@@ -1,7 +1,6 @@
 import type { Website } from '../../../model/entities.js';
 import { OUTBOUND_LINKS, outboundClicks, type OutboundClicks } from '../../../model/derived/outbound-clicks.js';
 import type { SessionBatch } from '../../../model/traffic.js';
-import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
@@ -10,6 +9,7 @@ import { createFieldReader, passesRecord, splitFilters, type SplitFilters } from
 import { OUTGOING_LINKS, type OutgoingLinkRecord } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
 import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
+import { sessionIdValue } from '../../readers/session-identity.js';
 
 /** The links family: its types read analytics.outgoing_links, deriving outboundClicks on each day of their range. */
 const FAMILY: QueryFamilySpec = { name: 'links', table: 'analytics.outgoing_links', derives: [outboundClicks] };
@@ -69,16 +69,12 @@ function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => vo
         switch (field) {
           case 'client_id':
             return batch.websiteId;
-          case 'anonymous_id':
-            return anonymousIdOf(batch.websiteId, batch.visitor[i] as number);
-          case 'session_id':
-            return sessionIdOf(batch, i);
           case 'href':
             return link.href;
           case 'text':
             return link.text;
           default:
-            return '';
+            return sessionIdValue(ctx, batch, i, field) ?? '';
         }
       });
       if (passes) visit({ href: link.href, text: link.text, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });

@@ -35,23 +35,21 @@ export interface ConformReport {
   readonly notes: readonly string[];
 }
 
+/** A shorthand for rows of one verdict (`pass`, `fail`): `details` only when there are some. */
+function rowsOf(result: 'pass' | 'fail') {
+  return (group: ConformGroup, check: string, expected: string, observed: string, details?: readonly string[]): CheckResult => ({
+    group,
+    check,
+    expected,
+    observed,
+    result,
+    ...(details && details.length > 0 ? { details } : {}),
+  });
+}
+
 /** Shorthands for a row. */
-export const pass = (group: ConformGroup, check: string, expected: string, observed: string, details?: readonly string[]): CheckResult => ({
-  group,
-  check,
-  expected,
-  observed,
-  result: 'pass',
-  ...(details && details.length > 0 ? { details } : {}),
-});
-export const fail = (group: ConformGroup, check: string, expected: string, observed: string, details?: readonly string[]): CheckResult => ({
-  group,
-  check,
-  expected,
-  observed,
-  result: 'fail',
-  ...(details && details.length > 0 ? { details } : {}),
-});
+export const pass = rowsOf('pass');
+export const fail = rowsOf('fail');
 export const skip = (group: ConformGroup, check: string, expected: string, reason: string): CheckResult => ({
   group,
   check,

@@ -34,6 +34,9 @@ await build({
   // Composes tsc's map, so stack traces of `node --enable-source-maps` point at src/.
   sourcemap: true,
   // A bundled CommonJS dependency (seedrandom) calls `require`; give it node's.
+  // The OpenTelemetry SDK loads only under --otlp-endpoint (src/http/otlp-spans.ts): left to
+  // node_modules, it adds nothing to the bundle every start reads.
+  external: ['@opentelemetry/*'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });

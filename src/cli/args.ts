@@ -52,6 +52,8 @@ export interface ServeOptions {
   readonly trustProxy: boolean;
   /** The token `/__sim` requires on a non-loopback host; undefined: generated at start when needed. */
   readonly controlToken: string | undefined;
+  /** Where to export one span per request over OTLP/HTTP (an http(s) URL); undefined: no export. */
+  readonly otlpEndpoint: string | undefined;
 }
 
 /** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
@@ -165,6 +167,10 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
   --control-token <t>   On a non-loopback --host, /__sim requires Authorization: Bearer <t>
                         (16 to 256 letters, digits or -._~+/=). Default: one is generated
                         at start and printed. Env ANALYTICS_SIM_CONTROL_TOKEN
+  --otlp-endpoint <url> Export one span per service request over OTLP/HTTP (JSON) to this
+                        collector (a base URL gets /v1/traces): route, outcome, the refusing
+                        rule and stage timings; a request's traceparent makes it a child of
+                        the caller's span (default: no export)
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag
@@ -272,6 +278,7 @@ const SERVE_FLAGS = {
   'ingest-delay': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
   'control-token': { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -345,6 +352,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     const source = values['control-token'] !== undefined ? '--control-token' : CONTROL_TOKEN_ENV;
     return { kind: 'error', message: `${source} must be 16 to 256 letters, digits, -, _, ., ~, +, / or =.` };
   }
+  const otlpEndpoint = values['otlp-endpoint'];
+  if (otlpEndpoint !== undefined && !isHttpUrl(otlpEndpoint)) return { kind: 'error', message: `--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got '${otlpEndpoint}').` };
   const flagOf: Record<keyof ServeOptions, unknown> = {
     port: values.port,
     host: values.host,
@@ -366,6 +375,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     ingestDelay: values['ingest-delay'],
     trustProxy: values['trust-proxy'],
     controlToken,
+    otlpEndpoint,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -396,8 +406,19 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       ingestDelay,
       trustProxy: values['trust-proxy'] ?? false,
       controlToken,
+      otlpEndpoint,
     },
   };
+}
+
+/** Whether `text` is an absolute http(s) URL. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 /** The commands, for "did you mean" on a mistyped one. */

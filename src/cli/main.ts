@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { startServer } from '../http/node-server.js';
+import { createSpanSink, tracesUrl } from '../http/otlp-spans.js';
 import type { ConfigKey } from '../contract/config.js';
 import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
@@ -122,9 +123,12 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       throw new StoreError(describeStoreFailure(error, store));
     }
   }
+  // The OpenTelemetry packages load only when spans are exported.
+  const spans = options.otlpEndpoint !== undefined ? await createSpanSink(new URL(options.otlpEndpoint)) : undefined;
   let running;
   try {
     running = await startServer(simulator, {
+      ...(spans ? { spans } : {}),
       port: options.port,
       host: options.host,
       now: () => performance.now(),
@@ -155,6 +159,8 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     stopping = true;
     server
       .close()
+      .then(() => spans?.shutdown())
+      .catch(() => undefined)
       .then(() => closeStore(shared))
       .then(() => process.exit(0));
   };
@@ -185,6 +191,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     ...(options.profile === 'live' ? ['  profile: live (answers as the live service where it differs from SPEC.md; GET /__sim/profile)'] : []),
     ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
     ...(options.trustProxy ? ['  trust proxy: the client address of anonymous limits comes from x-forwarded-for and the like'] : []),
+    ...(options.otlpEndpoint !== undefined ? [`  spans: one per service request over OTLP/HTTP to ${tracesUrl(new URL(options.otlpEndpoint))}`] : []),
     `  fixtures and API keys: curl -s${auth} ${running.url}/__sim/fixtures`,
     `  inspector: ${running.url}/__sim/ui`,
     `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,

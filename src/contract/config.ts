@@ -145,6 +145,11 @@ export const simulatorConfigSchema = z
       .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, '16 to 256 letters, digits, -, _, ., ~, +, / or =')
       .optional()
       .describe('The token every /__sim request must present (Authorization: Bearer) on a non-loopback host (default: generated at start and printed). --control-token and ANALYTICS_SIM_CONTROL_TOKEN win over it.'),
+    otlpEndpoint: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional()
+      .describe('Export one span per service request over OTLP/HTTP (JSON) to this collector, as --otlp-endpoint (a base URL gets /v1/traces; default: no export).'),
     allowedOrigins: z
       .array(z.string().min(1).max(300))
       .max(100)

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
 import { createSpanSink, tracesUrl, type SpanSink } from '../../src/http/otlp-spans.js';
+import { startCli } from '../helpers/cli.js';
 import { SUMMARY_QUERY } from '../helpers/credentials.js';
 import { freshSimulator, secretOf } from '../helpers/sim.js';
 
@@ -130,5 +131,25 @@ describe('--otlp-endpoint: one span per request over OTLP/HTTP', () => {
   it('sends to /v1/traces of a base URL, and to a URL with a path as given', () => {
     expect(tracesUrl(new URL('http://collector:4318'))).toBe('http://collector:4318/v1/traces');
     expect(tracesUrl(new URL('http://collector:4318/custom/traces'))).toBe('http://collector:4318/custom/traces');
+  });
+});
+
+describe('analytics-sim serve --otlp-endpoint', () => {
+  it('sends the spans of the requests it served to the collector, and says where at start', async () => {
+    const receiver = await startReceiver();
+    const cli = startCli(['serve', '--port', '0', '--seed', '42', '--now', '2025-06-02T12:00:00Z', '--otlp-endpoint', receiver.url]);
+    try {
+      const [, url] = await cli.waitForStdout(/listening on (http:\/\/\S+)/);
+      expect(cli.stdout()).toContain(`spans: one per service request over OTLP/HTTP to ${receiver.url}/v1/traces`);
+      const answer = await fetch(`${url}/health`, { headers: { traceparent: `00-${TRACE_ID}-${PARENT}-01` } });
+      expect(answer.headers.get('traceresponse')).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+      // SIGTERM stops the server, which flushes the spans before it exits.
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+      expect(receiver.spans.map((s) => [s.traceId, s.parentSpanId, s.name])).toEqual([[TRACE_ID, PARENT, 'GET /health']]);
+    } finally {
+      cli.kill();
+      receiver.server.close();
+    }
   });
 });

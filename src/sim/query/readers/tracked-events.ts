@@ -1,6 +1,7 @@
-import { organizationOwner, type TrackedEvent } from '../../ingest/event-store.js';
+import type { TrackedEvent } from '../../ingest/event-store.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
+import { ownersOf } from '../engine/scope-owners.js';
 import { createFieldReader } from './record-filters.js';
 
 /** A tracked event's value of a filter field; the empty string for fields it does not carry. */
@@ -15,21 +16,13 @@ export const trackedValue = createFieldReader<TrackedEvent>({
   website_id: (event) => event.websiteId ?? '',
 });
 
-/** Who owns the tracked events of the scope: its websites and, for an organization scope, the organization. */
-export function trackedOwners(ctx: Pick<RunContext, 'scope'>): string[] {
-  if (ctx.scope.kind !== 'websites') return [];
-  const owners = ctx.scope.websites.map((w) => w.id);
-  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
-  return owners;
-}
-
 /**
  * Visits each event accepted by `POST /track` for the scope's websites (and, for an
  * organization scope, the organization's own events) within the range that passes the
  * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
  */
 export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
-  for (const owner of trackedOwners(ctx)) {
+  for (const owner of ownersOf(ctx.scope)) {
     ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
       if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
     });
@@ -45,7 +38,7 @@ export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => voi
 export function countTracked<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<K, number> {
   const counts = new Map<K, number>();
   if (ctx.filters.tests.length === 0) {
-    for (const owner of trackedOwners(ctx)) {
+    for (const owner of ownersOf(ctx.scope)) {
       ctx.events.tallyQuarters(owner, ctx.fromMs, ctx.toMs, (quarter, count) => {
         const key = keyOf(quarter);
         counts.set(key, (counts.get(key) ?? 0) + count);

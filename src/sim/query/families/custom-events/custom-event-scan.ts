@@ -9,7 +9,8 @@ import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { passesRecord, splitFilters } from '../../readers/record-filters.js';
 import { scanSessions } from '../../readers/scan.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
-import { trackedOwners, trackedValue } from '../../readers/tracked-events.js';
+import { trackedValue } from '../../readers/tracked-events.js';
+import { ownersOf } from '../../engine/scope-owners.js';
 
 export type { EventProperty } from '../../../model/derived/custom-event-details.js';
 
@@ -177,7 +178,7 @@ function scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed:
   const each = (event: TrackedEvent): void => {
     if (event.name !== '' && passesFilters(plan, (field) => trackedValue(event, field))) visit(event, parseProperties(event.propertiesJson));
   };
-  for (const owner of trackedOwners(ctx)) {
+  for (const owner of ownersOf(ctx.scope)) {
     if (!cursors) {
       ctx.events.scan(owner, ctx.fromMs, ctx.toMs, each);
       continue;

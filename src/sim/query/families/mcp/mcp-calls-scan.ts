@@ -5,6 +5,7 @@ import { MCP_CALLS, type IngestedMcpCall } from '../../../ingest/mcp-calls.js';
 import { percentile } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
 import type { RunContext } from '../../engine/definition.js';
+import { ownersOf } from '../../engine/scope-owners.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { createFieldReader, type FieldReaders } from '../../readers/record-filters.js';
 
@@ -52,17 +53,6 @@ function ingestedCall(call: IngestedMcpCall): McpCall {
     durationMs: call.durationMs,
     outputChars: call.outputChars,
   };
-}
-
-/**
- * The owners whose received calls the scope reads: its websites and, for an organization scope,
- * the organization's own calls (sent without a websiteId, as the live `owner_id` reads them).
- */
-function mcpOwners(ctx: RunContext): string[] {
-  if (ctx.scope.kind !== 'websites') return [];
-  const owners = ctx.scope.websites.map((w) => w.id);
-  if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
-  return owners;
 }
 
 /**
@@ -131,7 +121,7 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
  */
 export function mcpTracked(ctx: RunContext): boolean {
   if (ctx.scope.kind !== 'websites') return false;
-  if (mcpOwners(ctx).some((owner) => ctx.ingested.holds(MCP_CALLS, owner))) return true;
+  if (ownersOf(ctx.scope).some((owner) => ctx.ingested.holds(MCP_CALLS, owner))) return true;
   return ctx.scope.websites.some((website) => {
     const since = mcpTrackingSince(ctx.traffic.seedHash, website);
     return since !== null && since <= ctx.now;

@@ -17,9 +17,9 @@ import { basketError, type BasketIssue, type SimError } from '../errors.js';
 import { NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { defineIngestRoute } from './ingest-route.js';
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
-import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
+import { warnMissingUserAgent } from './bots.js';
 import { matchAiAgent } from '../model/derived/ai-crawlers.js';
-import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateSender, clientIdRefusals, type ClientIdentity, type ClientIdQuery, type ClientSender } from './client-id-auth.js';
 import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
 import { ingestPart } from './ingest-ledger.js';
 import {
@@ -39,15 +39,6 @@ import {
  * ledger's `page_event` kind (the query families count them as sessions and page views beside
  * the generated traffic), link clicks to `outgoing_link`.
  */
-
-/** Who sent the request, and whether a bot did (an AI crawler's page views are kept as AI traffic). */
-interface BrowserAccess {
-  readonly client: ClientIdentity;
-  readonly bot: boolean;
-  readonly aiCrawler: boolean;
-  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
-  readonly missingUserAgent: MissingUserAgent;
-}
 
 /** One item's outcome in a `/batch` answer. */
 type ItemResult = z.infer<typeof batchResponseSchema>['results'][number];
@@ -177,18 +168,9 @@ export function recordAiPageViews(ctx: RouteContext<ClientIdQuery>, client: Clie
   if (hits.length > 0) ctx.state.ingested.append(AI_AGENT_HITS, client.website.id, hits);
 }
 
-/** Client-id authentication and the bot check, shared by both routes. */
-function authorizeBrowser(ctx: RouteContext<ClientIdQuery>): BrowserAccess | SimError {
-  const client = authenticateClientId(ctx);
-  if ('code' in client) return client;
-  const verdict = classifyUserAgent(client.userAgent, ctx.profile);
-  return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only', missingUserAgent: missingUserAgent(verdict) };
-}
-
-
 /** The browser tracker's page-view routes (observed: live-ingestion §2.1, §2.2). */
 export const browserRoutes = [
-  defineIngestRoute<unknown[], BrowserAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<unknown[], ClientSender, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/batch',
     summary: `The browser tracker's queue: up to ${INGEST_BATCH_MAX} page views, page exits, named events and outgoing-link clicks, each validated and answered on its own (client id in ?client_id= or databuddy-client-id). Feeds the page, session, traffic, device and geo types and outbound_links.`,
@@ -200,7 +182,7 @@ export const browserRoutes = [
       200: { description: 'Each item’s outcome in `results` (status success, partial or error: still HTTP 200 when every item failed)', schema: batchResponseSchema },
       ...clientIdRefusals(`a body that is not an array (basket.INGEST_BATCH_NOT_ARRAY), more than ${INGEST_BATCH_MAX} items (basket.INGEST_BATCH_TOO_LARGE)`),
     },
-    authorize: (ctx) => authorizeBrowser(ctx),
+    authorize: (ctx) => authenticateSender(ctx),
     validate(_ctx, body) {
       return body.length > INGEST_BATCH_MAX ? basketError('INGEST_BATCH_TOO_LARGE') : undefined;
     },
@@ -228,7 +210,7 @@ export const browserRoutes = [
       });
     },
   }),
-  defineIngestRoute<Record<string, unknown>, BrowserAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<Record<string, unknown>, ClientSender, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/',
     summary:
@@ -242,7 +224,7 @@ export const browserRoutes = [
       204: { description: 'The user agent is a bot: nothing is stored, empty body' },
       ...clientIdRefusals('a type other than track or outgoing_link (basket.INGEST_UNKNOWN_EVENT_TYPE), an event that fails its schema (basket.INVALID_EVENT_SCHEMA, errors[] names the fields)'),
     },
-    authorize: (ctx) => authorizeBrowser(ctx),
+    authorize: (ctx) => authenticateSender(ctx),
     handle(ctx, body, access) {
       warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.aiCrawler) recordAiPageViews(ctx, access.client, [body]);

@@ -2,6 +2,7 @@ import { basketErrorBodySchema } from '../../contract/errors.js';
 import { basketError, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import type { DocumentedResponse, RouteContext } from '../routing/route.js';
+import { classifyUserAgent, missingUserAgent, type MissingUserAgent } from './bots.js';
 
 /**
  * The live ingestion service's "client id" authentication (`validateRequest` of
@@ -155,6 +156,25 @@ export function authenticateClientId(ctx: RouteContext<ClientIdQuery>): ClientId
 
 /** The 413 of an ingestion route answering in the basket envelope (the body is over 1 MB). */
 export const BASKET_TOO_LARGE: DocumentedResponse = { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema };
+
+/** A browser route's sender: its website, and what the bot check made of its User-Agent. */
+export interface ClientSender {
+  readonly client: ClientIdentity;
+  /** Whether a bot sent the request: nothing of it is stored. */
+  readonly bot: boolean;
+  /** Whether an AI crawler sent it (its page views are kept as AI traffic). */
+  readonly aiCrawler: boolean;
+  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
+  readonly missingUserAgent: MissingUserAgent;
+}
+
+/** Client-id authentication ({@link authenticateClientId}), then the bot check of the sender's User-Agent. */
+export function authenticateSender(ctx: RouteContext<ClientIdQuery>): ClientSender | SimError {
+  const client = authenticateClientId(ctx);
+  if ('code' in client) return client;
+  const verdict = classifyUserAgent(client.userAgent, ctx.profile);
+  return { client, bot: verdict.action !== 'allow', aiCrawler: verdict.action === 'track_only', missingUserAgent: missingUserAgent(verdict) };
+}
 
 /**
  * The refusals every client-id route documents, in the ingestion envelope: 400 for the client

@@ -6,17 +6,9 @@ import { NO_CONTENT, ok } from '../routing/route.js';
 import { defineIngestRoute } from './ingest-route.js';
 import { formatIso } from '../text.js';
 import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
-import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
-import { authenticateClientId, clientIdRefusals, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { warnMissingUserAgent } from './bots.js';
+import { authenticateSender, clientIdRefusals, type ClientIdQuery, type ClientSender } from './client-id-auth.js';
 import type { TrackedEvent } from './event-store.js';
-
-/** What `authorize` found: the website, and whether a bot sent the spans. */
-interface EventsAccess {
-  readonly sender: ClientIdentity;
-  readonly bot: boolean;
-  /** Whether the request had no User-Agent, and whether that blocked it (said in a `Warning`). */
-  readonly missingUserAgent: MissingUserAgent;
-}
 
 const asEventsEnvelope = createBasketEnvelope(INGEST_PIPELINE_KEYS);
 
@@ -41,7 +33,7 @@ function timeProblems(spans: readonly CustomEventSpan[], now: number): ErrorDeta
  * `POST /events`): stored with the events of `/track`, so the custom-event query types read both.
  */
 export const eventsRoutes = [
-  defineIngestRoute<CustomEventSpan[], EventsAccess, undefined, ClientIdQuery>({
+  defineIngestRoute<CustomEventSpan[], ClientSender, undefined, ClientIdQuery>({
     method: 'POST',
     path: '/events',
     summary:
@@ -55,12 +47,7 @@ export const eventsRoutes = [
       204: { description: 'The user agent is a bot’s: nothing is stored, empty body' },
       ...clientIdRefusals('spans that do not have the accepted shape or time (basket.INVALID_EVENT_SCHEMA)'),
     },
-    authorize(ctx) {
-      const sender = authenticateClientId(ctx);
-      if ('code' in sender) return sender;
-      const verdict = classifyUserAgent(sender.userAgent, ctx.profile);
-      return { sender, bot: verdict.action !== 'allow', missingUserAgent: missingUserAgent(verdict) };
-    },
+    authorize: (ctx) => authenticateSender(ctx),
     validate(ctx, spans, access) {
       if (access.bot) return undefined;
       const problems = timeProblems(spans, ctx.now);
@@ -69,7 +56,7 @@ export const eventsRoutes = [
     handle(ctx, spans, access) {
       warnMissingUserAgent(ctx, access.missingUserAgent);
       if (access.bot) return NO_CONTENT;
-      const { website } = access.sender;
+      const { website } = access.client;
       const stored: TrackedEvent[] = spans.map((span) => ({
         organizationId: website.organizationId,
         websiteId: website.id,

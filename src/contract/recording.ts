@@ -75,6 +75,13 @@ export const recordingEntrySchema = z
 
 export type RecordingEntry = z.infer<typeof recordingEntrySchema>;
 
+/** Where a value holds a credential (at most ten places): a credential field name, a string with a secret's prefix, a Bearer token. */
+export function findSecretPaths(value: unknown): { path: (string | number)[]; why: string }[] {
+  const found: { path: (string | number)[]; why: string }[] = [];
+  findSecrets(value, [], found);
+  return found;
+}
+
 /** Walks a value for credentials: a credential field name, a string with a secret's prefix, a Bearer token. */
 function findSecrets(value: unknown, path: (string | number)[], found: { path: (string | number)[]; why: string }[]): void {
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path }];

@@ -39,6 +39,16 @@ export interface Answer {
   readonly failure?: string;
 }
 
+/** How the client paces beyond the per-endpoint budget. */
+export interface ClientPacing {
+  /**
+   * Wait, before the next request with the key, for the instant \`X-RateLimit-Reset\` names
+   * once an answer said \`X-RateLimit-Remaining: 0\`, so the key's quota is never gone past
+   * (the recorder's way). Off for conform, whose limits group wants to meet a 429.
+   */
+  readonly followQuota?: boolean;
+}
+
 /** The longest single wait after a 429 (a Retry-After beyond it is cut to it). */
 const MAX_WAIT_MS = 65_000;
 /** Retries of one request refused with 429. */
@@ -56,24 +66,47 @@ export class ConformClient {
   readonly answers: Answer[] = [];
   readonly notes: string[] = [];
   private readonly sent = new Map<string, number[]>();
+  /** With {@link ClientPacing.followQuota}: when the key's quota frees a request again, once it ran out. */
+  private quotaFreeAt: number | null = null;
 
   constructor(
     private readonly target: string,
     private readonly key: string,
     private readonly deps: ConformDeps,
+    private readonly pacing: ClientPacing = {},
   ) {}
 
   async send(request: ClientRequest): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
+      await this.waitForQuota(request);
       await this.pace(request);
       const answer = await this.once(request);
       this.answers.push(answer);
+      this.noteQuota(answer);
       if (answer.status !== 429 || attempt >= MAX_RETRIES) return answer;
       const retryAfter = Number(answer.headers['retry-after']);
       const waitMs = Math.min(MAX_WAIT_MS, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 1000);
       this.notes.push(`${request.method} ${request.path} answered 429 (Retry-After: ${answer.headers['retry-after'] ?? 'none'}); waited ${Math.round(waitMs / 1000)} s and sent it again`);
       await this.deps.sleep(waitMs);
     }
+  }
+
+  /** Waits, before a request with the key, until the quota that ran out is reset. */
+  private async waitForQuota(request: ClientRequest): Promise<void> {
+    if (this.quotaFreeAt === null || request.credential !== 'key') return;
+    const waitMs = Math.min(MAX_WAIT_MS, this.quotaFreeAt - this.deps.now());
+    this.quotaFreeAt = null;
+    if (waitMs <= 0) return;
+    this.notes.push(`the key's quota ran out (X-RateLimit-Remaining: 0); waited ${Math.ceil(waitMs / 1000)} s for X-RateLimit-Reset`);
+    await this.deps.sleep(waitMs);
+  }
+
+  /** Reads the quota headers of an answer to the key: when Remaining reaches 0, the instant Reset names. */
+  private noteQuota(answer: Answer): void {
+    if (!this.pacing.followQuota || !answer.keyed) return;
+    const remaining = answer.headers['x-ratelimit-remaining'];
+    if (remaining === undefined || !/^\d+$/.test(remaining)) return;
+    this.quotaFreeAt = Number(remaining) > 0 ? null : resetInstant(answer.headers['x-ratelimit-reset'], this.deps.now());
   }
 
   /** Waits while the endpoint has had its budget of requests in the last minute. */
@@ -127,6 +160,18 @@ export class ConformClient {
     }
     return { ...base, status: response.status, headers: answerHeaders, text, json };
   }
+}
+
+/**
+ * The instant an \`X-RateLimit-Reset\` names, epoch ms: epoch milliseconds or seconds as sent, or
+ * seconds from now for a small number; a minute from now when absent or unreadable.
+ */
+function resetInstant(value: string | undefined, now: number): number {
+  const reset = Number(value);
+  if (value === undefined || !Number.isFinite(reset) || reset < 0) return now + 60_000;
+  if (reset > 1e12) return reset + 1;
+  if (reset > 1e9) return reset * 1000 + 1;
+  return now + reset * 1000 + 1;
 }
 
 /** "fetch failed (connect ECONNREFUSED 127.0.0.1:9)": the error and its cause, one line. */

@@ -33,7 +33,7 @@ const GROUP_RUNS: readonly (readonly [ConformGroup, (ctx: GroupContext) => Promi
  * Asks the target which websites the key reaches: it answers (else the run stops: a wrong
  * --target), as the API (JSON), and without refusing the key with 401.
  */
-async function preflight(client: ConformClient, target: string): Promise<string[]> {
+export async function preflight(client: ConformClient, target: string): Promise<string[]> {
   const answer = await client.send({ method: 'GET', path: '/v1/query/websites', credential: 'key' });
   if (answer.status === 0) {
     throw new ConformAbort(`${target} does not answer (${answer.failure}). Check --target, or start a simulator there: analytics-sim serve.`);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, createSimulatorFetch, type Profile, type Simulator } from '../../src/index.js';
 import { HELP, parseCommand } from '../../src/cli/args.js';
@@ -158,6 +161,51 @@ describe('analytics-sim conform against a simulator in process', () => {
   });
 });
 
+describe('analytics-sim conform --report', () => {
+  it('writes a JUnit XML test case per check, a failure per drift with what differs, and never the key', async () => {
+    const sim = createSimulator({ seed: 42, profile: 'spec' });
+    const files = new Map<string, string>();
+    const options = optionsFor(sim, { groups: ['catalogue', 'errors'], reports: [{ format: 'junit', file: 'conform.xml' }, { format: 'json', file: 'conform.json' }] });
+    const exit = await conformCommand(options, () => undefined, depsOf(sim), (path, text) => files.set(path, text));
+    expect(exit).toBe(1);
+    const report = JSON.parse(files.get('conform.json') ?? '') as ConformReport;
+    const junit = files.get('conform.xml') ?? '';
+    expect(junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="analytics-sim conform http://analytics.test"')).toBe(true);
+    expect(junit).toContain(`tests="${report.summary.checks}" failures="${report.summary.failed}" skipped="${report.summary.skipped}"`);
+    expect(junit.match(/<testcase /g)).toHaveLength(report.summary.checks);
+    expect(junit.match(/<failure /g)).toHaveLength(report.summary.failed);
+    expect(junit.match(/<testsuite /g)).toHaveLength(2);
+    const drift = report.checks.find((c) => c.result === 'fail');
+    expect(junit).toContain(`<testcase classname="conform.${drift?.group}" name="${drift?.check.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}">`);
+    expect(junit).not.toContain(options.key);
+    expect(junit.endsWith('</testsuites>\n')).toBe(true);
+  });
+
+  it('says which file it could not write, as a usage error', async () => {
+    const sim = createSimulator({ seed: 42, profile: 'live' });
+    const options = optionsFor(sim, { groups: ['errors'], reports: [{ format: 'junit', file: 'missing/conform.xml' }] });
+    await expect(
+      conformCommand(options, () => undefined, depsOf(sim), () => {
+        throw new Error('ENOENT: no such file or directory');
+      }),
+    ).rejects.toThrow(/^could not write the junit report to missing\/conform\.xml: ENOENT: no such file or directory\. Check that its folder exists and is writable\.$/);
+  });
+
+  it('parses --report FORMAT FILE (repeatable, or --report=FORMAT FILE) and --fail-on-drift', () => {
+    const command = parseCommand(['conform', '--target', 'http://x.test', '--key', 'k', '--report', 'junit', 'out.xml', '--report=json', 'out.json', '--fail-on-drift']);
+    expect(command).toMatchObject({ kind: 'conform', options: { reports: [{ format: 'junit', file: 'out.xml' }, { format: 'json', file: 'out.json' }] } });
+  });
+
+  it.each([
+    [['--report', 'xml', 'out.xml'], "--report takes a format, junit or json, then a file (got 'xml')."],
+    [['--report', 'junit'], '--report junit needs a file to write, e.g. --report junit conform.xml.'],
+    [['--report', 'junit', '--json'], '--report junit needs a file to write, e.g. --report junit conform.xml.'],
+  ])('refuses %j, naming what --report takes', (argv, message) => {
+    const command = parseCommand(['conform', '--target', 'http://x.test', '--key', 'k', ...argv]);
+    expect(command.kind === 'error' && command.message).toContain(message);
+  });
+});
+
 describe('analytics-sim conform on the command line', () => {
   it('parses its flags, with --only and --type repeatable or comma-separated', () => {
     expect(parseCommand(['conform', '--target', 'http://127.0.0.1:8787/', '--key', 'k', '--website', 'w', '--only', 'errors,auth', '--type', 'country', '--json'])).toEqual({
@@ -204,6 +252,21 @@ describe('analytics-sim conform as a process', () => {
     expect(result.stdout).toContain('an unknown type (summry_metrics)');
     expect(result.stdout).toMatch(/10 checks: 10 match, 0 differ, 0 skipped/);
     expect(result.stdout).not.toContain(key);
+  }, 40_000);
+
+  it('exits 1 with --fail-on-drift against a simulator of the other profile, and writes the JUnit report', async () => {
+    const sim = createSimulator({ seed: 42, profile: 'spec' });
+    server = await startServer(sim, { port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'conform-'));
+    const file = join(dir, 'conform.xml');
+    const key = secretOf(sim, 'key_acme_all');
+    const result = await runCli(['conform', '--target', server.url, '--key', key, '--only', 'catalogue', '--fail-on-drift', '--report', 'junit', file], { guardMs: 30_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/5 differ from the live service/);
+    const junit = readFileSync(file, 'utf8');
+    expect(junit.match(/<failure /g)).toHaveLength(5);
+    expect(junit).not.toContain(key);
+    rmSync(dir, { recursive: true, force: true });
   }, 40_000);
 
   it('exits 2 with one line and no stack when the target does not answer', async () => {

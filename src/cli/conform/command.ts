@@ -1,8 +1,10 @@
 import type { ConformDeps } from './client.js';
+import { writeFileSync } from 'node:fs';
+import { renderJunit } from './junit-report.js';
 import type { ConformOptions } from './options.js';
 import { renderJson, renderTable } from './render.js';
 import { exitCodeOf } from './report.js';
-import { runConformance } from './run.js';
+import { ConformAbort, runConformance } from './run.js';
 
 /** How long one request may take before the target counts as not answering. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -21,8 +23,16 @@ export function processDeps(): ConformDeps {
  * the exit status: 0 when everything checked matches, 1 when something differs. A run that
  * cannot start throws `ConformAbort` (a usage error: exit 2).
  */
-export async function conformCommand(options: ConformOptions, write: (text: string) => void, deps: ConformDeps = processDeps()): Promise<0 | 1> {
+export async function conformCommand(options: ConformOptions, write: (text: string) => void, deps: ConformDeps = processDeps(), writeFile: (path: string, text: string) => void = writeFileSync): Promise<0 | 1> {
   const report = await runConformance(options, deps);
   write(options.json ? renderJson(report, options.key) : renderTable(report, options.key));
+  for (const { format, file } of options.reports ?? []) {
+    try {
+      writeFile(file, format === 'junit' ? renderJunit(report, options.key) : renderJson(report, options.key));
+    } catch (error) {
+      throw new ConformAbort(`could not write the ${format} report to ${file}: ${(error as Error).message}. Check that its folder exists and is writable.`);
+    }
+  }
   return exitCodeOf(report);
 }
+

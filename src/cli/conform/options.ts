@@ -21,6 +21,18 @@ export interface ConformOptions {
   readonly groups: readonly ConformGroup[];
   /** The query types the shapes group runs (`--type`); every live type when absent. */
   readonly types?: readonly string[];
+  /** Files to write the report to besides the output (`--report junit FILE`, `--report json FILE`), in the order given. */
+  readonly reports?: readonly ReportFile[];
+}
+
+/** The formats `--report` writes. */
+export const REPORT_FORMATS = ['junit', 'json'] as const;
+
+/** One `--report FORMAT FILE`. */
+export interface ReportFile {
+  /** `junit`: JUnit XML, a test case per check (CI systems show each drift by name); `json`: the `--json` report. */
+  readonly format: (typeof REPORT_FORMATS)[number];
+  readonly file: string;
 }
 
 /** What `analytics-sim conform …` asks for; a member of the CLI's `Command`. */
@@ -42,6 +54,10 @@ export const CONFORM_HELP_SECTION = `Options (conform): check a deployment (the 
   --type <name>         The shapes group runs only these query types; repeatable or
                         comma-separated (default all ${QUERY_TYPE_NAMES.length})
   --json                Print a machine-readable report instead of the table
+  --report <fmt> <file> Also write the report to a file: junit (JUnit XML, one test case
+                        per check) or json; repeatable
+  --fail-on-drift       Exit 1 when anything differs (what conform always does; the
+                        explicit spelling for scheduled jobs)
   Exit status: 0 when everything checked matches, 1 when something differs, 2 for a
   usage error or a target that does not answer. docs/conform.md explains each check.
 `;
@@ -52,6 +68,7 @@ export const CONFORM_HELP = `analytics-sim conform: does a deployment answer as 
 Usage:
   analytics-sim conform --target <url> --key <key> [--website <id>] [--link <id>]
                         [--schedule <id>] [--only <group>] [--type <name>] [--json]
+                        [--report junit|json <file>] [--fail-on-drift]
 
 Runs black-box checks against the deployment and prints, per check, what the live service
 does, what the target did, and ✓ (matches), ✗ (differs) or skipped (with the reason):
@@ -87,6 +104,8 @@ const CONFORM_FLAGS = {
   only: { type: 'string', multiple: true },
   type: { type: 'string', multiple: true },
   json: { type: 'boolean' },
+  report: { type: 'string', multiple: true },
+  'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -94,7 +113,7 @@ const HINT = "Try 'analytics-sim conform --help'.";
 
 /** Parses the arguments after `conform`. Never throws: bad input becomes an `error` command. */
 export function parseConformCommand(argv: readonly string[]): ConformCommand {
-  const parsed = parseFlags(argv, CONFORM_FLAGS, HINT);
+  const parsed = parseFlags(joinReportFiles(argv), CONFORM_FLAGS, HINT);
   if (typeof parsed === 'string') return { kind: 'error', message: parsed };
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help', topic: 'conform' };
@@ -121,6 +140,12 @@ export function parseConformCommand(argv: readonly string[]): ConformCommand {
     }
     if (!types.includes(name)) types.push(name);
   }
+  const reports: ReportFile[] = [];
+  for (const given of values.report ?? []) {
+    const report = parseReportFile(given);
+    if (typeof report === 'string') return { kind: 'error', message: report };
+    reports.push(report);
+  }
   for (const [flag, value] of [['--website', values.website], ['--link', values.link], ['--schedule', values.schedule]] as const) {
     if (value !== undefined && value.trim() === '') return { kind: 'error', message: `${flag} needs an id (got an empty value).` };
   }
@@ -135,8 +160,37 @@ export function parseConformCommand(argv: readonly string[]): ConformCommand {
       json: values.json ?? false,
       groups: groups.length > 0 ? CONFORM_GROUPS.filter((g) => groups.includes(g)) : [...CONFORM_GROUPS],
       ...(types.length > 0 ? { types } : {}),
+      ...(reports.length > 0 ? { reports } : {}),
     },
   };
+}
+
+/** `--report FORMAT FILE` (two words after the flag) as the one value `FORMAT=FILE` the flag parser reads. */
+function joinReportFiles(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const format = arg === '--report' ? argv[i + 1] : arg.startsWith('--report=') ? arg.slice('--report='.length) : undefined;
+    const file = argv[i + (arg === '--report' ? 2 : 1)];
+    if (format !== undefined && !format.includes('=') && file !== undefined && !file.startsWith('-')) {
+      out.push(`--report=${format}=${file}`);
+      i += arg === '--report' ? 2 : 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** One `--report` value (`FORMAT=FILE`), or the message saying what it takes. */
+function parseReportFile(value: string): ReportFile | string {
+  const at = value.indexOf('=');
+  const format = at < 0 ? value : value.slice(0, at);
+  const file = at < 0 ? '' : value.slice(at + 1);
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    const near = suggest(format, REPORT_FORMATS);
+    return `--report takes a format, ${REPORT_FORMATS.join(' or ')}, then a file (got '${format}').${near ? ` Did you mean ${near}?` : ''} ${HINT}`;
+  }
+  if (file === '') return `--report ${format} needs a file to write, e.g. --report ${format} conform.${format === 'junit' ? 'xml' : 'json'}. ${HINT}`;
+  return { format: format as ReportFile['format'], file };
 }
 
 /** The base URL without a trailing slash, query or fragment; null for anything but http(s). */

@@ -7,6 +7,7 @@ import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
 import { suggest } from '../sim/text.js';
 import { parseFlags } from './argument-error.js';
 import { CONFORM_HELP, CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
+import { RECORD_HELP, RECORD_HELP_SECTION, parseRecordCommand, type RecordOptions } from './record/options.js';
 
 export { describeArgumentError } from './argument-error.js';
 import { parseProfile, type Profile } from '../sim/profile.js';
@@ -54,6 +55,8 @@ export interface ServeOptions {
   readonly controlToken: string | undefined;
   /** Where to export one span per request over OTLP/HTTP (an http(s) URL); undefined: no export. */
   readonly otlpEndpoint: string | undefined;
+  /** A recording (`analytics-sim record`) to answer matching query parameters from; undefined: none. */
+  readonly replay: string | undefined;
 }
 
 /** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
@@ -95,8 +98,13 @@ export type Command =
       /** The deployment to check and how (`src/cli/conform/`). */
       readonly options: ConformOptions;
     }
+  | {
+      readonly kind: 'record';
+      /** The deployment to record and what (`src/cli/record/`). */
+      readonly options: RecordOptions;
+    }
   /** `topic`: the command whose help was asked for (`analytics-sim serve --help`); none for `analytics-sim --help`. */
-  | { readonly kind: 'help'; readonly topic?: 'serve' | 'conform' }
+  | { readonly kind: 'help'; readonly topic?: 'serve' | 'conform' | 'record' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -171,6 +179,11 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         collector (a base URL gets /v1/traces): route, outcome, the refusing
                         rule and stage timings; a request's traceparent makes it a child of
                         the caller's span (default: no export)
+  --replay <file>       Answer a query parameter asked exactly as one of the recording
+                        (analytics-sim record: same type, website, range, time zone,
+                        filters, paging) with the recorded rows and a Warning naming it;
+                        everything else from the generated world. A recording with an
+                        unknown version, a malformed entry or a secret is refused at start
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag
@@ -207,17 +220,20 @@ export const HELP = `analytics-sim: a deterministic simulator of the analytics Q
 Usage:
   analytics-sim serve [options]
   analytics-sim conform --target <url> --key <key> [options]
+  analytics-sim record --target <url> --key <key> [options]
   analytics-sim --help | --version
-  analytics-sim serve --help | analytics-sim conform --help   (one command's help)
+  analytics-sim serve --help | analytics-sim conform --help | analytics-sim record --help
+                                    (one command's help)
 
 Options (serve):
 ${SERVE_OPTIONS}
 ${CONFORM_HELP_SECTION}
+${RECORD_HELP_SECTION}
 ${CONTROL_PLANE_NOTE}`;
 
 /** The help a `help` command prints: one command's, or every command's without a topic. */
-export function helpText(topic?: 'serve' | 'conform'): string {
-  return topic === 'serve' ? SERVE_HELP : topic === 'conform' ? CONFORM_HELP : HELP;
+export function helpText(topic?: 'serve' | 'conform' | 'record'): string {
+  return topic === 'serve' ? SERVE_HELP : topic === 'conform' ? CONFORM_HELP : topic === 'record' ? RECORD_HELP : HELP;
 }
 
 function parsePort(text: string): number | null {
@@ -279,6 +295,7 @@ const SERVE_FLAGS = {
   'trust-proxy': { type: 'boolean' },
   'control-token': { type: 'string' },
   'otlp-endpoint': { type: 'string' },
+  replay: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -293,6 +310,7 @@ const SERVE_FLAGS = {
  */
 export function parseCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Command {
   if (argv[0] === 'conform') return parseConformCommand(argv.slice(1));
+  if (argv[0] === 'record') return parseRecordCommand(argv.slice(1));
   const parsed = parseFlags(argv, SERVE_FLAGS, "Try 'analytics-sim --help'.");
   if (typeof parsed === 'string') return { kind: 'error', message: parsed };
   const { values, positionals } = parsed;
@@ -376,6 +394,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     trustProxy: values['trust-proxy'],
     controlToken,
     otlpEndpoint,
+    replay: values.replay,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -407,6 +426,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       trustProxy: values['trust-proxy'] ?? false,
       controlToken,
       otlpEndpoint,
+      replay: values.replay,
     },
   };
 }
@@ -422,5 +442,5 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /** The commands, for "did you mean" on a mistyped one. */
-const COMMANDS = ['serve', 'conform'];
+const COMMANDS = ['serve', 'conform', 'record'];
 

@@ -93,6 +93,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     ingestDelay: pick('ingestDelay', config.ingestDelay),
     trustProxy: pick('trustProxy', config.trustProxy),
     otlpEndpoint: pick('otlpEndpoint', config.otlpEndpoint),
+    replay: pick('replay', config.replay),
     controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,
   };
 }

@@ -11,6 +11,8 @@ import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema,
 import { CONTROL_TOKEN_ENV, helpText, isLoopbackHost, parseCommand, type ServeOptions } from './args.js';
 import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
+import { recordCommand } from './record/command.js';
+import { readRecordingFile } from './record/recording-file.js';
 import { readJsonFile, UsageError } from './read-json-file.js';
 import { describeReason } from '../sim/journal/refusal-reason.js';
 import { describeStoreFailure, describeStoreLine, resolveStore, StoreError, type StoreChoice } from './store-option.js';
@@ -39,6 +41,12 @@ function loadScenarios(entries: readonly (string | ScenarioInput)[]): (string | 
       throw new UsageError(`invalid scenario in ${where}: ${problems.join('; ')}`);
     });
   });
+}
+
+/** "12 recorded parameters of http://… (2025-06-02T12:00:00.000Z)": what a checked recording holds. */
+function describeRecording(recording: unknown): string {
+  const { entries, target, recordedAt, complete } = recording as { entries: unknown[]; target: string; recordedAt: string; complete: boolean };
+  return `${entries.length} recorded parameter${entries.length === 1 ? '' : 's'} of ${target} (${recordedAt}${complete ? '' : ', incomplete'})`;
 }
 
 /** Set by the primary of `--workers` beside the token it drew, so the banner prints it. */
@@ -82,7 +90,7 @@ async function closeStore(store: SharedStore | undefined, ms = 3_000): Promise<v
  * store). Alone it prints the banner; as a worker of `--workers` it hands the banner to the
  * primary instead, and leaves SIGINT to the primary (which stops every worker with SIGTERM).
  */
-async function serve(options: ServeOptions, store: StoreChoice, keys: readonly ConfigKey[], configPath: string | null, worker: boolean): Promise<void> {
+async function serve(options: ServeOptions, store: StoreChoice, keys: readonly ConfigKey[], configPath: string | null, worker: boolean, recording: unknown): Promise<void> {
   // A worker's terminal also sends it Ctrl-C's SIGINT, even while it starts: the primary
   // decides, and stops every worker with SIGTERM.
   if (worker) process.on('SIGINT', () => undefined);
@@ -110,6 +118,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       ingestDelayMs: options.ingestDelay,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
       ...(shared ? { store: shared } : {}),
+      ...(recording !== undefined ? { replay: recording } : {}),
     });
   } catch (error) {
     await closeStore(shared);
@@ -192,6 +201,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
     ...(options.trustProxy ? ['  trust proxy: the client address of anonymous limits comes from x-forwarded-for and the like'] : []),
     ...(options.otlpEndpoint !== undefined ? [`  spans: one per service request over OTLP/HTTP to ${tracesUrl(new URL(options.otlpEndpoint))}`] : []),
+    ...(options.replay !== undefined ? [`  replay: ${describeRecording(recording)} from ${options.replay}; each answered parameter says so in a Warning`] : []),
     `  fixtures and API keys: curl -s${auth} ${running.url}/__sim/fixtures`,
     `  inspector: ${running.url}/__sim/ui`,
     `  try: curl -s -H "x-api-key: ${key}" ${running.url}/v1/query/websites`,
@@ -217,12 +227,17 @@ async function main(): Promise<void> {
     case 'conform':
       process.exitCode = await conformCommand(command.options, (text) => process.stdout.write(text));
       return;
+    case 'record':
+      process.exitCode = await recordCommand(command.options, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
+      return;
     case 'serve': {
       // Under npx a SIGTERM to npm kills only the shell between npm and this process: once
       // orphaned, stop as that SIGTERM would have stopped us (a worker stops with its primary).
       if (!isWorkerProcess() && startedByNpm(process.env)) watchParent(() => process.kill(process.pid, 'SIGTERM'));
       const loaded = loadConfig(command.configPath, process.cwd());
       const options = loaded ? applyConfig(command.options, command.given, loaded) : command.options;
+      // Read and checked before anything starts: a refused recording stops here, naming the entry.
+      const recording = options.replay !== undefined ? readRecordingFile(options.replay) : undefined;
       const fromFile = (field: string): string | undefined => (loaded && field in loaded.config ? `config file ${loaded.path}: ${field}` : undefined);
       const store = await resolveStore(options, {
         store: command.storeSource ?? fromFile('store') ?? '--store',
@@ -242,7 +257,7 @@ async function main(): Promise<void> {
         // Every worker is gone; nothing of the primary's (cluster handles, IPC) may hold the exit.
         process.exit(exitCode);
       }
-      await serve(options, store, configuredKeys(loaded), loaded?.path ?? null, options.workers > 1);
+      await serve(options, store, configuredKeys(loaded), loaded?.path ?? null, options.workers > 1, recording);
     }
   }
 }

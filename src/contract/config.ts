@@ -150,6 +150,12 @@ export const simulatorConfigSchema = z
       .max(2000)
       .optional()
       .describe('Export one span per service request over OTLP/HTTP (JSON) to this collector, as --otlp-endpoint (a base URL gets /v1/traces; default: no export).'),
+    replay: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('A recording written by analytics-sim record: query parameters asked exactly as recorded ones get the recorded rows, with a Warning (as --replay; default: none).'),
     allowedOrigins: z
       .array(z.string().min(1).max(300))
       .max(100)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, otlpEndpoint: undefined };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, otlpEndpoint: undefined, replay: undefined };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -30,6 +30,7 @@ describe('parseCommand defaults', () => {
 describe('parseCommand flags', () => {
   it.each([
     [['--port', '0'], { port: 0 }],
+    [['--replay', 'recording.json'], { replay: 'recording.json' }],
     [['--port', '65535'], { port: 65535 }],
     [['--port=9000'], { port: 9000 }],
     [['--host', '0.0.0.0'], { host: '0.0.0.0' }],
@@ -183,6 +184,15 @@ describe('parseCommand: timeouts, proxy and control token', () => {
   it('reads --otlp-endpoint as an http(s) URL and refuses anything else, naming the form it takes', () => {
     expect(serveOptions(parseCommand(['--otlp-endpoint', 'http://127.0.0.1:4318'])).otlpEndpoint).toBe('http://127.0.0.1:4318');
     expect(errorMessage(parseCommand(['--otlp-endpoint', 'collector:4318']))).toBe("--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got 'collector:4318').");
+  });
+
+  it('hands the arguments after record to the record command, and its help to record --help', () => {
+    expect(parseCommand(['record', '--target', 'http://127.0.0.1:8787', '--key', 'k', '--website', 'web_acme_store'])).toMatchObject({
+      kind: 'record',
+      options: { target: 'http://127.0.0.1:8787', key: 'k', websites: ['web_acme_store'], range: { preset: 'last_7d' }, timezone: 'UTC' },
+    });
+    expect(parseCommand(['record', '--help'])).toEqual({ kind: 'help', topic: 'record' });
+    expect(errorMessage(parseCommand(['recrod']))).toContain('Did you mean record?');
   });
 
   it('takes the control token from ANALYTICS_SIM_CONTROL_TOKEN when the flag is not given', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { parseRecordCommand, type RecordOptions } from '../../src/cli/record/opt
 import { RecordAbort } from '../../src/cli/record/run.js';
 import { readRecordingFile } from '../../src/cli/record/recording-file.js';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { call, secretOf } from '../helpers/sim.js';
 
 /*
@@ -203,4 +204,66 @@ describe('analytics-sim record: the command line', () => {
     expect(parseRecordCommand(['--target', 'http://x'])).toMatchObject({ kind: 'error', message: expect.stringContaining('record needs --key') });
     expect(parseRecordCommand(['--help'])).toEqual({ kind: 'help', topic: 'record' });
   });
+});
+
+describe('analytics-sim record and serve --replay, as processes', () => {
+  it('records a simulator from the command line, and serve --replay of another seed answers the recorded rows with a Warning', async () => {
+    const target = createSimulator({ seed: 'recorded-seed' });
+    const url = await serveTarget(target);
+    const key = secretOf(target, 'key_acme_read');
+    const file = join(directory, 'from-the-cli.json');
+    const recorded = await runCli(['record', '--target', url, '--key', key, '--website', 'web_acme_store', '--types', 'summary_metrics,top_pages', '--range', '2025-05-26..2025-06-01', '--out', file], { guardMs: 30_000 });
+    expect(recorded.stderr).toBe('');
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toContain(`recorded 2 parameters (2 types on web_acme_store, 2025-05-26..2025-06-01) from ${url} into ${file}`);
+    expect(recorded.stdout + readFileSync(file, 'utf8')).not.toContain(key);
+
+    const direct = await call(target, 'POST', '/v1/query', { query: { website_id: 'web_acme_store' }, key, body: { parameters: ['summary_metrics', 'top_pages'], ...RANGE } });
+    const rows = dataTexts(direct.text);
+    const server = startCli(['serve', '--port', '0', '--now', '2025-06-02T12:00:00Z', '--seed', 'replaying-seed', '--replay', file], { guardMs: 30_000 });
+    try {
+      const [, base] = await server.waitForStdout(/listening on (http:\/\/\S+)/);
+      await server.waitForStdout(/inspector:/);
+      expect(server.stdout()).toContain(`replay: 2 recorded parameters of ${url}`);
+      const fixtures = (await (await fetch(`${base}/__sim/fixtures`)).json()) as { apiKeys: { id: string; secret: string }[] };
+      const replayKey = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret as string;
+      const response = await fetch(`${base}/v1/query?website_id=web_acme_store`, {
+        method: 'POST',
+        headers: { 'x-api-key': replayKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ parameters: ['summary_metrics', 'top_pages', 'country'], ...RANGE }),
+      });
+      const text = await response.text();
+      expect(response.status).toBe(200);
+      expect(text).toContain(`{"parameter":"summary_metrics","success":true,"data":${rows.summary_metrics}}`);
+      expect(text).toContain(`{"parameter":"top_pages","success":true,"data":${rows.top_pages}}`);
+      const warning = response.headers.get('warning') ?? '';
+      expect(warning).toContain('summary_metrics: rows from the recording (entry 0 of');
+      expect(warning).toContain('top_pages: rows from the recording (entry 1 of');
+      expect(warning).not.toContain('country');
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  }, 60_000);
+
+  it('refuses a recording with a secret at start, naming the entry, and serves nothing (exit 2)', async () => {
+    const file = join(directory, 'with-a-secret.json');
+    const entry = { type: 'summary_metrics', scope: { website_id: 'web_acme_store' }, ...RANGE, rows: [] as unknown[] };
+    writeFileSync(file, JSON.stringify({ version: 1, target: 'http://127.0.0.1:8787', recordedAt: '2025-06-02T12:00:00Z', complete: true, entries: [entry, { ...entry, type: 'top_pages', rows: [{ path: `/?key=dbdy_${'a'.repeat(48)}` }] }] }));
+    const result = await runCli(['serve', '--port', '0', '--replay', file], { guardMs: 30_000 });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^analytics-sim: recording .*with-a-secret\.json: entry 1 \(entries\[1\]\.rows\[0\]\.path\): holds a value that starts like a secret \(dbdy_…\)/);
+    expect(result.stderr).not.toContain('a'.repeat(48));
+  }, 40_000);
+
+  it('exits 2 with one line when the target refuses the key', async () => {
+    const target = createSimulator({ seed: 'recorded-seed' });
+    const url = await serveTarget(target);
+    const result = await runCli(['record', '--target', url, '--key', `dbdy_${'z'.repeat(48)}`, '--out', join(directory, 'never.json')], { guardMs: 30_000 });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^analytics-sim: .* refused the key \(401 AUTH_REQUIRED\): pass an API key of that deployment with --key\.\n$/);
+    expect(result.stderr).not.toContain('z'.repeat(48));
+  }, 40_000);
 });

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { DATE_PRESETS, type DatePreset } from '../../contract/query-request.js';
 import { canonicalTimeZone, parseDateInput } from '../../sim/query/engine/dates.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../sim/query/registry.js';
 import { suggest } from '../../sim/text.js';
-import { describeArgumentError } from '../argument-error.js';
+import { parseFlags } from '../argument-error.js';
 
 /** The range `record` asks: dates as given, or a preset resolved on the recorder's clock when the run starts. */
 export type RecordRange = { readonly startDate: string; readonly endDate: string } | { readonly preset: DatePreset };
@@ -79,8 +78,17 @@ Replay it: analytics-sim serve --replay ${DEFAULT_OUT} (a parameter asked as rec
 the recorded rows and a Warning naming it; anything else comes from the generated world).
 `;
 
-/** Every long flag of the command, for "did you mean" on a mistyped one. */
-const RECORD_FLAGS = ['--target', '--key', '--website', '--types', '--range', '--timezone', '--out', '--help'];
+/** The flags of `record`. */
+const RECORD_FLAGS = {
+  target: { type: 'string' },
+  key: { type: 'string' },
+  website: { type: 'string', multiple: true },
+  types: { type: 'string', multiple: true },
+  range: { type: 'string' },
+  timezone: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 const HINT = "Try 'analytics-sim record --help'.";
 
@@ -118,26 +126,8 @@ export function parseTargetUrl(text: string): string | null {
 
 /** Parses the arguments after `record`. Never throws: bad input becomes an `error` command. */
 export function parseRecordCommand(argv: readonly string[]): RecordCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        target: { type: 'string' },
-        key: { type: 'string' },
-        website: { type: 'string', multiple: true },
-        types: { type: 'string', multiple: true },
-        range: { type: 'string' },
-        timezone: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: describeArgumentError(error as Error & { code?: string }, RECORD_FLAGS, HINT) };
-  }
+  const parsed = parseFlags(argv, RECORD_FLAGS, HINT);
+  if (typeof parsed === 'string') return { kind: 'error', message: parsed };
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help', topic: 'record' };
   if (positionals.length > 0) return { kind: 'error', message: `Unexpected argument '${positionals[0]}'. ${HINT}` };

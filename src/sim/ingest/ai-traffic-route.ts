@@ -1,4 +1,3 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import { AGENT_HIT_LENGTHS, agentHitSchema, setupCheckResponseSchema, type AgentHit } from '../../contract/ingest.js';
 import { basketError, eventStorageFull, invalidEventSchema } from '../errors.js';
 import type { Website } from '../model/entities.js';
@@ -6,7 +5,7 @@ import { ok, type Reply } from '../routing/route.js';
 import { defineIngestRoute } from './ingest-route.js';
 import { AI_AGENT_HITS, agentOfHit, formatOfHit, setupCheckNonce } from './ai-agent-hits.js';
 import { BASKET_TOO_LARGE, hostBelongsTo } from './client-id-auth.js';
-import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
+import { basketRefusal, createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 
 /** 202 with an empty body: what the service answers every accepted hit. */
 const ACCEPTED: Reply = { reply: true, status: 202, body: undefined, text: '' };
@@ -27,11 +26,11 @@ export const aiTrafficRoutes = [
     shapeRefusal: asAiTrafficEnvelope,
     responses: {
       202: { description: 'Accepted (a setup check recorded, an agent’s request stored, or a request of no AI agent ignored): empty body' },
-      400: { description: 'The body does not have the accepted shape (basket.INVALID_EVENT_SCHEMA)', schema: basketErrorBodySchema },
-      403: { description: 'The Host is not the website’s domain or a subdomain of it (basket.INGEST_ORIGIN_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
-      404: { description: 'The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
+      400: basketRefusal('The body does not have the accepted shape (basket.INVALID_EVENT_SCHEMA)'),
+      403: basketRefusal('The Host is not the website’s domain or a subdomain of it (basket.INGEST_ORIGIN_NOT_AUTHORIZED)'),
+      404: basketRefusal('The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)'),
       413: BASKET_TOO_LARGE,
-      503: { description: 'The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE)', schema: basketErrorBodySchema },
+      503: basketRefusal('The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE)'),
     },
     authorize(ctx, hit) {
       const website = ctx.state.websites.get(hit.websiteId);

@@ -1,9 +1,16 @@
 import type { z } from 'zod';
+import { basketErrorBodySchema } from '../../contract/errors.js';
 import { MAX_ERROR_DETAILS } from '../../contract/request-limits.js';
 import { basketError, type BasketErrorKey, type BasketIssue, type SimError } from '../errors.js';
+import type { DocumentedResponse } from '../routing/route.js';
 
 /** The live catalogue key of each simulator refusal code a route can give. */
 export type BasketKeys = Readonly<Record<string, BasketErrorKey>>;
+
+/** A documented refusal: its description, the body in the ingestion service's envelope. */
+export function basketRefusal(description: string): DocumentedResponse {
+  return { description, schema: basketErrorBodySchema };
+}
 
 /** The zod issue code a detail's message comes from (the envelope names it; `custom` otherwise). */
 export function issueCode(message: string): string {

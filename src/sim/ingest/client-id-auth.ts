@@ -1,8 +1,8 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import { basketError, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import type { DocumentedResponse, RouteContext } from '../routing/route.js';
 import { classifyUserAgent, missingUserAgent, type MissingUserAgent } from './bots.js';
+import { basketRefusal } from './basket-envelope.js';
 
 /**
  * The live ingestion service's "client id" authentication (`validateRequest` of
@@ -155,7 +155,7 @@ export function authenticateClientId(ctx: RouteContext<ClientIdQuery>): ClientId
 }
 
 /** The 413 of an ingestion route answering in the basket envelope (the body is over 1 MB). */
-export const BASKET_TOO_LARGE: DocumentedResponse = { description: 'The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema };
+export const BASKET_TOO_LARGE: DocumentedResponse = basketRefusal('The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)');
 
 /** A browser route's sender: its website, and what the bot check made of its User-Agent. */
 export interface ClientSender {
@@ -183,13 +183,10 @@ export function authenticateSender(ctx: RouteContext<ClientIdQuery>): ClientSend
  */
 export function clientIdRefusals(bodyProblems: string, tooLarge?: string): Readonly<Record<number, DocumentedResponse>> {
   return {
-    400: {
-      description: `No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), ${bodyProblems} or malformed JSON (PARSE)`,
-      schema: basketErrorBodySchema,
-    },
-    403: { description: 'An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)', schema: basketErrorBodySchema },
-    413: tooLarge === undefined ? BASKET_TOO_LARGE : { description: tooLarge, schema: basketErrorBodySchema },
-    415: { description: 'A form body (send JSON; text/plain is read as JSON, for beacons)', schema: basketErrorBodySchema },
-    503: { description: 'The simulator’s ingestion storage is full (basket.DELIVERY_UNAVAILABLE): nothing was stored', schema: basketErrorBodySchema },
+    400: basketRefusal(`No client id (basket.INGEST_MISSING_CLIENT_ID), an unknown or inactive website (basket.INGEST_INVALID_CLIENT_ID), ${bodyProblems} or malformed JSON (PARSE)`),
+    403: basketRefusal('An Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)'),
+    413: tooLarge === undefined ? BASKET_TOO_LARGE : basketRefusal(tooLarge),
+    415: basketRefusal('A form body (send JSON; text/plain is read as JSON, for beacons)'),
+    503: basketRefusal('The simulator’s ingestion storage is full (basket.DELIVERY_UNAVAILABLE): nothing was stored'),
   };
 }

@@ -1,4 +1,3 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import { clientIdQuerySchema, IDENTIFY_LIMITS, identifyBodySchema, identifyResponseSchema, type IdentifyBody } from '../../contract/ingest.js';
 import { identifyRule } from '../admission/rules.js';
 import { basketError, eventStorageFull, invalidEventSchema, type SimError } from '../errors.js';
@@ -6,7 +5,7 @@ import type { ApiKeyRecord, Website } from '../model/entities.js';
 import { NO_CONTENT, ok, type RouteContext } from '../routing/route.js';
 import { defineIngestRoute } from './ingest-route.js';
 import { truncate } from '../text.js';
-import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
+import { basketRefusal, createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
 import { authenticateClientId, BASKET_TOO_LARGE, sanitizeText, type ClientIdQuery } from './client-id-auth.js';
 
@@ -61,19 +60,12 @@ export const identifyRoutes = [
     responses: {
       200: { description: 'The profile was stored (traits merged, the anonymous id linked)', schema: identifyResponseSchema },
       204: { description: 'Without an API key, the user agent is a bot’s: nothing is stored, empty body' },
-      400: {
-        description:
-          'The body does not have the accepted shape or the profile id is empty once cleaned (basket.INVALID_EVENT_SCHEMA), an API key names no websiteId (basket.IDENTIFY_MISSING_WEBSITE_ID), no client id (basket.INGEST_MISSING_CLIENT_ID) or one no website has (basket.INGEST_INVALID_CLIENT_ID)',
-        schema: basketErrorBodySchema,
-      },
-      403: {
-        description: 'The key lacks track:events or does not reach the website (basket.TRACK_MISSING_SCOPE), the website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH), or, without a key, an Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)',
-        schema: basketErrorBodySchema,
-      },
-      404: { description: 'The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
+      400: basketRefusal('The body does not have the accepted shape or the profile id is empty once cleaned (basket.INVALID_EVENT_SCHEMA), an API key names no websiteId (basket.IDENTIFY_MISSING_WEBSITE_ID), no client id (basket.INGEST_MISSING_CLIENT_ID) or one no website has (basket.INGEST_INVALID_CLIENT_ID)'),
+      403: basketRefusal('The key lacks track:events or does not reach the website (basket.TRACK_MISSING_SCOPE), the website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH), or, without a key, an Origin or client IP the website does not allow (basket.INGEST_ORIGIN_NOT_AUTHORIZED, basket.INGEST_IP_NOT_AUTHORIZED)'),
+      404: basketRefusal('The website does not exist (basket.TRACK_WEBSITE_NOT_FOUND)'),
       413: BASKET_TOO_LARGE,
-      429: { description: 'Over 600 requests in 60 s for this key, or 60 for this client id and IP (basket.IDENTIFY_RATE_LIMITED)', schema: basketErrorBodySchema },
-      503: { description: 'The simulator’s profile storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable', schema: basketErrorBodySchema },
+      429: basketRefusal('Over 600 requests in 60 s for this key, or 60 for this client id and IP (basket.IDENTIFY_RATE_LIMITED)'),
+      503: basketRefusal('The simulator’s profile storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable'),
     },
     authorize(ctx, body) {
       const { principal } = ctx;

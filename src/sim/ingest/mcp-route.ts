@@ -1,11 +1,10 @@
-import { basketErrorBodySchema } from '../../contract/errors.js';
 import { mcpBodySchema, mcpResponseSchema, type McpCallInput } from '../../contract/ingest.js';
 import { mcpRule } from '../admission/rules.js';
 import { basketError, eventStorageFull, invalidEventSchema, type SimError } from '../errors.js';
 import type { ApiKeyRecord } from '../model/entities.js';
 import { ok, type RouteContext } from '../routing/route.js';
 import { defineIngestRoute } from './ingest-route.js';
-import { createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
+import { basketRefusal, createBasketEnvelope, INGEST_PIPELINE_KEYS } from './basket-envelope.js';
 import { organizationOwner } from './event-store.js';
 import { MCP_CALLS, storedMcpCall, type IngestedMcpCall } from './mcp-calls.js';
 import { BASKET_TOO_LARGE } from './client-id-auth.js';
@@ -53,16 +52,13 @@ export const mcpRoutes = [
     shapeRefusal: asMcpEnvelope,
     responses: {
       202: { description: 'The calls were accepted; `count` says how many', schema: mcpResponseSchema },
-      400: { description: 'The body is not an array of 1 to 100 calls of the accepted shape (basket.INVALID_EVENT_SCHEMA)', schema: basketErrorBodySchema },
-      401: { description: 'No usable API key: none, or unknown, disabled, revoked or expired (basket.MCP_INVALID_API_KEY)', schema: basketErrorBodySchema },
-      403: {
-        description: 'The key lacks track:events or does not reach a website a call names (basket.TRACK_MISSING_SCOPE), or that website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH)',
-        schema: basketErrorBodySchema,
-      },
-      404: { description: 'A website a call names does not exist (basket.TRACK_WEBSITE_NOT_FOUND)', schema: basketErrorBodySchema },
+      400: basketRefusal('The body is not an array of 1 to 100 calls of the accepted shape (basket.INVALID_EVENT_SCHEMA)'),
+      401: basketRefusal('No usable API key: none, or unknown, disabled, revoked or expired (basket.MCP_INVALID_API_KEY)'),
+      403: basketRefusal('The key lacks track:events or does not reach a website a call names (basket.TRACK_MISSING_SCOPE), or that website belongs to another organization (basket.TRACK_WEBSITE_SCOPE_MISMATCH)'),
+      404: basketRefusal('A website a call names does not exist (basket.TRACK_WEBSITE_NOT_FOUND)'),
       413: BASKET_TOO_LARGE,
-      429: { description: 'Over 6000 requests in 60 s for this key (basket.TRACK_RATE_LIMITED)', schema: basketErrorBodySchema },
-      503: { description: 'The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable', schema: basketErrorBodySchema },
+      429: basketRefusal('Over 6000 requests in 60 s for this key (basket.TRACK_RATE_LIMITED)'),
+      503: basketRefusal('The simulator’s record storage is full (basket.DELIVERY_UNAVAILABLE), or admission is unavailable'),
     },
     authorize(ctx) {
       // A dashboard session is not an API key: the route reads keys only.

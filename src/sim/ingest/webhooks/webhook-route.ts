@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { basketErrorBodySchema } from '../../../contract/errors.js';
 import { webhookReceivedSchema } from '../../../contract/webhooks.js';
 import { basketError, type BasketErrorKey } from '../../errors.js';
 import { ok, type Route } from '../../routing/route.js';
 import { defineIngestRoute } from '../ingest-route.js';
 import { asWebhookEnvelope, findWebhookEndpoint, issuesOf, processingFailed, recordRevenue, type WebhookEndpoint, type WebhookOutcome } from './webhook-delivery.js';
 import { verifySignature, type SignatureScheme } from './webhook-signature.js';
+import { basketRefusal } from '../basket-envelope.js';
 
 /** What differs between two payment providers' webhook routes; the steps are the same. */
 export interface WebhookProvider<E> {
@@ -42,11 +42,11 @@ export function defineWebhookRoute<E>(spec: WebhookProvider<E>): Route {
     shapeRefusal: asWebhookEnvelope,
     responses: {
       200: { description: spec.answers[200], schema: webhookReceivedSchema },
-      400: { description: spec.answers[400], schema: basketErrorBodySchema },
-      401: { description: spec.answers[401], schema: basketErrorBodySchema },
-      404: { description: `No revenue configuration has this hash, or it has no ${name} secret (basket.WEBHOOK_ENDPOINT_NOT_FOUND)`, schema: basketErrorBodySchema },
-      413: { description: 'The body is over 1 MB (PAYLOAD_TOO_LARGE)', schema: basketErrorBodySchema },
-      500: { description: spec.answers[500], schema: basketErrorBodySchema },
+      400: basketRefusal(spec.answers[400]),
+      401: basketRefusal(spec.answers[401]),
+      404: basketRefusal(`No revenue configuration has this hash, or it has no ${name} secret (basket.WEBHOOK_ENDPOINT_NOT_FOUND)`),
+      413: basketRefusal('The body is over 1 MB (PAYLOAD_TOO_LARGE)'),
+      500: basketRefusal(spec.answers[500]),
     },
     authorize: (ctx) => findWebhookEndpoint(ctx, spec.provider),
     validate(ctx, body, endpoint) {

@@ -3,7 +3,7 @@ import type { World } from './model/world.js';
 import { hashSecret } from './auth/key-hash.js';
 import { createAnswerMemo, type AnswerMemo } from './query/engine/answer-memo.js';
 import { createResultCache, type ResultCache } from './query/engine/result-cache.js';
-import type { ReplayIndex } from './query/engine/replay-index.js';
+import type { ReplayIndex } from './query/engine/replay-lookup.js';
 import { createTrafficCache, DEFAULT_TRAFFIC_CACHE_BYTES, DEFAULT_TRAFFIC_CACHE_ENTRIES, type TrafficReader } from './traffic-cache.js';
 import { createAdminState, type AdminState } from './admin/admin-state.js';
 import { createEventStore, type EventStore, type EventStoreLimits } from './ingest/event-store.js';

@@ -10,7 +10,7 @@ import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js'
 import { allowedFilters } from '../registry.js';
 import { resultKey, scopeKey, type ResultCache } from './result-cache.js';
 import { ownersOf } from './scope-owners.js';
-import type { ReplayIndex } from './replay-index.js';
+import type { ReplayIndex } from './replay-lookup.js';
 
 /** The outcome of one parameter: its rows are already serialized (`rowsJson`, a JSON array). */
 export interface ParameterResult {
@@ -107,7 +107,19 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
   }
-  const recorded = env.replay?.find(plan, parameter, scope, env.timezone);
+  const recorded = env.replay?.find({
+    type,
+    scope,
+    fromMs: parameter.fromMs,
+    toMs: parameter.toMs,
+    unit: parameter.unit,
+    timezone: env.timezone,
+    filters: plan.filters,
+    limit: plan.limit,
+    page: plan.page,
+    sortBy: plan.sortBy,
+    sortOrder: plan.sortOrder,
+  });
   if (recorded !== undefined) {
     env.warn?.(parameter.key, `rows from the recording (entry ${recorded.entry} of ${env.replay?.source}), not from the generated world`);
     return { parameter: parameter.key, success: true, rowsJson: recorded.rowsJson };

@@ -5,30 +5,7 @@ import { suggest } from '../../text.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../registry.js';
 import { canonicalTimeZone, parseDateInput, type TimeUnit } from './dates.js';
 import type { QueryScope } from './definition.js';
-import type { ParameterPlan, QueryPlan } from './plan.js';
-
-/** The rows a recording holds for one parameter, and where they came from. */
-export interface RecordedAnswer {
-  /** The entry's index in the recording. */
-  readonly entry: number;
-  /** The rows as a JSON array, serialized once. */
-  readonly rowsJson: string;
-}
-
-/**
- * A recording, indexed by what decides a parameter's rows: type, scope, range (as resolved,
- * epoch ms), buckets, time zone, filters, limit, page and order. Built once; never changes.
- */
-export interface ReplayIndex {
-  /** The entries it holds. */
-  readonly size: number;
-  /** Where the recording came from and when: `http://… at 2025-06-02T12:00:00Z`. */
-  readonly source: string;
-  /** What identifies the recording (target, time, entries), for processes that must agree on it. */
-  readonly fingerprint: string;
-  /** The recorded rows of a parameter asked exactly as a recorded one, else undefined. */
-  find(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, timezone: string): RecordedAnswer | undefined;
-}
+import type { RecordedAnswer, ReplayIndex } from './replay-lookup.js';
 
 /** A recording that cannot be replayed; the message names the entry (index and path) and the fix. */
 export class RecordingRefused extends Error {
@@ -157,25 +134,11 @@ function indexRecording(recording: Recording): ReplayIndex {
     size: answers.size,
     source,
     fingerprint: `${source}|${answers.size}|${recording.complete}`,
-    find(plan, parameter, scope, timezone) {
+    find(ask) {
       if (answers.size === 0) return undefined;
       // A parameter planning replaced (one that fails at execution) is never a recorded one.
-      if (findQueryType(parameter.type.name) !== parameter.type) return undefined;
-      return answers.get(
-        keyOf({
-          type: parameter.type.name,
-          scope: scopeOfQuery(scope),
-          fromMs: parameter.fromMs,
-          toMs: parameter.toMs,
-          unit: parameter.unit,
-          timezone,
-          filters: plan.filters,
-          limit: plan.limit,
-          page: plan.page,
-          sortBy: plan.sortBy,
-          sortOrder: plan.sortOrder,
-        }),
-      );
+      if (findQueryType(ask.type.name) !== ask.type) return undefined;
+      return answers.get(keyOf({ ...ask, type: ask.type.name, scope: scopeOfQuery(ask.scope) }));
     },
   };
 }

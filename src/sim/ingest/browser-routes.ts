@@ -19,7 +19,7 @@ import { defineIngestRoute } from './ingest-route.js';
 import { AI_AGENT_HITS } from './ai-agent-hits.js';
 import { warnMissingUserAgent } from './bots.js';
 import { matchAiAgent } from '../model/derived/ai-crawlers.js';
-import { authenticateSender, clientIdRefusals, type ClientIdentity, type ClientIdQuery, type ClientSender } from './client-id-auth.js';
+import { authenticateSender, BOT_IGNORED, clientIdRefusals, type ClientIdentity, type ClientIdQuery, type ClientSender } from './client-id-auth.js';
 import { asIngestEnvelope, basketIssuesOf } from './basket-envelope.js';
 import { ingestPart } from './ingest-ledger.js';
 import {
@@ -221,7 +221,7 @@ export const browserRoutes = [
     shapeRefusal: (error) => asIngestEnvelope(error),
     responses: {
       200: { description: 'The event was accepted (a duplicate event id is accepted and not stored twice)', schema: singleEventResponseSchema },
-      204: { description: 'The user agent is a bot: nothing is stored, empty body' },
+      204: BOT_IGNORED,
       ...clientIdRefusals('a type other than track or outgoing_link (basket.INGEST_UNKNOWN_EVENT_TYPE), an event that fails its schema (basket.INVALID_EVENT_SCHEMA, errors[] names the fields)'),
     },
     authorize: (ctx) => authenticateSender(ctx),

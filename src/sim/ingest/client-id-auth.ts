@@ -157,6 +157,9 @@ export function authenticateClientId(ctx: RouteContext<ClientIdQuery>): ClientId
 /** The 413 of an ingestion route answering in the basket envelope (the body is over 1 MB). */
 export const BASKET_TOO_LARGE: DocumentedResponse = basketRefusal('The body is over 1 MB (basket.INGEST_PAYLOAD_TOO_LARGE)');
 
+/** The 204 of a client-id route whose sender is a bot. */
+export const BOT_IGNORED: DocumentedResponse = { description: 'The user agent is a bot: nothing is stored, empty body' };
+
 /** A browser route's sender: its website, and what the bot check made of its User-Agent. */
 export interface ClientSender {
   readonly client: ClientIdentity;

@@ -6,9 +6,9 @@ import { MAX_EVENT_FUTURE_MS } from '../../contract/track.js';
 import { basketError, type BasketErrorKey, type BasketIssue, type SimError } from '../errors.js';
 import type { Website } from '../model/entities.js';
 import { findUnknownFields } from '../pipeline/unknown-fields.js';
-import { NO_CONTENT, ok, type DocumentedResponse, type Route, type RouteContext } from '../routing/route.js';
+import { NO_CONTENT, ok, type Route, type RouteContext } from '../routing/route.js';
 import { classifyUserAgent, missingUserAgent, warnMissingUserAgent, type MissingUserAgent } from './bots.js';
-import { authenticateClientId, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
+import { authenticateClientId, BOT_IGNORED, clientIdRefusals, sanitizeText, type ClientIdentity, type ClientIdQuery } from './client-id-auth.js';
 import { defineIngestRoute } from './ingest-route.js';
 import { basketIssuesOf } from './basket-envelope.js';
 import { countryOf } from './page-events.js';
@@ -237,8 +237,6 @@ export interface SpanRouteSpec {
   /** The refusal of a body over the limit (or over the pipeline's 1 MB): INGEST_PAYLOAD_TOO_LARGE unless said. */
   readonly tooLarge?: BasketErrorKey;
 }
-
-const BOT_IGNORED: DocumentedResponse = { description: 'The user agent is a bot: nothing is stored, empty body' };
 
 /**
  * A span route (`POST /vitals`, `/errors`, `/engagement`): client-id authentication, the body

@@ -138,6 +138,16 @@ export type Recording = z.infer<typeof recordingSchema>;
 /** A recording as written (defaults may be left out). */
 export type RecordingInput = z.input<typeof recordingSchema>;
 
+/** The JSON Schema of a recording file (docs/recording.schema.json, written by `npm run docs:config`). */
+export function recordingJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(recordingSchema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }),
+    title: 'analytics-sim recording',
+    description:
+      'Answers of a deployment to query parameters, written by analytics-sim record and answered again by analytics-sim serve --replay FILE or createSimulator({ replay }). Never holds a credential.',
+  };
+}
+
 /** `entries[3].scope`: a path of an issue as text. */
 function pathText(path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : `${text}${text ? '.' : ''}${String(part)}`), '') || '(root)';

@@ -1,4 +1,4 @@
-import { findSecretPaths, MAX_MISSING_NOTES, MAX_RECORDING_ENTRIES, RECORDING_VERSION, type RecordingInput } from '../../contract/recording.js';
+import { findSecretPaths, MAX_MISSING_NOTES, MAX_RECORDING_ENTRIES, MAX_RECORDING_ROWS, RECORDING_VERSION, type RecordingInput } from '../../contract/recording.js';
 import type { QueryTypeDefinition } from '../../sim/query/engine/definition.js';
 import { parseDateInput, resolvePreset } from '../../sim/query/engine/dates.js';
 import { DAY_MS } from '../../sim/model/world.js';
@@ -148,6 +148,10 @@ export async function runRecording(options: RecordOptions, deps: ConformDeps): P
           const secret = findSecretPaths(item.data)[0];
           if (secret !== undefined) {
             missing.push(`${type.name} on ${website}: row ${String(secret.path[0])} ${secret.why}; not written`);
+            continue;
+          }
+          if (item.data.length > MAX_RECORDING_ROWS) {
+            missing.push(`${type.name} on ${website}: ${item.data.length} rows, over the ${MAX_RECORDING_ROWS} an entry holds`);
             continue;
           }
           if (entries.length >= MAX_RECORDING_ENTRIES) {

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../../../src/index.js';
-import type { RecordingInput } from '../../../src/contract/recording.js';
+import { recordingJsonSchema, type RecordingInput } from '../../../src/contract/recording.js';
 import { RecordingRefused } from '../../../src/sim/query/engine/replay-index.js';
 import { call, secretOf } from '../../helpers/sim.js';
 
@@ -163,5 +164,12 @@ describe('a recording the simulator refuses at start', () => {
     const recording = base();
     recording.entries = Array.from({ length: 10_001 }, () => recording.entries[0] as RecordingInput['entries'][number]);
     expect(refusal(recording)).toMatch(/entries: At most 10000 entries are read from one recording; got 10001/);
+  });
+});
+
+describe('docs/recording.schema.json', () => {
+  it('is the JSON Schema npm run docs:config writes from recordingSchema', () => {
+    const written = readFileSync(new URL('../../../docs/recording.schema.json', import.meta.url), 'utf8');
+    expect(written).toBe(`${JSON.stringify(recordingJsonSchema(), null, 2)}\n`);
   });
 });

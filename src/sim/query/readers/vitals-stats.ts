@@ -311,3 +311,20 @@ export function withGeo<T extends { name: string; visitors: number }>(
     .map((row) => ({ ...row, ...geo(row), percentage: percentage(row.visitors, total) }))
     .sort((a, b) => b.visitors - a.visitors || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
+
+/** The geo columns of a country row ({@link withGeo}): its code, and its name where the world names the country. */
+export function countryGeo(ctx: RunContext): (row: { name: string }) => { country_code: string; country_name: string } {
+  const { values, countryNames } = ctx.dictionaries;
+  return (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name });
+}
+
+/** The geo columns of a region or city row ({@link withGeo}): its name in both, as the plugins leave a non-country name. */
+export function placeGeo(row: { name: string }): { country_code: string; country_name: string } {
+  return { country_code: row.name, country_name: row.name };
+}
+
+/** A region's row name: `Region, Country`. */
+export function regionLabel(ctx: RunContext): (region: number) => string {
+  const { values, regionCountry } = ctx.dictionaries;
+  return (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
+}

@@ -6,7 +6,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, t
 import { int, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
-import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -190,9 +190,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
     tags: ["vitals", "performance", "country", "geo"],
     geo: true,
     run(ctx) {
-    const { values, countryNames } = ctx.dictionaries;
-    const rows = breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => values.country[code] ?? '');
-    return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
+    const countries = ctx.dictionaries.values.country;
+    return withGeo(breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => countries[code] ?? ''), countryGeo(ctx));
     },
   }),
   defineVitalsBreakdown({
@@ -216,10 +215,8 @@ export const performanceTypes: QueryTypeDefinition[] = [
     tags: ["vitals", "performance", "region", "geo"],
     geo: true,
     run(ctx) {
-    const { values, regionCountry } = ctx.dictionaries;
-    const label = (code: number): string => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`;
-    const rows = breakdownRows(ctx, (r) => (values.region[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), label);
-    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    const regions = ctx.dictionaries.values.region;
+    return withGeo(breakdownRows(ctx, (r) => (regions[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), regionLabel(ctx)), placeGeo);
     },
   }),
   defineQueryType({

@@ -4,7 +4,7 @@ import { createBucketer } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
-import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -205,23 +205,20 @@ export const vitalsTypes: QueryTypeDefinition[] = [
     run: byPageRows,
   }),
   defineVitalsBreakdown('vitals_by_country', 'country', ["country", "geo"], (ctx) => {
-    const { values, countryNames } = ctx.dictionaries;
-    const rows = dimensionRows(ctx, 'country', (code) => values.country[code] ?? '');
-    return withGeo(rows, (row) => ({ country_code: row.name, country_name: countryNames[values.country.indexOf(row.name)] ?? row.name }));
+    const countries = ctx.dictionaries.values.country;
+    return withGeo(dimensionRows(ctx, 'country', (code) => countries[code] ?? ''), countryGeo(ctx));
   }),
   defineVitalsBreakdown('vitals_by_browser', 'browser', ["browser"], (ctx) => {
     const names = ctx.dictionaries.values.browser_name;
     return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
   }),
   defineVitalsBreakdown('vitals_by_region', 'region', ["region", "geo"], (ctx) => {
-    const { values, regionCountry } = ctx.dictionaries;
-    const rows = dimensionRows(ctx, 'region', (code) => `${values.region[code] ?? ''}, ${values.country[regionCountry[code] as number] ?? ''}`);
-    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    return withGeo(dimensionRows(ctx, 'region', regionLabel(ctx)), placeGeo);
   }),
   defineVitalsBreakdown('vitals_by_city', 'city', ["city", "geo"], (ctx) => {
     const { values, regionCountry, cityRegion } = ctx.dictionaries;
     const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
     const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
-    return withGeo(rows, (row) => ({ country_code: row.name, country_name: row.name }));
+    return withGeo(rows, placeGeo);
   }),
 ];

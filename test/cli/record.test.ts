@@ -11,6 +11,8 @@ import { readRecordingFile } from '../../src/cli/record/recording-file.js';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { call, secretOf } from '../helpers/sim.js';
+import { QUERY_TYPES } from '../../src/sim/query/registry.js';
+import { REQUIRED_FILTERS } from '../../src/cli/conform/expectations.js';
 
 /*
  * `analytics-sim record` against a second simulator the test starts as an HTTP server on port 0
@@ -105,6 +107,20 @@ describe('analytics-sim record, called as a function, and createSimulator({ repl
     const warning = answer.headers.Warning ?? '';
     for (const type of RECORDED_TYPES) expect(warning).toContain(`${type}: rows from the recording`);
     expect(warning).not.toContain('browser_name');
+  }, 30_000);
+
+  it('records by default every website type of the target’s catalogue that needs no filter and no paid plan, in requests of at most 50 types', async () => {
+    const target = createSimulator({ seed: 'recorded-seed' });
+    const url = await serveTarget(target);
+    const { types: _types, ...defaults } = optionsFor(url, secretOf(target, 'key_acme_read'), { range: { startDate: '2025-06-01', endDate: '2025-06-01' } });
+    const output = capture();
+    expect(await recordCommand(defaults, output, depsOf(target))).toBe(0);
+    const recording = JSON.parse(readFileSync(defaults.out, 'utf8')) as { complete: boolean; entries: { type: string }[] };
+    expect(recording.complete).toBe(true);
+    const expected = QUERY_TYPES.filter((t) => t.target === 'website' && t.gate === undefined && t.liveGate === undefined && REQUIRED_FILTERS[t.name] === undefined).map((t) => t.name);
+    expect(recording.entries.map((e) => e.type)).toEqual(expected);
+    const queries = (await call(target, 'GET', '/__sim/journal')).json.entries.filter((e: { path: string }) => e.path === '/v1/query');
+    expect(queries).toHaveLength(Math.ceil(expected.length / 50));
   }, 30_000);
 
   it('ends with exit 2 and a clear message, writing nothing, when the target refuses the key (401)', async () => {

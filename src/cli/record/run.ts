@@ -119,9 +119,12 @@ export async function runRecording(options: RecordOptions, deps: ConformDeps): P
   } catch (error) {
     throw new RecordAbort((error as Error).message);
   }
-  const first = client.answers[0];
-  if (first !== undefined && refusesKey(first)) {
-    throw new RecordAbort(`${options.target} refused the key (${describeAnswer(first)}): pass an API key of that deployment with read:data with --key.`);
+  const answered = client.answers.at(-1);
+  if (answered !== undefined && refusesKey(answered)) {
+    throw new RecordAbort(`${options.target} refused the key (${describeAnswer(answered)}): pass an API key of that deployment with read:data with --key.`);
+  }
+  if (answered?.status === 429 && options.websites === undefined) {
+    throw new RecordAbort(`${options.target} kept answering GET /v1/query/websites with 429 (Retry-After ${answered.headers['retry-after'] ?? 'none'}): try again later, or name the websites with --website <id>.`);
   }
   const websites = options.websites ?? reachable.slice(0, DEFAULT_WEBSITES);
   if (websites.length === 0) throw new RecordAbort(`the key reaches no website on ${options.target}: name one with --website <id>.`);

@@ -5,18 +5,14 @@
  * String values are dictionary codes (indexes into {@link Dictionaries.values}).
  */
 
+/** Where a visitor is, as far as a short-link click says too. */
+const PLACE_DIMENSIONS = ['country', 'region', 'city'] as const;
+
+/** What a visitor browses with, as far as a short-link click says too. */
+const CLIENT_DIMENSIONS = ['device_type', 'browser_name', 'os_name'] as const;
+
 /** Dimensions that belong to a visitor: every session of one visitor has the same values. */
-export const VISITOR_DIMENSIONS = [
-  'country',
-  'region',
-  'city',
-  'timezone',
-  'language',
-  'device_type',
-  'browser_name',
-  'os_name',
-  'screen_resolution',
-] as const;
+export const VISITOR_DIMENSIONS = [...PLACE_DIMENSIONS, 'timezone', 'language', ...CLIENT_DIMENSIONS, 'screen_resolution'] as const;
 
 /** One of {@link VISITOR_DIMENSIONS}. */
 export type VisitorDimension = (typeof VISITOR_DIMENSIONS)[number];
@@ -28,15 +24,7 @@ export const SESSION_DIMENSIONS = [...VISITOR_DIMENSIONS, 'referrer', 'utm_sourc
 export type SessionDimension = (typeof SESSION_DIMENSIONS)[number];
 
 /** Dimensions of a short-link click. */
-export const CLICK_DIMENSIONS = [
-  'country',
-  'region',
-  'city',
-  'device_type',
-  'browser_name',
-  'os_name',
-  'referrer',
-] as const;
+export const CLICK_DIMENSIONS = [...PLACE_DIMENSIONS, ...CLIENT_DIMENSIONS, 'referrer'] as const;
 
 /** One of {@link CLICK_DIMENSIONS}. */
 export type ClickDimension = (typeof CLICK_DIMENSIONS)[number];

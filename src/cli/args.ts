@@ -1,4 +1,5 @@
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
+import { MAX_HAR_BODY_CHARS } from '../sim/journal/exchange-log.js';
 import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
@@ -53,6 +54,8 @@ export interface ServeOptions {
   readonly trustProxy: boolean;
   /** The token `/__sim` requires on a non-loopback host; undefined: generated at start when needed. */
   readonly controlToken: string | undefined;
+  /** Characters of each body `GET /__sim/journal.har` keeps (0: none). */
+  readonly harBodies: number;
   /** Where to export one span per request over OTLP/HTTP (an http(s) URL); undefined: no export. */
   readonly otlpEndpoint: string | undefined;
   /** A recording (`analytics-sim record`) to answer matching query parameters from; undefined: none. */
@@ -175,6 +178,9 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
   --control-token <t>   On a non-loopback --host, /__sim requires Authorization: Bearer <t>
                         (16 to 256 letters, digits or -._~+/=). Default: one is generated
                         at start and printed. Env ANALYTICS_SIM_CONTROL_TOKEN
+  --har-bodies <n>      Keep up to n characters (0 to 65536) of each request and answer
+                        body for GET /__sim/journal.har, the latest 1,000 exchanges as
+                        HAR 1.2 (default 0: headers and statuses only)
   --otlp-endpoint <url> Export one span per service request over OTLP/HTTP (JSON) to this
                         collector (a base URL gets /v1/traces): route, outcome, the refusing
                         rule and stage timings; a request's traceparent makes it a child of
@@ -295,6 +301,7 @@ const SERVE_FLAGS = {
   'trust-proxy': { type: 'boolean' },
   'control-token': { type: 'string' },
   'otlp-endpoint': { type: 'string' },
+  'har-bodies': { type: 'string' },
   replay: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -370,6 +377,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     const source = values['control-token'] !== undefined ? '--control-token' : CONTROL_TOKEN_ENV;
     return { kind: 'error', message: `${source} must be 16 to 256 letters, digits, -, _, ., ~, +, / or =.` };
   }
+  const harBodies = /^\d{1,5}$/.test(values['har-bodies'] ?? '0') ? Number(values['har-bodies'] ?? '0') : Number.NaN;
+  if (!(harBodies <= MAX_HAR_BODY_CHARS)) return { kind: 'error', message: `--har-bodies must be whole characters from 0 to ${MAX_HAR_BODY_CHARS} (got '${values['har-bodies']}').` };
   const otlpEndpoint = values['otlp-endpoint'];
   if (otlpEndpoint !== undefined && !isHttpUrl(otlpEndpoint)) return { kind: 'error', message: `--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got '${otlpEndpoint}').` };
   const flagOf: Record<keyof ServeOptions, unknown> = {
@@ -393,6 +402,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     ingestDelay: values['ingest-delay'],
     trustProxy: values['trust-proxy'],
     controlToken,
+    harBodies: values['har-bodies'],
     otlpEndpoint,
     replay: values.replay,
   };
@@ -425,6 +435,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       ingestDelay,
       trustProxy: values['trust-proxy'] ?? false,
       controlToken,
+      harBodies,
       otlpEndpoint,
       replay: values.replay,
     },

@@ -92,6 +92,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     writeTimeout: pick('writeTimeout', config.writeTimeout),
     ingestDelay: pick('ingestDelay', config.ingestDelay),
     trustProxy: pick('trustProxy', config.trustProxy),
+    harBodies: pick('harBodies', config.harBodies),
     otlpEndpoint: pick('otlpEndpoint', config.otlpEndpoint),
     replay: pick('replay', config.replay),
     controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,

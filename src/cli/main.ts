@@ -116,6 +116,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       strict: options.strict,
       profile: options.profile,
       ingestDelayMs: options.ingestDelay,
+      harBodies: options.harBodies,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
       ...(shared ? { store: shared } : {}),
       ...(recording !== undefined ? { replay: recording } : {}),

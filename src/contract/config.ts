@@ -145,6 +145,13 @@ export const simulatorConfigSchema = z
       .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, '16 to 256 letters, digits, -, _, ., ~, +, / or =')
       .optional()
       .describe('The token every /__sim request must present (Authorization: Bearer) on a non-loopback host (default: generated at start and printed). --control-token and ANALYTICS_SIM_CONTROL_TOKEN win over it.'),
+    harBodies: z
+      .number()
+      .int()
+      .min(0)
+      .max(65_536)
+      .optional()
+      .describe('Characters of each request and answer body GET /__sim/journal.har keeps, as --har-bodies (default 0: headers and statuses only).'),
     otlpEndpoint: z
       .url({ protocol: /^https?$/ })
       .max(2000)

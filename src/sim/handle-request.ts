@@ -45,7 +45,7 @@ export interface RequestHandlerParts {
  */
 export function createRequestHandler(parts: RequestHandlerParts): (request: SimRequest, options?: HandleOptions) => Promise<SimResponse> {
   const { core } = parts;
-  const { journal } = core.admission;
+  const { journal, exchanges } = core.admission;
   return async (request, options = {}) => {
     const control = isControlPath(request.path);
     const shared = core.shared;
@@ -103,6 +103,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     if (entry.reason !== null) (response as { reason?: RefusalReason }).reason = entry.reason;
     if (options.trace === true) (response as { trace?: ExchangeTrace }).trace = exchangeTrace(x, trace, entry.outcome, entry.reason?.code ?? null, response.status, timings ?? []);
     journal.record(entry);
+    exchanges.record(seq, request, response);
     core.metrics.record(entry);
     // The journal lives where the limits do: a shared store's journal is every process's.
     if (shared) await shared.store.journal.append(entry).catch(() => undefined);

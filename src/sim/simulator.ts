@@ -23,6 +23,7 @@ import { resolveScenario } from './faults/resolve-scenario.js';
 import type { ActiveScenario } from './faults/scenario-runner.js';
 import { createRequestHandler } from './handle-request.js';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
+import { createExchangeLog, DEFAULT_EXCHANGES_KEPT, MAX_HAR_BODY_CHARS } from './journal/exchange-log.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
 import type { MetricsRenderer, MetricsSnapshot } from './metrics/request-counters.js';
 import { createSimMetrics } from './metrics/sim-metrics.js';
@@ -118,6 +119,12 @@ export interface SimulatorOptions {
    * Whole milliseconds from 0 to 86,400,000; anything else throws.
    */
   readonly ingestDelayMs?: number;
+  /**
+   * Characters of each request and answer body `GET /__sim/journal.har` keeps, 0 (default) to
+   * 65,536: the HAR of the latest 1,000 exchanges then carries their bodies (Playwright's
+   * `routeFromHAR` replays them). Off by default: headers and statuses only.
+   */
+  readonly harBodies?: number;
   /**
    * Lets other work run; awaited between the queries of a batch so a long batch does not hold
    * the process. The core never schedules anything itself: whoever serves the simulator passes
@@ -217,6 +224,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     store: options.store && !isSharedStore(options.store) ? options.store : createMemoryStore(),
     gate: createInFlightGate(),
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
+    exchanges: createExchangeLog(DEFAULT_EXCHANGES_KEPT, checkedHarBodies(options.harBodies)),
   };
   const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
   let ingestDelayMs = checkedIngestDelay(options.ingestDelayMs);
@@ -240,6 +248,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     clock.restart();
     run.restart(seed);
     admission.journal.restart(clock.now());
+    admission.exchanges.clear();
     metrics.restart();
   };
   let profile: Profile = options.profile ?? 'spec';
@@ -444,4 +453,11 @@ function scenarioControl(control: ControlBackend, catalog: ReadonlyMap<string, S
     stop: (name) => control.scenarios.stop(name),
     list: () => control.scenarios.list(),
   };
+}
+
+/** `harBodies` as given, or the error saying what it takes. */
+function checkedHarBodies(chars: number | undefined): number {
+  if (chars === undefined) return 0;
+  if (!Number.isInteger(chars) || chars < 0 || chars > MAX_HAR_BODY_CHARS) throw new Error(`harBodies: whole characters from 0 to ${MAX_HAR_BODY_CHARS} (got ${String(chars)})`);
+  return chars;
 }

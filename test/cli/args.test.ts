@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, otlpEndpoint: undefined, replay: undefined };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, harBodies: 0, otlpEndpoint: undefined, replay: undefined };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -76,6 +76,7 @@ describe('parseCommand flags', () => {
       ingestDelay: 0,
       trustProxy: false,
       controlToken: undefined,
+      harBodies: 0,
     });
   });
 
@@ -181,6 +182,12 @@ describe('parseCommand: timeouts, proxy and control token', () => {
     expect(serveOptions(parseCommand(['--trust-proxy', '--control-token', token]))).toMatchObject({ trustProxy: true, controlToken: token });
   });
 
+  it('reads --har-bodies in whole characters up to 65,536, 0 when not given', () => {
+    expect(serveOptions(parseCommand(['--har-bodies', '4096'])).harBodies).toBe(4096);
+    expect(errorMessage(parseCommand(['--har-bodies', '70000']))).toBe("--har-bodies must be whole characters from 0 to 65536 (got '70000').");
+    expect(errorMessage(parseCommand(['--har-bodies', 'all']))).toBe("--har-bodies must be whole characters from 0 to 65536 (got 'all').");
+  });
+
   it('reads --otlp-endpoint as an http(s) URL and refuses anything else, naming the form it takes', () => {
     expect(serveOptions(parseCommand(['--otlp-endpoint', 'http://127.0.0.1:4318'])).otlpEndpoint).toBe('http://127.0.0.1:4318');
     expect(errorMessage(parseCommand(['--otlp-endpoint', 'collector:4318']))).toBe("--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got 'collector:4318').");
@@ -202,6 +209,6 @@ describe('parseCommand: timeouts, proxy and control token', () => {
   });
 
   it('lists the new flags in --help', () => {
-    for (const flag of ['--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--otlp-endpoint']) expect(HELP).toContain(flag);
+    for (const flag of ['--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--otlp-endpoint', '--har-bodies']) expect(HELP).toContain(flag);
   });
 });

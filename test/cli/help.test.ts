@@ -64,6 +64,7 @@ describe('the defaults serve --help shows', () => {
       '--request-timeout': String(options.requestTimeout),
       '--write-timeout': String(options.writeTimeout),
       '--ingest-delay': String(options.ingestDelay),
+      '--har-bodies': String(options.harBodies),
     };
     const shown = shownDefaults(SERVE_HELP);
     expect([...shown.keys()].sort()).toEqual(Object.keys(applied).sort());

@@ -13,6 +13,9 @@ import type { SharedStore } from '../store/shared-store.js';
 import type { MetricsRenderer, MetricsSnapshot } from '../metrics/request-counters.js';
 import { readMetrics, type SimMetrics } from '../metrics/sim-metrics.js';
 import { auditRetries, type RetryAudit, type RetryPolicy } from '../journal/retry-audit.js';
+import { buildHar } from '../journal/har.js';
+import type { Har } from '../../contract/har.js';
+import { VERSION } from '../../version.js';
 import { parseDateInput } from '../query/engine/dates.js';
 import type { SimState } from '../state.js';
 import { suggest } from '../text.js';
@@ -104,6 +107,8 @@ export interface ControlBackend {
     /** Drops the entries; the limits keep their state. */
     clear(): Promise<JournalInfo>;
     oracle(): Promise<OracleReport>;
+    /** The exchanges behind the entries a query selects, as HAR 1.2 (this process's latest exchanges; credentials redacted). */
+    har(query?: JournalQuery): Promise<Har>;
     retryAudit(query?: JournalQuery, policy?: Partial<RetryPolicy>): Promise<RetryAudit>;
   };
   readonly scenarios: {
@@ -211,10 +216,12 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
       info,
       async clear() {
         const shared = parts.shared();
+        admission.exchanges.clear();
         if (shared) return shared.journal.clear(clock.now());
         journal.clear(clock.now());
         return journal.info();
       },
+      har: async (query) => buildHar(await entries(query), admission.exchanges.bySeq(), { name: 'analytics-sim', version: VERSION }, admission.exchanges.bodyChars()),
       oracle: async () => replayJournal(await entries(), await info()),
       retryAudit: async (query, policy) => auditRetries(await entries(query), policy),
     },

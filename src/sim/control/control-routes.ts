@@ -13,6 +13,7 @@ import {
   resetRequestSchema,
   resetResponseSchema,
 } from '../../contract/control.js';
+import { harSchema } from '../../contract/har.js';
 import { errorBodySchema } from '../../contract/errors.js';
 import { fixturesListingSchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
@@ -185,6 +186,14 @@ export const controlRoutes = [
     responses: { 200: { description: 'Cleared', schema: journalClearedSchema } },
     effects: 'store',
     handle: async (ctx) => ok({ ok: true, info: await ctx.control.journal.clear() }),
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/__sim/journal.har',
+    summary: "The exchanges behind the journal's entries as HAR 1.2 (the latest 1,000 this process served; bodies with --har-bodies; credentials redacted); same filters as the journal.",
+    query: journalQuerySchema,
+    responses: { 200: { description: 'The HAR log', schema: harSchema }, 400: BAD_FILTER },
+    handle: async (ctx) => ok(await ctx.control.journal.har(ctx.query), 200, { 'Content-Disposition': 'attachment; filename="analytics-sim.har"' }),
   }),
   defineControlRoute({
     method: 'GET',

@@ -147,7 +147,7 @@ export const INSPECTOR_HTML = `<!doctype html>
     <p class="legend-note" id="scenarios-available"></p>
   </section>
   <section aria-labelledby="requests-title">
-    <div class="section-head"><h2 id="requests-title">Last requests</h2><span class="muted">newest first, from the decision journal</span></div>
+    <div class="section-head"><h2 id="requests-title">Last requests</h2><span class="muted">newest first, from the decision journal · <a href="journal.har" download="analytics-sim.har">download as HAR</a></span></div>
     <table>
       <thead><tr><th class="num">#</th><th>Time (UTC)</th><th>Method</th><th>Path</th><th>Identity</th><th class="num">Status</th><th>Decision</th><th>Reason</th></tr></thead>
       <tbody id="requests-body"></tbody>

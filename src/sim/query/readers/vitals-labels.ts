@@ -1,4 +1,4 @@
-/** A stored path as the vitals builders name pages: URL-decoded, trailing slash trimmed, '/' for root. */
+/** A stored path as the vitals and engagement-span builders name pages: URL-decoded, trailing slash trimmed, '/' for root. */
 export function pagePath(path: string): string {
   let decoded = path;
   try {

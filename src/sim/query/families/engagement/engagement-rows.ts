@@ -8,6 +8,7 @@ import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { createDistinctGroups } from '../../readers/distinct-groups.js';
 import { NO_FILTERS, scanIdentifiedSessions } from '../../readers/session-identity.js';
+import { pagePath } from '../../readers/vitals-labels.js';
 
 /**
  * Row sources of the engagement family. The engagement-span types (frustration, forms, quality)
@@ -59,18 +60,6 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
       visit({ batch, session, p, engagement, website, serial, visitorKey, weight });
     }
   });
-}
-
-/** A path as the engagement-span builders name it: URL-decoded, trailing slash trimmed, '/' for root. */
-function spanPageName(path: string): string {
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    decoded = path;
-  }
-  const trimmed = decoded.replace(/\/+$/, '');
-  return trimmed === '' ? '/' : trimmed;
 }
 
 /** A path as page_scroll_performance names it: trailing slash trimmed, root becomes ''. */
@@ -144,7 +133,7 @@ function createPageNamer(ctx: RunContext, name: (path: string) => string): (code
 }
 
 function spanPages(ctx: RunContext): Map<string, SpanPage> {
-  const nameOf = createPageNamer(ctx, spanPageName);
+  const nameOf = createPageNamer(ctx, pagePath);
   const pages = new Map<string, SpanPage & { index: number }>();
   const newVisitor = createDistinct();
   let lastBatch: SessionBatch | null = null;
@@ -184,7 +173,7 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
     if (ttfi > 0) page.firstInteraction.push(ttfi);
   });
   scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record, visitorKey }) => {
-    const name = record.path === '' ? '' : spanPageName(record.path);
+    const name = record.path === '' ? '' : pagePath(record.path);
     if (name === '') return;
     const page = pageOf(name);
     page.views += 1;
@@ -247,7 +236,7 @@ export function qualityRows(ctx: RunContext): Row[] {
 
 /** form_abandonment_by_page: form starts, submits and abandonment per page of at least 5 starts. */
 export function formRows(ctx: RunContext): Row[] {
-  const nameOf = createPageNamer(ctx, spanPageName);
+  const nameOf = createPageNamer(ctx, pagePath);
   const pages = new Map<string, { starts: number; submits: number; abandoned: number; fields: Map<string, number> }>();
   scanPageviews(ctx, false, ({ batch, p, engagement: e, weight }) => {
     if ((e.formFields[p] as number) === 0) return;
@@ -264,7 +253,7 @@ export function formRows(ctx: RunContext): Row[] {
   });
   scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record }) => {
     if (record.formFieldCount === 0 || record.path === '') return;
-    const name = spanPageName(record.path);
+    const name = pagePath(record.path);
     const page = pages.get(name) ?? { starts: 0, submits: 0, abandoned: 0, fields: new Map<string, number>() };
     pages.set(name, page);
     page.starts += 1;

@@ -1,4 +1,5 @@
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
+import { isHttpUrl } from './http-url.js';
 import { MAX_HAR_BODY_CHARS } from '../sim/journal/exchange-log.js';
 import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
@@ -440,16 +441,6 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       replay: values.replay,
     },
   };
-}
-
-/** Whether `text` is an absolute http(s) URL. */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** The commands, for "did you mean" on a mistyped one. */

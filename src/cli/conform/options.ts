@@ -1,4 +1,5 @@
 import { suggest } from '../../sim/text.js';
+import { parseBaseUrl } from '../http-url.js';
 import { QUERY_TYPE_NAMES } from '../../sim/query/registry.js';
 import { parseFlags } from '../argument-error.js';
 import { CONFORM_GROUPS, type ConformGroup } from './report.js';
@@ -120,7 +121,7 @@ export function parseConformCommand(argv: readonly string[]): ConformCommand {
   if (positionals.length > 0) return { kind: 'error', message: `Unexpected argument '${positionals[0]}'. ${HINT}` };
   if (values.target === undefined) return { kind: 'error', message: `conform needs --target <url>: the deployment to check (e.g. http://127.0.0.1:8787). ${HINT}` };
   if (values.key === undefined || values.key.length === 0) return { kind: 'error', message: `conform needs --key <key>: an API key of the deployment (read:data; read:monitors for uptime). ${HINT}` };
-  const target = parseTarget(values.target);
+  const target = parseBaseUrl(values.target);
   if (target === null) return { kind: 'error', message: `--target must be an http(s) URL such as http://127.0.0.1:8787 (got '${values.target}').` };
   const groups: ConformGroup[] = [];
   for (const entry of (values.only ?? []).flatMap((v) => v.split(','))) {
@@ -191,16 +192,4 @@ function parseReportFile(value: string): ReportFile | string {
   }
   if (file === '') return `--report ${format} needs a file to write, e.g. --report ${format} conform.${format === 'junit' ? 'xml' : 'json'}. ${HINT}`;
   return { format: format as ReportFile['format'], file };
-}
-
-/** The base URL without a trailing slash, query or fragment; null for anything but http(s). */
-function parseTarget(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -1,4 +1,5 @@
 import { DATE_PRESETS, type DatePreset } from '../../contract/query-request.js';
+import { parseBaseUrl } from '../http-url.js';
 import { canonicalTimeZone, parseDateInput } from '../../sim/query/engine/dates.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../sim/query/registry.js';
 import { suggest } from '../../sim/text.js';
@@ -112,18 +113,6 @@ export function parseRange(text: string): RecordRange | string {
   return { startDate, endDate };
 }
 
-/** The base URL without a trailing slash, query or fragment (and without any user:password@); null for anything but http(s). */
-export function parseTargetUrl(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
 /** Parses the arguments after `record`. Never throws: bad input becomes an `error` command. */
 export function parseRecordCommand(argv: readonly string[]): RecordCommand {
   const parsed = parseFlags(argv, RECORD_FLAGS, HINT);
@@ -133,7 +122,7 @@ export function parseRecordCommand(argv: readonly string[]): RecordCommand {
   if (positionals.length > 0) return { kind: 'error', message: `Unexpected argument '${positionals[0]}'. ${HINT}` };
   if (values.target === undefined) return { kind: 'error', message: `record needs --target <url>: the deployment to record (e.g. https://api.databuddy.cc). ${HINT}` };
   if (values.key === undefined || values.key.length === 0) return { kind: 'error', message: `record needs --key <key>: an API key of the deployment with read:data. ${HINT}` };
-  const target = parseTargetUrl(values.target);
+  const target = parseBaseUrl(values.target);
   if (target === null) return { kind: 'error', message: `--target must be an http(s) URL such as http://127.0.0.1:8787 (got '${values.target}').` };
   const types = listOf(values.types);
   for (const name of types) {

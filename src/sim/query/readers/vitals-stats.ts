@@ -3,6 +3,7 @@ import { METRIC_CLS, VITAL_METRICS, vitalsDerivation, type VitalsBatch } from '.
 import { createDistinct, percentage } from './aggregate.js';
 import { dictionaryCodeOf, scanActivity, scanIngested, type ActivityRecord } from './activity-scan.js';
 import { pagePath } from './vitals-labels.js';
+import { createBucketer } from '../engine/dates.js';
 import type { RunContext } from '../engine/definition.js';
 
 /** Weighted values of one metric in one group. */
@@ -278,6 +279,13 @@ export function metricQuantile(group: VitalsGroup, metric: number, q: number): n
 export function metricAverage(group: VitalsGroup, metric: number, keepAll = false): number | null {
   const values = keepAll ? (group.metrics[metric] as MetricValues) : kept(metric, group.metrics[metric] as MetricValues);
   return values.total > 0 ? roundMetric(metric, values.sum / values.total) : null;
+}
+
+/** The vitals of each day in the request's time zone (hourly granularity is ignored), oldest first; days without samples absent. */
+export function groupVitalsByDay(ctx: RunContext): [string, VitalsGroup][] {
+  const bucket = createBucketer('day', ctx.timezone);
+  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
+  return [...days].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /** Orders by a nullable number descending (nulls last), then by name. */

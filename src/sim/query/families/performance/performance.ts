@@ -1,12 +1,11 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type VitalsBatch } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
 import type { ActivityRecord } from '../../readers/activity-scan.js';
-import { createBucketer } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
-import { byNullableDesc, groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { byNullableDesc, groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -91,24 +90,20 @@ function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): Breakdo
 
 /** Daily vitals in the request's time zone (hourly granularity is ignored), days without samples absent. */
 function timeSeriesRows(ctx: RunContext): Row[] {
-  const bucket = createBucketer('day', ctx.timezone);
-  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
-  return [...days]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([date, group]) => ({
-      date,
-      avg_fcp: metricAverage(group, METRIC_FCP),
-      p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
-      avg_lcp: metricAverage(group, METRIC_LCP),
-      p50_lcp: metricQuantile(group, METRIC_LCP, 0.5),
-      avg_cls: metricAverage(group, METRIC_CLS),
-      p50_cls: metricQuantile(group, METRIC_CLS, 0.5),
-      avg_inp: metricAverage(group, METRIC_INP),
-      p50_inp: metricQuantile(group, METRIC_INP, 0.5),
-      avg_ttfb: metricAverage(group, METRIC_TTFB),
-      p50_ttfb: metricQuantile(group, METRIC_TTFB, 0.5),
-      measurements: group.samples,
-    }));
+  return groupVitalsByDay(ctx).map(([date, group]) => ({
+    date,
+    avg_fcp: metricAverage(group, METRIC_FCP),
+    p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
+    avg_lcp: metricAverage(group, METRIC_LCP),
+    p50_lcp: metricQuantile(group, METRIC_LCP, 0.5),
+    avg_cls: metricAverage(group, METRIC_CLS),
+    p50_cls: metricQuantile(group, METRIC_CLS, 0.5),
+    avg_inp: metricAverage(group, METRIC_INP),
+    p50_inp: metricQuantile(group, METRIC_INP, 0.5),
+    avg_ttfb: metricAverage(group, METRIC_TTFB),
+    p50_ttfb: metricQuantile(group, METRIC_TTFB, 0.5),
+    measurements: group.samples,
+  }));
 }
 
 /** The fields every web_vitals_by_* breakdown starts with, in the live order. */

@@ -1,10 +1,9 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
-import { createBucketer } from '../../engine/dates.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { int, num, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
-import { groupVitals, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /** The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
@@ -42,11 +41,7 @@ function overviewRows(ctx: RunContext): Row[] {
 
 /** Percentiles per day (request time zone, granularity ignored) and metric; days without samples absent. */
 function timeSeriesRows(ctx: RunContext): Row[] {
-  const bucket = createBucketer('day', ctx.timezone);
-  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
-  return [...days]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
+  return groupVitalsByDay(ctx).flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
 }
 
 /** Percentiles per page and metric, with the request's filters; most samples first. */

@@ -36,9 +36,8 @@ export interface ExchangeLog {
   bySeq(): Map<number, KeptExchange>;
   /** Forgets every exchange (the journal was cleared or the simulator reset). */
   clear(): void;
-  /** Characters of each body kept from now on (0: none). */
+  /** Characters of each body kept (0: none). */
   bodyChars(): number;
-  setBodyChars(chars: number): void;
   readonly capacity: number;
 }
 
@@ -50,45 +49,77 @@ function detached(text: string, chars: number): string {
   return text.length <= chars ? text : (JSON.parse(JSON.stringify(text.slice(0, chars))) as string);
 }
 
-/** Creates an empty log keeping the latest `capacity` exchanges, with `bodyChars` characters of each body (0: no bodies). */
+/**
+ * Creates an empty log keeping the latest `capacity` exchanges, with `bodyChars` characters of
+ * each body (0: no bodies). Kept as columns, so recording a request allocates nothing (it runs
+ * on every service request) and holds no body it was not asked to keep; a {@link KeptExchange}
+ * is made only when a HAR is read.
+ */
 export function createExchangeLog(capacity = DEFAULT_EXCHANGES_KEPT, bodyChars = 0): ExchangeLog {
-  const kept: (KeptExchange | undefined)[] = new Array(capacity);
+  const seqs = new Float64Array(capacity).fill(-1);
+  const methods: string[] = new Array(capacity);
+  const paths: string[] = new Array(capacity);
+  const basePaths: (string | undefined)[] = new Array(capacity);
+  const queries: Readonly<Record<string, string>>[] = new Array(capacity);
+  const requestHeaders: Readonly<Record<string, string | undefined>>[] = new Array(capacity);
+  const requestBodySizes = new Float64Array(capacity);
+  const requestBodies: (string | undefined)[] = new Array(capacity);
+  const statuses = new Uint16Array(capacity);
+  const responseHeaders: Readonly<Record<string, string>>[] = new Array(capacity);
+  const responseBodySizes = new Float64Array(capacity);
+  const responseBodies: (string | Uint8Array | undefined)[] = new Array(capacity);
+  const delays = new Float64Array(capacity);
   let next = 0;
-  let chars = bodyChars;
+  const chars = bodyChars;
+  const exchangeAt = (slot: number): KeptExchange => ({
+    seq: seqs[slot] as number,
+    method: methods[slot] as string,
+    path: paths[slot] as string,
+    basePath: basePaths[slot],
+    query: queries[slot] as Readonly<Record<string, string>>,
+    requestHeaders: requestHeaders[slot] as Readonly<Record<string, string | undefined>>,
+    requestBody: requestBodies[slot],
+    requestBodySize: requestBodySizes[slot] as number,
+    status: statuses[slot] as number,
+    responseHeaders: responseHeaders[slot] as Readonly<Record<string, string>>,
+    responseBody: responseBodies[slot],
+    responseBodySize: responseBodySizes[slot] as number,
+    delayMs: delays[slot] as number,
+  });
   return {
     capacity,
     record(seq, request, response) {
       const slot = next % capacity;
-      const bytes = response.bytes;
-      kept[slot] = {
-        seq,
-        method: request.method,
-        path: request.path,
-        basePath: request.basePath,
-        query: request.query,
-        requestHeaders: request.headers,
-        requestBody: chars > 0 && request.body !== undefined ? detached(request.body, chars) : undefined,
-        requestBodySize: request.body === undefined ? -1 : request.body.length,
-        status: response.status,
-        responseHeaders: response.headers,
-        responseBody: chars === 0 ? undefined : bytes !== undefined ? bytes.slice(0, chars) : detached(response.body, chars),
-        responseBodySize: bytes !== undefined ? bytes.length : response.body.length,
-        delayMs: response.delayMs ?? 0,
-      };
+      seqs[slot] = seq;
+      methods[slot] = request.method;
+      paths[slot] = request.path;
+      basePaths[slot] = request.basePath;
+      queries[slot] = request.query;
+      requestHeaders[slot] = request.headers;
+      requestBodySizes[slot] = request.body === undefined ? -1 : request.body.length;
+      statuses[slot] = response.status;
+      responseHeaders[slot] = response.headers;
+      responseBodySizes[slot] = response.bytes !== undefined ? response.bytes.length : response.body.length;
+      delays[slot] = response.delayMs ?? 0;
+      if (chars > 0) {
+        requestBodies[slot] = request.body === undefined ? undefined : detached(request.body, chars);
+        responseBodies[slot] = response.bytes !== undefined ? response.bytes.slice(0, chars) : detached(response.body, chars);
+      } else if (requestBodies[slot] !== undefined || responseBodies[slot] !== undefined) {
+        requestBodies[slot] = undefined;
+        responseBodies[slot] = undefined;
+      }
       next++;
     },
     bySeq() {
       const out = new Map<number, KeptExchange>();
-      for (const exchange of kept) if (exchange !== undefined) out.set(exchange.seq, exchange);
+      for (let slot = 0; slot < capacity; slot++) if ((seqs[slot] as number) >= 0) out.set(seqs[slot] as number, exchangeAt(slot));
       return out;
     },
     clear() {
-      kept.fill(undefined);
+      seqs.fill(-1);
+      for (const column of [methods, paths, basePaths, queries, requestHeaders, requestBodies, responseHeaders, responseBodies] as unknown[][]) column.fill(undefined);
       next = 0;
     },
     bodyChars: () => chars,
-    setBodyChars(value) {
-      chars = value;
-    },
   };
 }

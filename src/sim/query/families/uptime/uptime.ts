@@ -76,18 +76,22 @@ function addCheck(group: CheckGroup, check: Check): void {
   group.ttfbs.push(check.ttfbMs);
 }
 
+/** The group of `key`, added empty (so groups stay in first-seen order) when there is none. */
+function groupOf(groups: Map<string, CheckGroup>, key: string): CheckGroup {
+  let group = groups.get(key);
+  if (!group) {
+    group = emptyGroup();
+    groups.set(key, group);
+  }
+  return group;
+}
+
 /** Checks grouped by `keyOf`, in first-seen order (checks come oldest first). */
 function groupChecks(ctx: RunContext, keyOf: (check: Check) => string, only?: (check: Check) => boolean): Map<string, CheckGroup> {
   const groups = new Map<string, CheckGroup>();
   scanMonitorChecks(ctx, (check) => {
     if (only && !only(check)) return;
-    const key = keyOf(check);
-    let group = groups.get(key);
-    if (!group) {
-      group = emptyGroup();
-      groups.set(key, group);
-    }
-    addCheck(group, check);
+    addCheck(groupOf(groups, keyOf(check)), check);
   });
   return groups;
 }
@@ -145,12 +149,7 @@ function timeSeriesRows(ctx: RunContext): Row[] {
   };
   scanMonitorChecks(ctx, (check) => {
     settle(check.timeMs);
-    const key = bucket(check.timeMs);
-    let group = groups.get(key);
-    if (!group) {
-      group = emptyGroup();
-      groups.set(key, group);
-    }
+    const group = groupOf(groups, bucket(check.timeMs));
     addCheck(group, check);
     if (check.status === 0) pendingDown = { group, timeMs: check.timeMs };
   });

@@ -12,7 +12,13 @@ const MAX_REMEMBERED_CHARS = 2048;
 /** Bodies remembered per schema, the least recently used forgotten first. */
 const MAX_REMEMBERED_BODIES = 256;
 
-const bySchema = new WeakMap<z.ZodType, Map<string, DecodedBody>>();
+/** One schema's remembered bodies, oldest first, and the text used last (moving it to the end again changes nothing). */
+interface Remembered {
+  readonly bodies: Map<string, DecodedBody>;
+  newest: string | undefined;
+}
+
+const bySchema = new WeakMap<z.ZodType, Remembered>();
 
 /**
  * The decoding of a body text a schema already accepted, if remembered. Decoding is a pure
@@ -23,11 +29,13 @@ const bySchema = new WeakMap<z.ZodType, Map<string, DecodedBody>>();
  */
 export function rememberedBody(schema: z.ZodType, text: string): DecodedBody | undefined {
   if (text.length > MAX_REMEMBERED_CHARS) return undefined;
-  const bodies = bySchema.get(schema);
-  const found = bodies?.get(text);
-  if (bodies && found) {
-    bodies.delete(text);
-    bodies.set(text, found);
+  const remembered = bySchema.get(schema);
+  const found = remembered?.bodies.get(text);
+  // A client repeating one body (a poll, a load test) finds it newest already: no Map churn per request.
+  if (remembered && found && remembered.newest !== text) {
+    remembered.bodies.delete(text);
+    remembered.bodies.set(text, found);
+    remembered.newest = text;
   }
   return found;
 }
@@ -41,13 +49,15 @@ export function rememberBody(schema: z.ZodType, text: string, data: unknown, unk
   const decoded: DecodedBody = { data, unknownFields };
   if (text.length > MAX_REMEMBERED_CHARS) return decoded;
   deepFreeze(data);
-  let bodies = bySchema.get(schema);
-  if (!bodies) {
-    bodies = new Map();
-    bySchema.set(schema, bodies);
+  let remembered = bySchema.get(schema);
+  if (!remembered) {
+    remembered = { bodies: new Map(), newest: undefined };
+    bySchema.set(schema, remembered);
   }
+  const { bodies } = remembered;
   if (bodies.size >= MAX_REMEMBERED_BODIES) bodies.delete(bodies.keys().next().value as string);
   bodies.set(text, decoded);
+  remembered.newest = text;
   return decoded;
 }
 

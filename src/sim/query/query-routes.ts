@@ -126,7 +126,8 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
  * every invalid query's; under `live` (`validation`) only the first invalid query's, as the
  * service's batch validation stops there, with a Warning naming the other invalid queries.
  */
-function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly ErrorDetail[])[]): ErrorDetail[] {
+function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly ErrorDetail[])[]): readonly ErrorDetail[] {
+  if (perQuery.every((details) => details.length === 0)) return NO_DETAILS;
   if (!followsLive(ctx.profile, 'validation')) return perQuery.flat();
   const invalid = perQuery.flatMap((details, i) => (details.length > 0 ? [i] : []));
   const [first, ...others] = invalid;
@@ -140,6 +141,8 @@ function batchDetails(ctx: RouteContext<unknown>, perQuery: readonly (readonly E
   }
   return [...(perQuery[first] as readonly ErrorDetail[])];
 }
+
+const NO_DETAILS: readonly ErrorDetail[] = Object.freeze([]);
 
 /** `duplicate-ids` under `live`: names the parameters whose result another one's replaces (at most 5). */
 function warnSharedResultNames(ctx: RouteContext<unknown>, plan: QueryPlan, prefix: string): void {

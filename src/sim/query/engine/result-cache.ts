@@ -147,8 +147,12 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
 /** The part of a cache key that names a scope: its websites (and organization), link or monitor. */
 export function scopeKey(scope: QueryScope): string {
   switch (scope.kind) {
-    case 'websites':
-      return `w:${scope.websites.map((w) => w.id).join(',')}${scope.organizationId === undefined ? '' : `|o:${scope.organizationId}`}`;
+    case 'websites': {
+      const { websites, organizationId } = scope;
+      // One website, the common scope: its id without the list's map and join.
+      const ids = websites.length === 1 ? (websites[0] as { id: string }).id : websites.map((w) => w.id).join(',');
+      return organizationId === undefined ? `w:${ids}` : `w:${ids}|o:${organizationId}`;
+    }
     case 'link':
       return `l:${scope.link.id}`;
     case 'monitor':

@@ -6,6 +6,7 @@ import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
+import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS, MAX_SANDBOX_IDLE_SECONDS, MAX_SANDBOXES_CAP } from '../contract/sandboxes.js';
 import { suggest } from '../sim/text.js';
 import { parseFlags } from './argument-error.js';
 import { CONFORM_HELP, CONFORM_HELP_SECTION, parseConformCommand, type ConformOptions } from './conform/options.js';
@@ -61,6 +62,10 @@ export interface ServeOptions {
   readonly otlpEndpoint: string | undefined;
   /** A recording (`analytics-sim record`) to answer matching query parameters from; undefined: none. */
   readonly replay: string | undefined;
+  /** Live sandboxes at most (`POST /__sim/sandboxes`; 0: no sandboxes). */
+  readonly maxSandboxes: number;
+  /** Seconds without a request after which a sandbox is removed (0: never). */
+  readonly sandboxIdle: number;
 }
 
 /** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
@@ -191,6 +196,13 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         filters, paging) with the recorded rows and a Warning naming it;
                         everything else from the generated world. A recording with an
                         unknown version, a malformed entry or a secret is refused at start
+  --max-sandboxes <n>   Sandboxes live at once at most, 0 to ${MAX_SANDBOXES_CAP}: POST /__sim/sandboxes
+                        makes an isolated simulator (own seed, clock, journal, limits,
+                        keys, data) reached under /__sandbox/<id>/ or with the header
+                        x-sim-sandbox: <id>; past the cap creation gets 429; 0 turns
+                        sandboxes off (default ${DEFAULT_MAX_SANDBOXES})
+  --sandbox-idle <s>    Seconds without a request after which a sandbox is removed, 0 to
+                        ${MAX_SANDBOX_IDLE_SECONDS}; 0 keeps them (default ${DEFAULT_SANDBOX_IDLE_SECONDS})
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag
@@ -304,6 +316,8 @@ const SERVE_FLAGS = {
   'otlp-endpoint': { type: 'string' },
   'har-bodies': { type: 'string' },
   replay: { type: 'string' },
+  'max-sandboxes': { type: 'string' },
+  'sandbox-idle': { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -382,6 +396,10 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   if (!(harBodies <= MAX_HAR_BODY_CHARS)) return { kind: 'error', message: `--har-bodies must be whole characters from 0 to ${MAX_HAR_BODY_CHARS} (got '${values['har-bodies']}').` };
   const otlpEndpoint = values['otlp-endpoint'];
   if (otlpEndpoint !== undefined && !isHttpUrl(otlpEndpoint)) return { kind: 'error', message: `--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got '${otlpEndpoint}').` };
+  const maxSandboxes = /^\d{1,4}$/.test(values['max-sandboxes'] ?? String(DEFAULT_MAX_SANDBOXES)) ? Number(values['max-sandboxes'] ?? DEFAULT_MAX_SANDBOXES) : Number.NaN;
+  if (!(maxSandboxes <= MAX_SANDBOXES_CAP)) return { kind: 'error', message: `--max-sandboxes must be a whole number from 0 to ${MAX_SANDBOXES_CAP} (got '${values['max-sandboxes']}').` };
+  const sandboxIdle = /^\d{1,5}$/.test(values['sandbox-idle'] ?? String(DEFAULT_SANDBOX_IDLE_SECONDS)) ? Number(values['sandbox-idle'] ?? DEFAULT_SANDBOX_IDLE_SECONDS) : Number.NaN;
+  if (!(sandboxIdle <= MAX_SANDBOX_IDLE_SECONDS)) return { kind: 'error', message: `--sandbox-idle must be whole seconds from 0 to ${MAX_SANDBOX_IDLE_SECONDS} (got '${values['sandbox-idle']}').` };
   const flagOf: Record<keyof ServeOptions, unknown> = {
     port: values.port,
     host: values.host,
@@ -406,6 +424,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     harBodies: values['har-bodies'],
     otlpEndpoint,
     replay: values.replay,
+    maxSandboxes: values['max-sandboxes'],
+    sandboxIdle: values['sandbox-idle'],
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -439,6 +459,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       harBodies,
       otlpEndpoint,
       replay: values.replay,
+      maxSandboxes,
+      sandboxIdle,
     },
   };
 }

@@ -95,6 +95,8 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     harBodies: pick('harBodies', config.harBodies),
     otlpEndpoint: pick('otlpEndpoint', config.otlpEndpoint),
     replay: pick('replay', config.replay),
+    maxSandboxes: pick('maxSandboxes', config.maxSandboxes),
+    sandboxIdle: pick('sandboxIdle', config.sandboxIdle),
     controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,
   };
 }

@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { startServer } from '../http/node-server.js';
+import { createSandboxRegistry, sandboxStorePrefix, type SandboxOverrides } from '../http/sandboxes/sandbox-registry.js';
 import { createSpanSink, tracesUrl } from '../http/otlp-spans.js';
 import type { ConfigKey } from '../contract/config.js';
+import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS } from '../contract/sandboxes.js';
 import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
 import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
@@ -98,14 +100,18 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   // of --workers draws it once and hands it to its workers through the environment).
   const network = !isLoopbackHost(options.host);
   const controlToken = network ? (options.controlToken ?? generateControlToken()) : undefined;
-  const shared = store.kind === 'redis' ? (await import('../store/redis-store.js')).createRedisStore({ url: store.url, prefix: store.prefix, ...(store.ca ? { tls: { ca: store.ca } } : {}) }) : undefined;
-  let simulator;
-  try {
-    simulator = createSimulator({
+  const redis = store.kind === 'redis' ? await import('../store/redis-store.js') : undefined;
+  /** A Redis store under `prefix` (each sandbox gets its own), or none in memory. */
+  const openStore = (prefix: string): SharedStore | undefined =>
+    redis && store.kind === 'redis' ? redis.createRedisStore({ url: store.url, prefix, ...(store.ca ? { tls: { ca: store.ca } } : {}) }) : undefined;
+  const shared = store.kind === 'redis' ? openStore(store.prefix) : undefined;
+  /** The server's simulator, or (with overrides) a sandbox's: the same options but the overrides, and a sandbox's own store prefix. */
+  const buildSimulator = (overrides: Partial<SandboxOverrides>, own: SharedStore | undefined) =>
+    createSimulator({
       ...(keys.length > 0 ? { createWorld: (seed: string) => addConfiguredKeys(createSeededWorld(seed), keys) } : {}),
-      seed: options.seed,
-      clock: options.clock,
-      startMs: options.startMs,
+      seed: overrides.seed ?? options.seed,
+      clock: overrides.clock ?? options.clock,
+      startMs: overrides.startMs ?? options.startMs,
       realNow: Date.now,
       // Between the queries of a batch, other connections get their turn.
       yieldToEventLoop: () => new Promise<void>((resolve) => setImmediate(resolve)),
@@ -114,13 +120,16 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       ...(controlToken !== undefined ? { controlToken } : {}),
       limits: options.limits,
       strict: options.strict,
-      profile: options.profile,
+      profile: overrides.profile ?? options.profile,
       ingestDelayMs: options.ingestDelay,
       harBodies: options.harBodies,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
-      ...(shared ? { store: shared } : {}),
+      ...(own ? { store: own } : {}),
       ...(recording !== undefined ? { replay: recording } : {}),
     });
+  let simulator;
+  try {
+    simulator = buildSimulator({}, shared);
   } catch (error) {
     await closeStore(shared);
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
@@ -135,9 +144,21 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   }
   // The OpenTelemetry packages load only when spans are exported.
   const spans = options.otlpEndpoint !== undefined ? await createSpanSink(new URL(options.otlpEndpoint)) : undefined;
+  const sandboxes = createSandboxRegistry({
+    create: (overrides) => buildSimulator(overrides, store.kind === 'redis' ? openStore(sandboxStorePrefix(store.prefix, overrides.id)) : undefined),
+    maxSandboxes: options.maxSandboxes,
+    idleMs: options.sandboxIdle * 1000,
+    ...(worker
+      ? {
+          refuseCreation:
+            'A sandbox lives in the process that created it, and with --workers N each request reaches any worker: serve sandboxes with --workers 1 (on any store), or give each parallel job its own server or --store-prefix.',
+        }
+      : {}),
+  });
   let running;
   try {
     running = await startServer(simulator, {
+      sandboxes,
       ...(spans ? { spans } : {}),
       port: options.port,
       host: options.host,
@@ -202,6 +223,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     ...(options.allowedOrigins.length > 0 ? [`  allowed origins (CORS): ${options.allowedOrigins.join(', ')} and the simulator's own`] : []),
     ...(options.trustProxy ? ['  trust proxy: the client address of anonymous limits comes from x-forwarded-for and the like'] : []),
     ...(options.otlpEndpoint !== undefined ? [`  spans: one per service request over OTLP/HTTP to ${tracesUrl(new URL(options.otlpEndpoint))}`] : []),
+    ...(options.maxSandboxes !== DEFAULT_MAX_SANDBOXES || options.sandboxIdle !== DEFAULT_SANDBOX_IDLE_SECONDS ? [`  sandboxes: at most ${options.maxSandboxes}, removed after ${options.sandboxIdle} s idle (POST /__sim/sandboxes)`] : []),
     ...(options.replay !== undefined ? [`  replay: ${describeRecording(recording)} from ${options.replay}; each answered parameter says so in a Warning`] : []),
     `  fixtures and API keys: curl -s${auth} ${running.url}/__sim/fixtures`,
     `  inspector: ${running.url}/__sim/ui`,

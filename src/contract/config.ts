@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ingestDelayMsSchema, instantSchema } from './control.js';
 import { keyQuotaInputSchema } from './keys.js';
+import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS, MAX_SANDBOX_IDLE_SECONDS, MAX_SANDBOXES_CAP } from './sandboxes.js';
 import { scenarioSchema } from './scenario.js';
 import { scopeSchema } from './scopes.js';
 
@@ -163,6 +164,20 @@ export const simulatorConfigSchema = z
       .max(4096)
       .optional()
       .describe('A recording written by analytics-sim record: query parameters asked exactly as recorded ones get the recorded rows, with a Warning (as --replay; default: none).'),
+    maxSandboxes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SANDBOXES_CAP)
+      .optional()
+      .describe(`Sandboxes live at once at most (POST /__sim/sandboxes; past the cap creation gets 429), 0 to ${MAX_SANDBOXES_CAP}; 0 turns sandboxes off (default ${DEFAULT_MAX_SANDBOXES}), as --max-sandboxes.`),
+    sandboxIdle: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SANDBOX_IDLE_SECONDS)
+      .optional()
+      .describe(`Seconds without a request after which a sandbox is removed, 0 for never (default ${DEFAULT_SANDBOX_IDLE_SECONDS}), as --sandbox-idle.`),
     allowedOrigins: z
       .array(z.string().min(1).max(300))
       .max(100)

@@ -10,6 +10,9 @@ import { prometheusMetricsOf } from './prometheus-metrics.js';
 import type { SpanSink } from './otlp-spans.js';
 import { clientAddressOf, readBodyThen, toSimRequest } from './translate.js';
 import { createWriteBatch } from './write-batch.js';
+import { SANDBOX_HEADER } from '../contract/sandboxes.js';
+import { routeToSandbox } from './sandboxes/sandbox-dispatch.js';
+import type { SandboxRegistry } from './sandboxes/sandbox-registry.js';
 
 /** Called after each response with what a request log needs (never a credential). */
 export type RequestLogger = (entry: {
@@ -161,13 +164,22 @@ export interface ListenerOptions {
   readonly trustProxy?: boolean;
   /** Export each service request as a span (`--otlp-endpoint`, otlp-spans.ts); off by default. */
   readonly spans?: SpanSink;
+  /**
+   * Serve sandboxes: `POST /__sim/sandboxes` creates one in this registry, and a request with
+   * the header `x-sim-sandbox` or under `/__sandbox/<id>` goes to its simulator
+   * (`src/http/sandboxes/`). Without it, those routes answer 404 and every request goes to the
+   * simulator.
+   */
+  readonly sandboxes?: SandboxRegistry;
 }
 
-/** Writes a refusal of the server's own (not the simulator's) and closes the connection. */
-function refuseRequest(res: ServerResponse, error: SimError): void {
+/** Writes a refusal of the server's own (not the simulator's) and closes the connection, or with `keepAlive` keeps it (the body was read). */
+function refuseRequest(res: ServerResponse, error: SimError, keepAlive = false): void {
   const body = errorBodyText(error);
-  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
-  res.end(body);
+  const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...error.headers };
+  if (!keepAlive) headers.Connection = 'close';
+  res.writeHead(error.status, headers);
+  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
 /** Whether a request must be refused for having no Host header (HTTP/1.1, RFC 9112 3.2). */
@@ -184,22 +196,43 @@ function lacksHost(req: IncomingMessage): boolean {
  * installs the Prometheus renderer. The one exception is file serving the core cannot do: the
  * inspector's chart library (`/__sim/ui/assets/…`), read from the installed `uplot` package.
  */
-export function createRequestListener(simulator: Simulator, options: ListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const { log } = options;
+export function createRequestListener(defaultSimulator: Simulator, options: ListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const { log, sandboxes } = options;
   const now = options.now ?? (() => performance.now());
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_SECONDS * 1000;
   const trustProxy = options.trustProxy ?? false;
-  const metrics = prometheusMetricsOf(simulator);
+  const defaultMetrics = prometheusMetricsOf(defaultSimulator);
   const writes = createWriteBatch();
   const { spans } = options;
   const handleOptions = spans ? { holdSlot: true, trace: true, timer: now } : { holdSlot: true };
+  if (sandboxes) defaultSimulator.control.sandboxes.useHost(sandboxes);
   return (req, res) => {
     if (lacksHost(req)) {
       req.resume();
       refuseRequest(res, unreadableRequest({ message: 'The request has no Host header', hint: 'HTTP/1.1 requests must name the host they are for (Host).' }));
       return;
     }
-    if (answerInspectorAsset(req, res, req.url)) return;
+    let simulator = defaultSimulator;
+    let metrics = defaultMetrics;
+    let target = req.url;
+    let basePath: string | undefined;
+    if (sandboxes) {
+      const header = req.headers[SANDBOX_HEADER];
+      const picked = routeToSandbox(sandboxes, req.url ?? '/', Array.isArray(header) ? header.join(', ') : header);
+      if (picked.kind === 'refused') {
+        // Never the server's own answer: the body is read and dropped, the connection kept.
+        req.resume();
+        req.once('end', () => refuseRequest(res, picked.error, true));
+        return;
+      }
+      if (picked.kind === 'sandbox') {
+        simulator = picked.simulator;
+        metrics = prometheusMetricsOf(simulator);
+        target = picked.target;
+        basePath = picked.basePath;
+      }
+    }
+    if (answerInspectorAsset(req, res, target)) return;
     const started = now();
     const wallStarted = spans ? Date.now() : 0;
     const fail = (): void => {
@@ -213,7 +246,8 @@ export function createRequestListener(simulator: Simulator, options: ListenerOpt
       }
       let request: SimRequest;
       try {
-        request = toSimRequest(req, read, req.url, clientAddressOf(req, trustProxy));
+        request = toSimRequest(req, read, target, clientAddressOf(req, trustProxy));
+        if (basePath !== undefined) request = { ...request, basePath };
       } catch {
         fail();
         return;
@@ -358,7 +392,7 @@ export function startServer(simulator: Simulator, options: ServerOptions = {}): 
           new Promise<void>((done) => {
             server.close(() => done());
             server.closeAllConnections();
-          }),
+          }).then(() => options.sandboxes?.closeAll()),
       });
     });
   });

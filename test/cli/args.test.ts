@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, harBodies: 0, otlpEndpoint: undefined, replay: undefined };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, harBodies: 0, otlpEndpoint: undefined, replay: undefined, maxSandboxes: 64, sandboxIdle: 900 };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -31,6 +31,9 @@ describe('parseCommand flags', () => {
   it.each([
     [['--port', '0'], { port: 0 }],
     [['--replay', 'recording.json'], { replay: 'recording.json' }],
+    [['--max-sandboxes', '8'], { maxSandboxes: 8 }],
+    [['--max-sandboxes', '0'], { maxSandboxes: 0 }],
+    [['--sandbox-idle', '30'], { sandboxIdle: 30 }],
     [['--port', '65535'], { port: 65535 }],
     [['--port=9000'], { port: 9000 }],
     [['--host', '0.0.0.0'], { host: '0.0.0.0' }],
@@ -77,6 +80,8 @@ describe('parseCommand flags', () => {
       trustProxy: false,
       controlToken: undefined,
       harBodies: 0,
+      maxSandboxes: 64,
+      sandboxIdle: 900,
     });
   });
 
@@ -125,6 +130,9 @@ describe('parseCommand errors', () => {
     [['--ingest-delay', '1.5'], /--ingest-delay must be whole milliseconds from 0 to 86400000 \(got '1\.5'\)/],
     [['--ingest-delay', '86400001'], /--ingest-delay/],
     [['--ingest-delay', 'soon'], /--ingest-delay/],
+    [['--max-sandboxes', '1025'], /--max-sandboxes must be a whole number from 0 to 1024 \(got '1025'\)/],
+    [['--max-sandboxes', 'many'], /--max-sandboxes/],
+    [['--sandbox-idle', '1.5'], /--sandbox-idle must be whole seconds from 0 to 86400 \(got '1\.5'\)/],
     [['--control-token', 'short'], /--control-token must be 16 to 256/],
     [['--control-token', 'has spaces in it, many of them'], /--control-token/],
     [['--allowed-origin', 'localhost:5173'], /--allowed-origin.*not an origin/],

@@ -65,6 +65,8 @@ describe('the defaults serve --help shows', () => {
       '--write-timeout': String(options.writeTimeout),
       '--ingest-delay': String(options.ingestDelay),
       '--har-bodies': String(options.harBodies),
+      '--max-sandboxes': String(options.maxSandboxes),
+      '--sandbox-idle': String(options.sandboxIdle),
     };
     const shown = shownDefaults(SERVE_HELP);
     expect([...shown.keys()].sort()).toEqual(Object.keys(applied).sort());

@@ -20,6 +20,7 @@ import { parseDateInput } from '../query/engine/dates.js';
 import type { SimState } from '../state.js';
 import { suggest } from '../text.js';
 import { listFixtures } from './fixtures-listing.js';
+import { createSandboxHostSlot, type SandboxHostSlot } from './sandbox-host.js';
 import { followsLive, PROFILE_SWITCHES, PROFILES, type Profile } from '../profile.js';
 
 /** What the backend works on: the simulator's parts, read when each call is made. */
@@ -111,6 +112,8 @@ export interface ControlBackend {
     har(query?: JournalQuery): Promise<Har>;
     retryAudit(query?: JournalQuery, policy?: Partial<RetryPolicy>): Promise<RetryAudit>;
   };
+  /** `/__sim/sandboxes`: the registry an HTTP adapter installed (none in process). */
+  readonly sandboxes: SandboxHostSlot;
   readonly scenarios: {
     /** The built-ins that can be started by name. */
     available(): Scenario[];
@@ -225,6 +228,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
       oracle: async () => replayJournal(await entries(), await info()),
       retryAudit: async (query, policy) => auditRetries(await entries(query), policy),
     },
+    sandboxes: createSandboxHostSlot(),
     scenarios: {
       available: () => [...parts.catalog.values()],
       list: () => parts.scenarios().list(clock.now()),

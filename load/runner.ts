@@ -213,6 +213,21 @@ export interface Report {
 
 type Progress = (line: string) => void;
 
+/**
+ * What a caller watches while a plan runs (the fault table, load/faults.ts): every answer as it
+ * comes, and work done beside the load (a fault injected mid-run), which the run waits for
+ * before it reads the journal.
+ */
+export interface LoadObserver {
+  /**
+   * One answer: its status (0 when none came: a timeout, a reset or refused connection), when
+   * the request left and when the answer (or the error) came, in `Date.now()` milliseconds.
+   */
+  readonly answered?: (status: number, sentAt: number, answeredAt: number) => void;
+  /** Runs beside the load, from its start; the run waits for it before judging the journal. */
+  readonly during?: () => Promise<void>;
+}
+
 const progressLine = (plan: string, began: number, duration: number, sent: number, statuses: Record<string, number>): string => {
   const codes = Object.entries(statuses)
     .sort()
@@ -257,7 +272,7 @@ const addStatus = (statuses: Record<string, number>, status: number): void => {
 };
 
 /** One autocannon instance per target, all at once, each with its share of the connections and rate. */
-async function driveAutocannon(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress, latencies: LatencyRecorder): Promise<Driven> {
+async function driveAutocannon(plan: Plan, target: Target, req: Request, options: PlanOptions, progress: Progress, latencies: LatencyRecorder, observer: LoadObserver): Promise<Driven> {
   const statuses: Record<string, number> = {};
   const samples: number[] = [];
   let sent = 0;
@@ -289,8 +304,12 @@ async function driveAutocannon(plan: Plan, target: Target, req: Request, options
       addStatus(statuses, statusCode);
       addStatus(load.statuses, statusCode);
       samples.push(responseTime);
-      latencies.record(Date.now(), responseTime);
+      const now = Date.now();
+      latencies.record(now, responseTime);
+      observer.answered?.(statusCode, now - responseTime, now);
     });
+    // autocannon gives no start time for a failed request: its timeout (10 s) bounds it.
+    instance.on('reqError', () => observer.answered?.(0, Date.now(), Date.now()));
     return finished;
   };
   const timer = setInterval(() => progress(progressLine(plan.name, began, options.duration, sent, statuses)), 250);
@@ -325,6 +344,7 @@ async function driveRetryingClients(
   options: PlanOptions,
   progress: Progress,
   recorder: LatencyRecorder,
+  observer: LoadObserver,
 ): Promise<Driven> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
@@ -347,6 +367,7 @@ async function driveRetryingClients(
   };
   const send = async (load: (typeof byTarget)[number], path: string): Promise<{ status: number; retryAfter: number }> => {
     const t0 = performance.now();
+    const sentAt = Date.now();
     sent++;
     load.sent++;
     try {
@@ -357,9 +378,11 @@ async function driveRetryingClients(
       recorder.record(Date.now(), took);
       addStatus(statuses, res.status);
       addStatus(load.statuses, res.status);
+      observer.answered?.(res.status, sentAt, Date.now());
       return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? '1') };
     } catch {
       errors++;
+      observer.answered?.(0, sentAt, Date.now());
       return { status: 0, retryAfter: 1 };
     }
   };
@@ -557,6 +580,7 @@ export async function runPlan(
   targets: string | readonly string[],
   overrides: Partial<PlanOptions> = {},
   progress: Progress = () => undefined,
+  observer: LoadObserver = {},
 ): Promise<Report> {
   const plan = PLANS[name];
   const urls = typeof targets === 'string' ? [targets] : [...targets];
@@ -575,10 +599,16 @@ export async function runPlan(
   await plan.setup?.(target, options);
   const req = plan.request(secret);
   const latencies = createLatencyRecorder();
-  const driven =
-    plan.driver === 'autocannon'
-      ? await driveAutocannon(plan, target, req, options, progress, latencies)
-      : await driveRetryingClients(plan, target, req, options, progress, latencies);
+  const beside = observer.during?.();
+  let driven: Driven;
+  try {
+    driven =
+      plan.driver === 'autocannon'
+        ? await driveAutocannon(plan, target, req, options, progress, latencies, observer)
+        : await driveRetryingClients(plan, target, req, options, progress, latencies, observer);
+  } finally {
+    await beside;
+  }
 
   await settleJournal(url);
   const journal = await getJson<{ info: { complete: boolean; since: number }; entries: Entry[] }>(`${url}/__sim/journal`);

@@ -56,16 +56,32 @@ export interface SentinelPair {
   readonly name: string;
   readonly master: RedisServer;
   readonly sentinels: readonly [RedisServer, RedisServer];
+  /** The master's replicas (`replicas` asked for), which `SENTINEL FAILOVER` can promote. */
+  readonly replicas: readonly RedisServer[];
   stop(): Promise<void>;
 }
 
 /**
  * Starts a master and two Sentinels monitoring it as `name` (quorum 1), each on a free loopback
- * port; resolves once both Sentinels name the master. `sentinelPassword` makes the Sentinels ask
- * for one (`requirepass` in their config).
+ * port; resolves once both Sentinels name the master (and list each replica in sync with it).
+ * `sentinelPassword` makes the Sentinels ask for one (`requirepass` in their config); `replicas`
+ * starts that many replicas of the master first (`--replicaof`), for a failover.
  */
-export async function startSentinelPair(name = 'simmaster', options: { sentinelPassword?: string } = {}): Promise<SentinelPair> {
-  const master = await startRedis();
+export async function startSentinelPair(name = 'simmaster', options: { sentinelPassword?: string; replicas?: number } = {}): Promise<SentinelPair> {
+  // A replica (and a demoted master) writes the snapshot it syncs from into its directory.
+  const count = options.replicas ?? 0;
+  const master = await startRedis(count > 0 ? { dir: temporaryDir('master') } : {});
+  const replicas: RedisServer[] = [];
+  for (let i = 0; i < count; i++) {
+    const replica = await startRedis({ dir: temporaryDir('replica'), args: ['--replicaof', '127.0.0.1', String(master.port)] });
+    replicas.push(replica);
+    const client = new Redis({ port: replica.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+    try {
+      await until(`the replica on ${replica.port} did not sync with the master`, FORM_TIMEOUT_MS, async () => String(await client.info('replication')).includes('master_link_status:up'));
+    } finally {
+      client.disconnect();
+    }
+  }
   const dir = temporaryDir('sentinel');
   const sentinels: RedisServer[] = [];
   for (const index of [1, 2]) {
@@ -80,7 +96,9 @@ export async function startSentinelPair(name = 'simmaster', options: { sentinelP
     try {
       await until(`the Sentinel on ${sentinel.port} did not name ${name}`, FORM_TIMEOUT_MS, async () => {
         const address = (await client.call('SENTINEL', 'get-master-addr-by-name', name)) as string[] | null;
-        return address?.[1] === String(master.port);
+        if (address?.[1] !== String(master.port)) return false;
+        const known = (await client.call('SENTINEL', 'replicas', name)) as string[][];
+        return known.filter((fields) => !/disconnected|s_down/.test(fields[fields.indexOf('flags') + 1] ?? '')).length >= replicas.length;
       });
     } finally {
       client.disconnect();
@@ -91,8 +109,9 @@ export async function startSentinelPair(name = 'simmaster', options: { sentinelP
     name,
     master,
     sentinels: sentinels as [RedisServer, RedisServer],
+    replicas,
     async stop() {
-      await Promise.allSettled([...sentinels, master].map((server) => server.stop()));
+      await Promise.allSettled([...sentinels, ...replicas, master].map((server) => server.stop()));
     },
   };
 }

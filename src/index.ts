@@ -8,6 +8,8 @@
  * ```
  */
 import { createSimulatorFetch, type SimulatorFetch } from './fetch/simulator-fetch.js';
+import type { WorldConfigInput } from './contract/world.js';
+import { createDeclaredWorldFactory } from './fixtures/declared-world.js';
 import { createSeededWorld } from './fixtures/world.js';
 import { BUILT_IN_SCENARIOS } from './scenarios/registry.js';
 import {
@@ -27,16 +29,43 @@ export interface Simulator extends CoreSimulator {
   readonly fetch: SimulatorFetch;
 }
 
+/** What {@link createSimulator} takes: the core's options, and a declared world. */
+export interface CreateSimulatorOptions extends Partial<SimulatorOptions> {
+  /**
+   * A world of your own instead of the seeded fixtures (the config file's `world` section):
+   * declared organizations, websites (your own ids, domains, pages, events) and keys, plus a
+   * `preset` or `generate` counts of generated ones. Checked at once: a `WorldConfigError`
+   * lists every problem. Not with `createWorld`.
+   */
+  readonly world?: WorldConfigInput;
+}
+
 /**
  * Creates a simulator over the seeded fixture world. Defaults: seed 42, virtual clock at
- * 2025-06-02T12:00:00Z. Pass `createWorld` to use a world of your own.
+ * 2025-06-02T12:00:00Z. Pass `world` to declare a world (or generate one of a preset size),
+ * or `createWorld` to use a world factory of your own.
  */
-export function createSimulator(options: Partial<SimulatorOptions> = {}): Simulator {
-  const simulator = createSimulatorWithWorld({ createWorld: createSeededWorld, catalog: BUILT_IN_SCENARIOS, ...options });
+export function createSimulator(options: CreateSimulatorOptions = {}): Simulator {
+  const { world, ...rest } = options;
+  if (world !== undefined && rest.createWorld !== undefined) throw new TypeError('createSimulator: give world or createWorld, not both');
+  const createWorld = world !== undefined ? createDeclaredWorldFactory(world) : createSeededWorld;
+  const simulator = createSimulatorWithWorld({ createWorld, catalog: BUILT_IN_SCENARIOS, ...rest });
   return Object.assign(simulator, { fetch: createSimulatorFetch(simulator) });
 }
 
 export { createSeededWorld } from './fixtures/world.js';
+export { createDeclaredWorldFactory, parseWorldConfig, WorldConfigError } from './fixtures/declared-world.js';
+export {
+  worldConfigSchema,
+  WORLD_PRESETS,
+  WORLD_LOCALES,
+  MAX_WORLD_ORGANIZATIONS,
+  MAX_WORLD_WEBSITES,
+  MAX_WORLD_KEYS,
+  type WorldConfig,
+  type WorldConfigInput,
+  type WorldPreset,
+} from './contract/world.js';
 export type { SimulatorOptions, ScenarioControl } from './sim/simulator.js';
 export { createSimulatorFetch, type SimulatorFetch, type SimulatorFetchOptions } from './fetch/simulator-fetch.js';
 export { BUILT_IN_SCENARIOS } from './scenarios/registry.js';

@@ -1,0 +1,12 @@
+/**
+ * One analytics-sim server for the run (global-setup.mjs), one sandbox per jest worker
+ * (sandbox.mjs, by JEST_WORKER_ID). ES modules natively: run
+ *
+ *   NODE_OPTIONS=--experimental-vm-modules npx jest
+ */
+export default {
+  testEnvironment: 'node',
+  transform: {},
+  globalSetup: './global-setup.mjs',
+  globalTeardown: './global-teardown.mjs',
+};

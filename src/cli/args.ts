@@ -6,6 +6,7 @@ import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { MAX_INGEST_DELAY_MS } from '../contract/control.js';
+import { WORLD_LOCALES, WORLD_PRESETS, type WorldConfigInput, type WorldPreset } from '../contract/world.js';
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS, MAX_SANDBOX_IDLE_SECONDS, MAX_SANDBOXES_CAP } from '../contract/sandboxes.js';
 import { suggest } from '../sim/text.js';
 import { parseFlags } from './argument-error.js';
@@ -66,6 +67,11 @@ export interface ServeOptions {
   readonly maxSandboxes: number;
   /** Seconds without a request after which a sandbox is removed (0: never). */
   readonly sandboxIdle: number;
+  /**
+   * The world to serve instead of the seeded fixtures: `--world PRESET` and `--locale`, over
+   * the config file's `world` section; undefined: the seeded fixtures.
+   */
+  readonly world?: WorldConfigInput | undefined;
 }
 
 /** The environment variables `serve` reads: each stands in for its flag when the flag is not given. */
@@ -203,6 +209,12 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         sandboxes off (default ${DEFAULT_MAX_SANDBOXES})
   --sandbox-idle <s>    Seconds without a request after which a sandbox is removed, 0 to
                         ${MAX_SANDBOX_IDLE_SECONDS}; 0 keeps them (default ${DEFAULT_SANDBOX_IDLE_SECONDS})
+  --world <size>        Serve a generated world instead of the fixtures: small (2
+                        organizations, 10 websites), medium (50, 1,000) or large
+                        (1,000, 10,000); declare your own in the config file's world
+  --locale <code>       Faker locale of a generated world's names and domains: en,
+                        en_GB, de, fr, es, it, nl, pt_BR, pl, sv, ja or ko; English
+                        when not given
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag
@@ -318,6 +330,8 @@ const SERVE_FLAGS = {
   replay: { type: 'string' },
   'max-sandboxes': { type: 'string' },
   'sandbox-idle': { type: 'string' },
+  world: { type: 'string' },
+  locale: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -400,6 +414,16 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   if (!(maxSandboxes <= MAX_SANDBOXES_CAP)) return { kind: 'error', message: `--max-sandboxes must be a whole number from 0 to ${MAX_SANDBOXES_CAP} (got '${values['max-sandboxes']}').` };
   const sandboxIdle = /^\d{1,5}$/.test(values['sandbox-idle'] ?? String(DEFAULT_SANDBOX_IDLE_SECONDS)) ? Number(values['sandbox-idle'] ?? DEFAULT_SANDBOX_IDLE_SECONDS) : Number.NaN;
   if (!(sandboxIdle <= MAX_SANDBOX_IDLE_SECONDS)) return { kind: 'error', message: `--sandbox-idle must be whole seconds from 0 to ${MAX_SANDBOX_IDLE_SECONDS} (got '${values['sandbox-idle']}').` };
+  const preset = values.world;
+  if (preset !== undefined && !(preset in WORLD_PRESETS)) return { kind: 'error', message: `--world must be small, medium or large (got '${preset}').` };
+  const locale = values.locale;
+  if (locale !== undefined && !(WORLD_LOCALES as readonly string[]).includes(locale)) {
+    return { kind: 'error', message: `--locale must be one of ${WORLD_LOCALES.join(', ')} (got '${locale}').` };
+  }
+  const world: WorldConfigInput | undefined =
+    preset !== undefined || locale !== undefined
+      ? { ...(preset !== undefined ? { preset: preset as WorldPreset } : {}), ...(locale !== undefined ? { locale: locale as WorldConfigInput['locale'] } : {}) }
+      : undefined;
   const flagOf: Record<keyof ServeOptions, unknown> = {
     port: values.port,
     host: values.host,
@@ -426,6 +450,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     replay: values.replay,
     maxSandboxes: values['max-sandboxes'],
     sandboxIdle: values['sandbox-idle'],
+    world,
   };
   const given = (Object.keys(flagOf) as (keyof ServeOptions)[]).filter((name) => flagOf[name] !== undefined);
   return {
@@ -461,6 +486,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       replay: values.replay,
       maxSandboxes,
       sandboxIdle,
+      ...(world !== undefined ? { world } : {}),
     },
   };
 }

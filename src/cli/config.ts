@@ -98,7 +98,17 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     maxSandboxes: pick('maxSandboxes', config.maxSandboxes),
     sandboxIdle: pick('sandboxIdle', config.sandboxIdle),
     controlToken: fromFile('controlToken') && config.controlToken !== undefined ? config.controlToken : options.controlToken,
+    ...worldOf(options.world, config.world),
   };
+}
+
+/** The file's world section with `--world` and `--locale` over it (a preset given on the command line replaces the file's counts). */
+function worldOf(flags: ServeOptions['world'], file: SimulatorConfig['world']): Pick<ServeOptions, 'world'> {
+  if (file === undefined) return flags !== undefined ? { world: flags } : {};
+  if (flags === undefined) return { world: file };
+  const { generate, preset, ...rest } = file;
+  const counts = flags.preset !== undefined ? { preset: flags.preset } : { ...(preset !== undefined ? { preset } : {}), ...(generate !== undefined ? { generate } : {}) };
+  return { world: { ...rest, ...counts, ...(flags.locale !== undefined ? { locale: flags.locale } : {}) } };
 }
 
 /** The keys a config file adds to the world (none without a file). */

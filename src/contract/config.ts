@@ -4,6 +4,7 @@ import { keyQuotaInputSchema } from './keys.js';
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS, MAX_SANDBOX_IDLE_SECONDS, MAX_SANDBOXES_CAP } from './sandboxes.js';
 import { scenarioSchema } from './scenario.js';
 import { scopeSchema } from './scopes.js';
+import { worldConfigSchema } from './world.js';
 
 /**
  * A key the configuration adds to the seeded world. It is part of the world: listed in
@@ -189,6 +190,11 @@ export const simulatorConfigSchema = z
       .optional()
       .describe('Fault scenarios running from the start: built-in names or whole scenarios.'),
     keys: z.array(configKeySchema).max(1000).optional().describe('API keys added to the world: listed in /__sim/fixtures, back after every reset.'),
+    world: worldConfigSchema
+      .optional()
+      .describe(
+        'A world of your own instead of the seeded fixtures: declared organizations, websites (their own ids, domains, pages, events, campaigns) and keys, plus generated ones (preset or generate). --world and --locale win over preset and locale.',
+      ),
   })
   .strict();
 

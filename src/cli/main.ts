@@ -101,9 +101,16 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   const network = !isLoopbackHost(options.host);
   const controlToken = network ? (options.controlToken ?? generateControlToken()) : undefined;
   const redis = store.kind === 'redis' ? await import('../store/redis-store.js') : undefined;
-  /** A Redis store under `prefix` (each sandbox gets its own), or none in memory. */
+  /** A Redis store under `prefix` (each sandbox gets its own), or none in memory; a Redis that lost its data is said on stderr. */
   const openStore = (prefix: string): SharedStore | undefined =>
-    redis && store.kind === 'redis' ? redis.createRedisStore({ url: store.url, prefix, ...(store.ca ? { tls: { ca: store.ca } } : {}) }) : undefined;
+    redis && store.kind === 'redis'
+      ? redis.createRedisStore({
+          url: store.url,
+          prefix,
+          ...(store.ca ? { tls: { ca: store.ca } } : {}),
+          onDataLoss: (loss) => process.stderr.write(`analytics-sim: ${loss.message}\n`),
+        })
+      : undefined;
   const shared = store.kind === 'redis' ? openStore(store.prefix) : undefined;
   /** The server's simulator, or (with overrides) a sandbox's: the same options but the overrides, and a sandbox's own store prefix. */
   const buildSimulator = (overrides: Partial<SandboxOverrides>, own: SharedStore | undefined) =>

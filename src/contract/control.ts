@@ -47,6 +47,15 @@ export const healthReportSchema = z.object({
     /** Generated traffic by entity and day: entries kept and their estimated bytes. */
     traffic: z.object({ entries: z.number().int(), bytes: z.number().int() }),
   }),
+  /** With a shared store (`--store redis://…`): where it is, and whether it lost the data it held. */
+  store: z
+    .object({
+      location: z.string(),
+      prefix: z.string(),
+      /** Null while the store holds everything written to it; set once this process found it emptied (a Redis restarted without persistence, or flushed). */
+      dataLoss: z.object({ count: z.number().int(), at: z.number().int(), message: z.string() }).nullable(),
+    })
+    .optional(),
 });
 
 /** `POST /__sim/reset`. */

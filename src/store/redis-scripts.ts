@@ -303,3 +303,15 @@ for i = 1, #ARGV, 2 do
 end
 return out
 `;
+
+/**
+ * The store's epoch: a random id written once, with the data. KEYS[1] = epoch; ARGV[1] = the
+ * id to write when there is none. Returns the id the store holds (ARGV[1] when it held none).
+ * A process that remembers another id is talking to a store that lost its data since.
+ */
+export const EPOCH = `
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;

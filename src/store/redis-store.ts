@@ -26,14 +26,19 @@
  * | `journal`            | stream | decision journal entries, field `e` (JSON), trimmed to capacity    |
  * | `journal:info`       | hash   | `since`, `appended`, `cleared`                                     |
  * | `ordinal`            | hash   | named counters (scenario draw ordinals)                            |
+ * | `epoch`              | string | a random id written with the first data: gone, the data went too   |
  *
- * A reset deletes everything but `meta`, `logn` and the leases. Windows never use Redis key
+ * A reset deletes everything but `meta`, `logn`, `epoch` and the leases. Windows never use Redis key
  * expiry (the simulated clock may be frozen): every 4096th check deletes up to 1000 windows
  * that have been idle a whole window.
  *
  * Outage: no offline queue, a command timeout and a reconnect every ≤ 500 ms, forever. While
  * Redis cannot be reached every method rejects at once (or within the command timeout when
  * Redis hangs); the client reconnects by itself and the same store object works again.
+ *
+ * Data loss: a Redis restarted without persistence (or flushed) answers again, empty. The
+ * store notices it by the `epoch` key (checked on every reconnection and with each lease
+ * renewal): `dataLoss` says what was lost, and `onDataLoss` is called once per loss.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
@@ -42,6 +47,7 @@ import { DEFAULT_JOURNAL_CAPACITY, type JournalEntry, type JournalInfo } from '.
 import {
   BEGIN_COMMANDS,
   type Begin,
+  type StoreDataLoss,
   type LoggedCommand,
   type SharedJournal,
   type SharedLeases,
@@ -78,6 +84,8 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
   /** A client to use instead of one built from `url` (tests). The store owns it: `close` quits it. */
   readonly client?: Redis | Cluster;
+  /** Called once each time the store finds that Redis lost its data (the CLI logs the message). */
+  readonly onDataLoss?: (loss: StoreDataLoss) => void;
 }
 
 /** A {@link SharedStore} over Redis, with what it knows about its connection. */
@@ -145,6 +153,7 @@ interface ScriptCommands {
   simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string]>;
   simJournalClear(journal: string, info: string, now: string): Promise<number>;
   simOpen(meta: string, ...argv: string[]): Promise<string[]>;
+  simEpoch(epoch: string, candidate: string): Promise<string>;
 }
 
 /** name → [script, number of keys] (undefined: the caller passes the count first). */
@@ -163,6 +172,7 @@ const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
   simJournalInfo: [scripts.JOURNAL_INFO, 2],
   simJournalClear: [scripts.JOURNAL_CLEAR, 2],
   simOpen: [scripts.OPEN, 1],
+  simEpoch: [scripts.EPOCH, 1],
 };
 
 /** One line for a connection error: `connect ECONNREFUSED`, `Command timed out`, never a password. */
@@ -259,7 +269,38 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     // A Redis restarted without persistence has forgotten the settings: bind it again (a no-op
     // when they are still there; a disagreement is this process's open error to find, not this).
     if (openedWith) redis.simOpen(K.meta, ...openedWith).catch(() => undefined);
+    checkEpoch();
   });
+
+  /** The epoch this process opened the store in (null before `open`): another one means Redis lost its data. */
+  let epoch: string | null = null;
+  let dataLoss: StoreDataLoss | null = null;
+  let checkingEpoch = false;
+  /** Compares the store's epoch with this process's; a missing or other one is a data loss, reported once. */
+  const checkEpoch = (): void => {
+    if (epoch === null || checkingEpoch || closed || client.status !== 'ready') return;
+    checkingEpoch = true;
+    redis
+      .simEpoch(K.epoch, randomBytes(8).toString('hex'))
+      .then((held) => {
+        if (epoch === null || held === epoch) return;
+        epoch = held;
+        const at = Date.now();
+        dataLoss = {
+          count: (dataLoss?.count ?? 0) + 1,
+          at,
+          message:
+            `the store at ${location} (prefix ${prefix}) lost the data it held (a Redis restarted without persistence, or flushed), found at ${new Date(at).toISOString()}: ` +
+            'the ingested records, journal entries and limit windows written before are gone and every process starts over from the seed; ' +
+            'run Redis with --appendonly yes to keep them',
+        };
+        options.onDataLoss?.(dataLoss);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        checkingEpoch = false;
+      });
+  };
 
   /**
    * Why calls fail now. Before the first connection, what kept it from connecting: nothing
@@ -349,6 +390,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     journal: key('journal'),
     journalInfo: key('journal:info'),
     ordinal: key('ordinal'),
+    epoch: key('epoch'),
   };
 
   const processId = randomBytes(8).toString('hex');
@@ -367,7 +409,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
     redis.simRenew(keys.length, ...keys, num(leaseTtlMs), ...members).catch(() => undefined);
   };
-  const renewTimer = setInterval(renew, Math.max(1, Math.floor(leaseTtlMs / 3)));
+  const renewTimer = setInterval(() => {
+    renew();
+    checkEpoch();
+  }, Math.max(1, Math.floor(leaseTtlMs / 3)));
   renewTimer.unref();
 
   const toCommands = (flat: readonly (number | string)[], from: number): LoggedCommand[] => {
@@ -445,6 +490,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     get lastError() {
       return lastError;
     },
+    get dataLoss() {
+      return dataLoss;
+    },
     async open(settings: SharedSettings) {
       const fields: [string, string][] = [
         ['layout', LAYOUT],
@@ -458,6 +506,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       if (differing.length === 0) {
         journalCapacity = settings.journalCapacity;
         openedWith = fields.flat();
+        epoch ??= await call(() => redis.simEpoch(K.epoch, randomBytes(8).toString('hex')));
         return;
       }
       const theirs: string[] = [];

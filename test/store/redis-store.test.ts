@@ -265,7 +265,7 @@ describe('the command log and request numbering in Redis', () => {
 });
 
 describe('a reset of the Redis store', () => {
-  it('forgets windows, the journal, counters, ordinals and the log, keeps positions growing and keeps leases', async () => {
+  it('forgets windows, the journal, counters, ordinals and the log, keeps positions growing and keeps leases and the epoch', async () => {
     const store = openStore();
     const client = rawClient();
     await store.open(SETTINGS);
@@ -291,7 +291,7 @@ describe('a reset of the Redis store', () => {
     await store.open(SETTINGS);
     await store.leases.release('fp', lease!);
     const left = (await client.keys(`{${store.prefix}}:*`)).map((k) => k.slice(store.prefix.length + 3)).sort();
-    expect(left).toEqual(['checks', 'high', 'journal:info', 'lease:fp', 'leases', 'log', 'logn', 'meta', 'ordinal', 'req', 'seq', 'win:a', 'windows']);
+    expect(left).toEqual(['checks', 'epoch', 'high', 'journal:info', 'lease:fp', 'leases', 'log', 'logn', 'meta', 'ordinal', 'req', 'seq', 'win:a', 'windows']);
   });
 });
 

@@ -155,6 +155,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
         clock: clock.snapshot(),
         inFlight: shared ? await shared.leases.total() : admission.gate.total(),
         caches: { results: state.results.stats(), traffic: state.traffic.stats() },
+        ...(shared ? { store: { location: shared.location, prefix: shared.prefix, dataLoss: shared.dataLoss ?? null } } : {}),
       };
     },
     fixtures: () => listFixtures(parts.state()),

@@ -51,8 +51,24 @@ export interface SharedStore {
   readonly journal: SharedJournal;
   /** Increments and returns a named counter (a scenario's draw ordinal per subject); from 1. */
   ordinal(name: string): Promise<number>;
+  /**
+   * Null while the store holds everything written to it; once it found that it lost what it
+   * held (a Redis restarted without persistence, or flushed), what it lost and when. Optional:
+   * a store that cannot lose data leaves it out.
+   */
+  readonly dataLoss?: StoreDataLoss | null;
   /** Closes the connection; leases this process holds are released first when possible. */
   close(): Promise<void>;
+}
+
+/** A shared store that lost the data it held, as `GET /__sim/health` reports it. */
+export interface StoreDataLoss {
+  /** How many times this process found the store emptied. */
+  readonly count: number;
+  /** When it last found it (wall clock, ms since the epoch). */
+  readonly at: number;
+  /** One line: what was lost and what the simulator did about it. */
+  readonly message: string;
 }
 
 /** The settings every process of one shared simulator must agree on. */

@@ -9,7 +9,7 @@ import type { ConfigKey } from '../contract/config.js';
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS } from '../contract/sandboxes.js';
 import type { SharedStore } from '../sim/store/shared-store.js';
 import { addConfiguredKeys } from '../fixtures/configured-keys.js';
-import { BUILT_IN_SCENARIOS, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput } from '../index.js';
+import { BUILT_IN_SCENARIOS, createDeclaredWorldFactory, createSeededWorld, createSimulator, scenarioSchema, type ScenarioInput, type WorldFactory } from '../index.js';
 import { CONTROL_TOKEN_ENV, helpText, isLoopbackHost, parseCommand, type ServeOptions } from './args.js';
 import { applyConfig, configuredKeys, loadConfig } from './config.js';
 import { conformCommand } from './conform/command.js';
@@ -113,9 +113,18 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       : undefined;
   const shared = store.kind === 'redis' ? openStore(store.prefix) : undefined;
   /** The server's simulator, or (with overrides) a sandbox's: the same options but the overrides, and a sandbox's own store prefix. */
+  // A declared or generated world (the config file's world, --world): checked once, built per seed.
+  let worldFactory: WorldFactory = createSeededWorld;
+  try {
+    if (options.world !== undefined) worldFactory = createDeclaredWorldFactory(options.world);
+  } catch (error) {
+    await closeStore(shared);
+    throw new UsageError((error as Error).message);
+  }
+  const buildWorld = keys.length > 0 ? (seed: string) => addConfiguredKeys(worldFactory(seed), keys) : worldFactory;
   const buildSimulator = (overrides: Partial<SandboxOverrides>, own: SharedStore | undefined) =>
     createSimulator({
-      ...(keys.length > 0 ? { createWorld: (seed: string) => addConfiguredKeys(createSeededWorld(seed), keys) } : {}),
+      ...(buildWorld !== createSeededWorld ? { createWorld: buildWorld } : {}),
       seed: overrides.seed ?? options.seed,
       clock: overrides.clock ?? options.clock,
       startMs: overrides.startMs ?? options.startMs,
@@ -161,6 +170,9 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
             'A sandbox lives in the process that created it, and with --workers N each request reaches any worker: serve sandboxes with --workers 1 (on any store), or give each parallel job its own server or --store-prefix.',
         }
       : {}),
+    ...(store.kind === 'redis'
+      ? { unknownNote: 'On a shared store a sandbox lives in the process that created it (its state under its own key prefix): send its requests to that process.' }
+      : {}),
   });
   let running;
   try {
@@ -183,8 +195,9 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     await closeStore(shared);
     throw error;
   }
-  const fixtures = simulator.fixtures() as { apiKeys: { id: string; secret: string | null }[] };
-  const key = fixtures.apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '<key>';
+  const fixtures = simulator.fixtures() as { apiKeys: { id: string; secret: string | null; scopes: readonly string[] }[] };
+  // The README's key, or in a world of your own its first key that reads data.
+  const key = (fixtures.apiKeys.find((k) => k.id === 'key_acme_read') ?? fixtures.apiKeys.find((k) => k.secret !== null && k.scopes.includes('read:data')))?.secret ?? '<key>';
   const clock = simulator.clock.snapshot();
   const scenarioNames = simulator.scenarios.list().map((s) => s.name);
   // Before the banner, so a signal sent as soon as it is read stops the server cleanly.

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/cli/args.js';
+import { runCli, startCli, type CliProcess } from '../helpers/cli.js';
+import { fetchAnswer } from '../helpers/wire.js';
+
+const running: CliProcess[] = [];
+const folders: string[] = [];
+
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    cli.kill();
+    await cli.exited;
+  }
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+async function serve(args: readonly string[]): Promise<string> {
+  const cli = startCli(['serve', '--port', '0', ...args], { guardMs: 30_000 });
+  running.push(cli);
+  const [, url] = await cli.waitForStdout(LISTENING);
+  return url as string;
+}
+
+interface Example {
+  world: { websites: { id: string; domain: string; pages: { path: string }[]; events: { name: string }[] }[]; keys: { secret: string }[] };
+}
+
+describe('analytics-sim serve with a world', () => {
+  it('serves examples/my-site.json: its website id and domain, and top_pages lists its pages', async () => {
+    const example = JSON.parse(readFileSync('examples/my-site.json', 'utf8')) as Example;
+    const site = example.world.websites[0] as Example['world']['websites'][number];
+    const url = await serve(['--config', 'examples/my-site.json']);
+    const fixtures = await fetchAnswer(`${url}/__sim/fixtures`);
+    expect(fixtures.json.websites).toMatchObject([{ id: site.id, domain: site.domain }]);
+    const answer = await fetchAnswer(`${url}/v1/query?website_id=${site.id}`, {
+      method: 'POST',
+      headers: { 'x-api-key': example.world.keys[0]?.secret as string, 'content-type': 'application/json' },
+      body: JSON.stringify({ parameters: ['top_pages', 'custom_events'], preset: 'last_7d', limit: 100 }),
+    });
+    expect(answer.status).toBe(200);
+    const [pages, events] = answer.json.data as { data: { path?: string; name?: string }[] }[];
+    expect(new Set(pages?.data.map((row) => row.path))).toEqual(new Set(site.pages.map((p) => p.path)));
+    expect(new Set(events?.data.map((row) => row.name))).toEqual(new Set(site.events.map((e) => e.name)));
+  });
+
+  it('starts --world large and answers a query on its last website with a generated key', async () => {
+    const url = await serve(['--world', 'large', '--clock', 'virtual']);
+    const fixtures = await fetchAnswer(`${url}/__sim/fixtures`);
+    const websites = fixtures.json.websites as { id: string; organizationId: string }[];
+    expect(websites).toHaveLength(10_000);
+    const last = websites.find((w) => w.id === 'web_g1000_010');
+    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_g1000_1');
+    expect(last?.organizationId).toBe('org_g1000');
+    const answer = await fetchAnswer(`${url}/v1/query?website_id=web_g1000_010`, {
+      method: 'POST',
+      headers: { 'x-api-key': key?.secret as string, 'content-type': 'application/json' },
+      body: JSON.stringify({ parameters: ['summary_metrics'], preset: 'last_7d' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json.data).toMatchObject([{ parameter: 'summary_metrics', success: true }]);
+  });
+
+  it('refuses a world section with mistakes at start, exit 2, every problem listed with its path', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'analytics-sim-world-'));
+    folders.push(folder);
+    const file = join(folder, 'world.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        world: {
+          organizations: [{ id: 'org_a' }, { id: 'org_a' }],
+          websites: [{ id: 'web_a', domain: 'Not A Domain', timezone: 'Mars/Olympus', colour: 'blue' }],
+        },
+      }),
+    );
+    const result = await runCli(['serve', '--port', '0', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('world.organizations.1.id: org_a is already the id of organizations[0]');
+    expect(result.stderr).toContain('world.websites.0.domain: a lower-case host name');
+    expect(result.stderr).toContain('world.websites.0.timezone: an IANA time zone');
+    expect(result.stderr).toContain("world.websites.0: Unrecognized key: \"colour\"");
+    expect(result.stdout).not.toContain('listening on');
+  });
+
+  it('reads --world and --locale, and names the choices of a wrong one', () => {
+    const command = parseCommand(['serve', '--world', 'medium', '--locale', 'de']);
+    expect(command).toMatchObject({ kind: 'serve', options: { world: { preset: 'medium', locale: 'de' } } });
+    expect(parseCommand(['serve', '--world', 'huge'])).toEqual({ kind: 'error', message: "--world must be small, medium or large (got 'huge')." });
+    expect(parseCommand(['serve', '--locale', 'xx'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--locale must be one of en, en_GB, de') });
+  });
+});

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_MAX_SANDBOXES,
   DEFAULT_SANDBOX_IDLE_SECONDS,
@@ -35,6 +36,8 @@ export interface SandboxRegistryOptions {
   readonly now?: () => number;
   /** Why creation is refused on this server (e.g. several `--workers`), or undefined when it is allowed. */
   readonly refuseCreation?: string;
+  /** A sentence the 404 of an unknown sandbox adds (a server on a shared store: sandboxes are per process). */
+  readonly unknownNote?: string;
 }
 
 /** A live sandbox. */
@@ -60,19 +63,21 @@ export interface SandboxRegistry extends SandboxHost {
 }
 
 /**
- * The key prefix of a sandbox's shared store: the server's prefix, `:sbx:` and the id. Its keys
- * then carry the hash tag `{<prefix>:sbx:<id>}`: on a cluster, a sandbox is a slot of its own.
+ * The key prefix of a sandbox's shared store: the server's prefix, `:sbx:`, the id and a
+ * random incarnation (`analytics-sim:sbx:worker-1:9f3a0c1e`), so a sandbox deleted and made
+ * again with the same id starts from its seeded state, whatever the last one left in the store.
+ * Its keys carry the hash tag `{<that prefix>}`: on a cluster, a sandbox is a slot of its own.
  */
 export function sandboxStorePrefix(serverPrefix: string, id: string): string {
-  return `${serverPrefix}:sbx:${id}`;
+  return `${serverPrefix}:sbx:${id}:${randomBytes(4).toString('hex')}`;
 }
 
 /** The 404 of a sandbox id no live sandbox has. */
-export function unknownSandbox(id: string, idleSeconds: number): SimError {
+export function unknownSandbox(id: string, idleSeconds: number, note?: string): SimError {
   const idle = idleSeconds > 0 ? ` A sandbox idle for ${idleSeconds} s is removed.` : '';
   return notFound(
     { kind: 'Sandbox', id },
-    { hint: `No live sandbox has id ${id}: create it with POST /__sim/sandboxes, or list the live ones with GET /__sim/sandboxes.${idle}` },
+    { hint: `No live sandbox has id ${id}: create it with POST /__sim/sandboxes, or list the live ones with GET /__sim/sandboxes.${idle}${note ? ` ${note}` : ''}` },
   );
 }
 
@@ -103,8 +108,14 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
   const expired = (sandbox: Sandbox, at: number): boolean => idleMs > 0 && at - sandbox.lastUsed >= idleMs;
   const drop = (sandbox: Sandbox): void => {
     live.delete(sandbox.id);
-    // A shared store's connection; nothing in memory.
-    sandbox.simulator.close().catch(() => undefined);
+    // A reset leaves a shared store only the few keys of the sandbox's settings and counters;
+    // then its connection is closed (in memory both are cheap and free nothing else).
+    const { simulator } = sandbox;
+    simulator
+      .reset()
+      .catch(() => undefined)
+      .then(() => simulator.close())
+      .catch(() => undefined);
   };
   const sweep = (): void => {
     const at = now();
@@ -167,17 +178,17 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
     },
     remove(id) {
       const sandbox = live.get(id);
-      if (!sandbox) return Promise.resolve(unknownSandbox(id, idleMs / 1000));
+      if (!sandbox) return Promise.resolve(unknownSandbox(id, idleMs / 1000, options.unknownNote));
       drop(sandbox);
       return Promise.resolve(true);
     },
     take(id) {
       const sandbox = live.get(id);
-      if (!sandbox) return unknownSandbox(id, idleMs / 1000);
+      if (!sandbox) return unknownSandbox(id, idleMs / 1000, options.unknownNote);
       const at = now();
       if (expired(sandbox, at)) {
         drop(sandbox);
-        return unknownSandbox(id, idleMs / 1000);
+        return unknownSandbox(id, idleMs / 1000, options.unknownNote);
       }
       sandbox.lastUsed = at;
       sandbox.requests++;

@@ -9,7 +9,8 @@
  * about 105 ms on Node 20). zod is bundled too (below); the other packages the library depends
  * on (express, msw, ioredis, prom-client, seedrandom, …) stay imports, resolved by the user's
  * node_modules. tsc's other .js files (and their maps) are then removed: nothing imports them;
- * the .d.ts files stay.
+ * the .d.ts files stay. So are the .json files tsc copies beside the modules that import them
+ * (the query families' catalogues): both bundles hold their contents.
  */
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,7 +62,7 @@ const prune = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) prune(path);
-    else if (/\.js(\.map)?$/.test(entry.name) && !keep(path)) rmSync(path);
+    else if ((/\.js(\.map)?$/.test(entry.name) && !keep(path)) || entry.name.endsWith('.json')) rmSync(path);
   }
 };
 prune(dist);

@@ -9,6 +9,7 @@ import type { ProfileReader } from '../../ingest/profile-store.js';
 import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 import { followsLive, type Profile } from '../../profile.js';
+import type { Catalogue } from './catalogue.js';
 import { fieldTypes, liveMeta, type DeclaredMeta, type FieldDeclaration, type FieldType } from './fields.js';
 
 /** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
@@ -39,6 +40,11 @@ export interface QueryFamilySpec {
   readonly readsEveryDay?: boolean;
   /** It reads the profiles and aliases of `POST /identify`. */
   readonly readsProfiles?: boolean;
+  /**
+   * The words of its types that their declarations leave out (`fields`, `meta`): its
+   * `<family>-catalogue.json`, read by `readCatalogue` (`catalogue.ts`).
+   */
+  readonly catalogue?: Catalogue;
 }
 
 export type { FieldType } from './fields.js';
@@ -215,11 +221,14 @@ export interface QueryTypeSpec {
   readonly paging?: 'engine' | 'self';
   /**
    * Row fields in row order: a JSON type alone, or made by `text`, `int`, `num`, … (`fields.ts`)
-   * with the field's entry in the live meta's `output_fields`.
+   * with the field's entry in the live meta's `output_fields`. Left out, the family's catalogue
+   * gives them (its entry for the type), else `defaultFields`.
    */
-  readonly fields: Readonly<Record<string, FieldDeclaration>>;
-  /** The live meta but for `output_fields`, which the fields give. */
-  readonly meta: DeclaredMeta;
+  readonly fields?: Readonly<Record<string, FieldDeclaration>>;
+  /** The fields of a factory's types whose declaration and catalogue entry give none. */
+  readonly defaultFields?: Readonly<Record<string, FieldDeclaration>>;
+  /** The live meta but for `output_fields`, which the fields give. Left out, the family's catalogue gives it. */
+  readonly meta?: DeclaredMeta;
   readonly spec?: SpecShape;
   readonly skipDateRange?: boolean;
   readonly maxRangeDays?: number;
@@ -238,6 +247,7 @@ export interface QueryTypeSpec {
  */
 export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
   const family: QueryFamilySpec = typeof spec.family === 'string' ? { name: spec.family } : spec.family;
+  const { fields, meta } = wordsOf(spec, family);
   const target = spec.target ?? 'website';
   const publicAccess = spec.publicAccess ?? false;
   // Every definition has the same keys in the same order (one hidden class), so the engine's
@@ -259,8 +269,8 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     liveGate: spec.liveGate ?? spec.gate,
     insightsOnly: spec.insightsOnly ?? false,
     paging: spec.paging ?? 'engine',
-    fields: fieldTypes(spec.fields),
-    meta: liveMeta(spec.meta, spec.fields),
+    fields: fieldTypes(fields),
+    meta: liveMeta(meta, fields),
     spec: spec.spec,
     skipDateRange: spec.skipDateRange ?? false,
     maxRangeDays: spec.maxRangeDays,
@@ -271,11 +281,28 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     derives: spec.derives ?? family.derives ?? [],
     sql: spec.sql ?? {
       table: family.table ?? 'analytics.events',
-      select: Object.keys(spec.fields),
+      select: Object.keys(fields),
       where: ['client_id = {websiteId:String}'],
     },
     run: spec.run,
   };
+}
+
+/**
+ * A declaration's fields and meta: its own, or else what its family's catalogue says of it
+ * (the fields then a factory's `defaultFields`). Said in both places, or in neither, is a
+ * mistake in the declarations: it throws when the registry loads.
+ */
+function wordsOf(spec: QueryTypeSpec, family: QueryFamilySpec): { fields: Readonly<Record<string, FieldDeclaration>>; meta: DeclaredMeta } {
+  const entry = family.catalogue?.entries.get(spec.name);
+  const where = family.catalogue?.file ?? `the ${family.name} family's catalogue (it has none)`;
+  if (spec.fields !== undefined && entry?.fields !== undefined) throw new Error(`${spec.name}: its fields are declared both in code and in ${where}`);
+  if (spec.meta !== undefined && entry?.meta !== undefined) throw new Error(`${spec.name}: its meta is declared both in code and in ${where}`);
+  const fields = spec.fields ?? entry?.fields ?? spec.defaultFields;
+  const meta = spec.meta ?? entry?.meta;
+  if (fields === undefined) throw new Error(`${spec.name}: no fields, neither in its declaration nor in ${where}`);
+  if (meta === undefined) throw new Error(`${spec.name}: no meta, neither in its declaration nor in ${where}`);
+  return { fields, meta };
 }
 
 /** The row field names a type answers with under `profile`. */
@@ -298,16 +325,17 @@ export interface SharedDeclaration extends Partial<Omit<QueryTypeSpec, 'name' | 
  */
 export type DeclarationUnder = Omit<QueryTypeSpec, 'family' | 'meta'> & {
   readonly family?: QueryFamily | QueryFamilySpec;
-  readonly meta: Omit<DeclaredMeta, 'category'> & { readonly category?: string };
+  readonly meta?: Omit<DeclaredMeta, 'category'> & { readonly category?: string };
 };
 
 /**
  * {@link defineQueryType} with what `shared` says filled in: the meta's category right after
- * its description, as the live meta lists it.
+ * its description, as the live meta lists it (a meta of the family's catalogue names its own).
  */
 export function declareUnder(shared: SharedDeclaration): (spec: DeclarationUnder) => QueryTypeDefinition {
   const { category, ...common } = shared;
   return (spec) => {
+    if (spec.meta === undefined) return defineQueryType({ ...common, ...spec, meta: undefined });
     if (category === undefined && spec.meta.category === undefined) throw new Error(`${spec.name}: its meta names no category and none is shared`);
     if (category === undefined || spec.meta.category !== undefined) return defineQueryType({ ...common, ...spec, meta: spec.meta as DeclaredMeta });
     const meta: Record<string, unknown> = {};

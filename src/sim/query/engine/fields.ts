@@ -4,18 +4,10 @@ import type { LiveQueryTypeMeta } from '../../../contract/query-response.js';
  * The JSON type of a row field: `?` marks a field that may be null. `integer` values are whole
  * numbers; `string` covers dates and date-times in the service's text forms.
  */
-export type FieldType =
-  | 'integer'
-  | 'integer?'
-  | 'number'
-  | 'number?'
-  | 'string'
-  | 'string?'
-  | 'boolean'
-  | 'boolean?'
-  | 'array'
-  | 'object'
-  | 'object?';
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Every {@link FieldType}, for the catalogue files' schema (`catalogue.ts`). */
+export const FIELD_TYPES = ['integer', 'integer?', 'number', 'number?', 'string', 'string?', 'boolean', 'boolean?', 'array', 'object', 'object?'] as const;
 
 /** One entry of the live meta's `output_fields`. */
 export type OutputField = NonNullable<LiveQueryTypeMeta['output_fields']>[number];

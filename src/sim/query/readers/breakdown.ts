@@ -123,22 +123,21 @@ export const VISITS_FIELDS = { name: 'string', pageviews: 'integer', visitors: '
 export const BREAKDOWN_FIELDS = { ...VISITS_FIELDS, percentage: 'number' } as const;
 
 /** What a dimension breakdown declares: a type's declaration but for its SQL, rows and customizable. */
-export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'fields' | 'sql' | 'run' | 'customizable'> {
+export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'defaultFields' | 'sql' | 'run' | 'customizable'> {
   /** The dimension the sessions are grouped by. */
   readonly dimension: SessionDimension;
-  /** Defaults to {@link BREAKDOWN_FIELDS}. */
-  readonly fields?: QueryTypeSpec['fields'];
 }
 
 /**
  * A live breakdown by one dictionary dimension ({@link dimensionRows}): customizable, with the
- * SQL of {@link breakdownSql} over the dimension's column.
+ * SQL of {@link breakdownSql} over the dimension's column, and the fields of
+ * {@link BREAKDOWN_FIELDS} unless the declaration or its family's catalogue gives others.
  */
 export function defineDimensionBreakdown(spec: DimensionBreakdownSpec): QueryTypeDefinition {
   const { dimension, ...rest } = spec;
   return defineQueryType({
     customizable: true,
-    fields: BREAKDOWN_FIELDS,
+    defaultFields: BREAKDOWN_FIELDS,
     ...rest,
     sql: breakdownSql(dimension),
     run: (ctx) => dimensionRows(ctx, dimension),

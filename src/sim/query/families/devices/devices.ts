@@ -1,9 +1,10 @@
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
-import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { int, num, text } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { deviceLabel } from '../../engine/labels.js';
 import type { SessionVisit } from '../../readers/session-visits.js';
 import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
+import catalogue from './devices-catalogue.json' with { type: 'json' };
 
 const SEPARATOR = '\u0000';
 
@@ -72,73 +73,36 @@ function segmentRows(ctx: RunContext): Row[] {
   });
 }
 
+/** The devices family: its types' fields and meta are in devices-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'devices', catalogue: readCatalogue('devices', catalogue) };
+
 /** What every devices declaration below shares. */
 const defineDevicesType = declareUnder({
-  family: 'devices',
+  family: FAMILY,
   customizable: true,
-  category: "Technology",
 });
 
 /** The live devices builders. */
 export const deviceTypes: QueryTypeDefinition[] = [
   defineDimensionBreakdown({
     name: 'browser_name',
-    family: 'devices',
+    family: FAMILY,
     dimension: 'browser_name',
     publicAccess: true,
     limit: 100,
-    fields: {
-      name: text("Browser Name", { description: "The browser name (Chrome, Firefox, Safari, etc.)" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this browser" }),
-      visitors: int("Visitors", { description: "Unique visitors using this browser" }),
-      percentage: num("Usage %", { description: "Share of summed visitor counts across all browser groups", unit: "%" }),
-    },
-    meta: {
-      title: "Browser Usage",
-      description: "Website traffic breakdown by browser type showing which browsers your visitors use most.",
-      category: "Technology",
-      tags: ["browsers", "technology", "devices", "compatibility"],
-      default_visualization: "pie",
-    },
   }),
   defineDimensionBreakdown({
     name: 'os_name',
-    family: 'devices',
+    family: FAMILY,
     dimension: 'os_name',
     publicAccess: true,
     limit: 100,
-    fields: {
-      name: text("Operating System", { description: "The operating system name" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this OS" }),
-      visitors: int("Visitors", { description: "Unique visitors using this OS" }),
-      percentage: num("Usage %", { description: "Share of summed visitor counts across all OS groups", unit: "%" }),
-    },
-    meta: {
-      title: "Operating Systems",
-      description: "Distribution of visitors by operating system (Windows, macOS, iOS, Android, etc.).",
-      category: "Technology",
-      tags: ["operating systems", "technology", "devices", "platforms"],
-      default_visualization: "pie",
-    },
   }),
   defineDevicesType({
     name: 'screen_resolution',
     derives: [deviceDetailsOf],
     olderPublicAccess: true,
     limit: 100,
-    fields: {
-      name: text("Viewport Size", { description: "Viewport size (width x height)" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this viewport" }),
-      visitors: int("Visitors", { description: "Unique visitors with this viewport" }),
-      device_type: text("Device Type", { description: "Device category (Desktop, Mobile, Tablet)" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts across all viewport and device groups", unit: "%" }),
-    },
-    meta: {
-      title: "Viewport Sizes",
-      description: "Distribution of visitor viewport sizes to optimize design for the most common browser dimensions.",
-      tags: ["viewport", "display", "design", "responsive"],
-      default_visualization: "table",
-    },
     sql: breakdownSql('viewport_size', { extra: ['device_type'] }),
     run(ctx) {
       const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ name: a, pageviews: stats.pageviews, visitors: stats.visitors, device_type: b }));
@@ -149,20 +113,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'browsers_grouped',
     derives: [deviceDetailsOf],
     limit: 100,
-    fields: {
-      name: text("Browser + Version", { description: "Browser name and version combined" }),
-      browser_name: text("Browser Name", { description: "The browser name only" }),
-      browser_version: text("Browser Version", { description: "The browser version only" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this browser version" }),
-      visitors: int("Visitors", { description: "Unique visitors using this browser version" }),
-      sessions: int("Sessions", { description: "Total sessions from this browser version" }),
-    },
-    meta: {
-      title: "Browser Versions",
-      description: "Detailed breakdown of browser usage including specific version numbers for compatibility testing.",
-      tags: ["browsers", "versions", "compatibility", "testing"],
-      default_visualization: "table",
-    },
     run(ctx) {
       const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
         name: `${a} ${b}`,
@@ -179,18 +129,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'device_types',
     publicAccess: true,
     limit: 20,
-    fields: {
-      name: text("Device Type", { description: "The device category (Desktop, Mobile, Tablet, etc.)" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this device type" }),
-      visitors: int("Visitors", { description: "Unique visitors with this device type" }),
-      percentage: num("Share", { description: "Percentage of total visitors", unit: "%" }),
-    },
-    meta: {
-      title: "Device Categories",
-      description: "Traffic breakdown by device category (Desktop, Mobile, Tablet) based on user agent detection.",
-      tags: ["device types", "mobile", "desktop", "tablet", "responsive"],
-      default_visualization: "pie",
-    },
     sql: breakdownSql("multiIf(device_type = '', 'Desktop', concat(upper(substring(device_type, 1, 1)), substring(device_type, 2)))"),
     run(ctx) {
       return labelledRows(ctx, (s) => deviceLabel(deviceOf(ctx, s)));
@@ -198,32 +136,16 @@ export const deviceTypes: QueryTypeDefinition[] = [
   }),
   defineDimensionBreakdown({
     name: 'browsers',
-    family: 'devices',
+    family: FAMILY,
     dimension: 'browser_name',
     publicAccess: true,
     limit: 25,
-    meta: {
-      description: "Detailed browser usage breakdown including specific browser names.",
-      category: "Technology",
-      tags: ["browsers", "technology", "devices"],
-    },
   }),
   defineDevicesType({
     name: 'browser_versions',
     derives: [deviceDetailsOf],
     olderPublicAccess: true,
     limit: 100,
-    fields: {
-      browser_name: 'string',
-      browser_version: 'string',
-      pageviews: 'integer',
-      visitors: 'integer',
-      percentage: 'number',
-    },
-    meta: {
-      description: "Browser usage broken down by specific version numbers.",
-      tags: ["browsers", "versions", "compatibility"],
-    },
     sql: breakdownSql('browser_version', { alias: 'browser_version', extra: ['browser_name'] }),
     run(ctx) {
       const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
@@ -237,25 +159,16 @@ export const deviceTypes: QueryTypeDefinition[] = [
   }),
   defineDimensionBreakdown({
     name: 'operating_systems',
-    family: 'devices',
+    family: FAMILY,
     dimension: 'os_name',
     publicAccess: true,
     limit: 100,
-    meta: {
-      description: "OS usage breakdown by operating system name.",
-      category: "Technology",
-      tags: ["operating systems", "technology", "devices"],
-    },
   }),
   defineDevicesType({
     name: 'os_versions',
     derives: [deviceDetailsOf],
     limit: 25,
     fields: VISITS_FIELDS,
-    meta: {
-      description: "OS usage broken down by specific version numbers.",
-      tags: ["operating systems", "versions", "compatibility"],
-    },
     run(ctx) {
       const rows: Row[] = pairGroups(ctx, (s) => osOf(ctx, s), osVersionOf).map(({ a, b, stats }) => ({ name: `${a} ${b}`, pageviews: stats.pageviews, visitors: stats.visitors }));
       return sortByVisitors(rows, (r) => r.name as string);
@@ -266,10 +179,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     derives: [deviceDetailsOf],
     limit: 100,
     fields: VISITS_FIELDS,
-    meta: {
-      description: "Distribution of viewport sizes across visitors.",
-      tags: ["screen", "display", "devices"],
-    },
     sql: breakdownSql('viewport_size', { percentage: false }),
     run(ctx) {
       const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([name, stats]) => ({ name, pageviews: stats.pageviews, visitors: stats.visitors }));
@@ -280,18 +189,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'viewport_vs_resolution',
     derives: [deviceDetailsOf],
     limit: 200,
-    fields: {
-      viewport_size: text("Viewport Size", { description: "Browser viewport dimensions" }),
-      visitors: int("Visitors", { description: "Unique visitors with this viewport" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this viewport" }),
-      device_type: text("Device Type", { description: "Device category" }),
-    },
-    meta: {
-      title: "Viewport Sizes by Device",
-      description: "Distribution of browser viewport sizes across different device types.",
-      tags: ["viewport", "browser", "responsive", "devices"],
-      default_visualization: "table",
-    },
     run(ctx) {
       const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ viewport_size: a, visitors: stats.visitors, pageviews: stats.pageviews, device_type: b }));
       return sortByVisitors(rows, (r) => `${r.viewport_size as string}${SEPARATOR}${r.device_type as string}`);
@@ -301,18 +198,6 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'viewport_patterns',
     derives: [deviceDetailsOf],
     limit: 50,
-    fields: {
-      viewport_size: text("Viewport Size", { description: "Browser viewport dimensions" }),
-      visitors: int("Visitors", { description: "Unique visitors with this viewport" }),
-      sessions: int("Sessions", { description: "Total sessions with this viewport" }),
-      percentage: num("Share", { description: "Percentage of total visitors", unit: "%" }),
-    },
-    meta: {
-      title: "Common Viewport Sizes",
-      description: "Analysis of the most common viewport sizes used by visitors.",
-      tags: ["viewport", "browsing patterns", "user behavior"],
-      default_visualization: "pie",
-    },
     run(ctx) {
       const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([viewport, stats]) => ({ viewport_size: viewport, visitors: stats.visitors, sessions: stats.sessions }));
       return withShare(sortByVisitors(rows, (r) => r.viewport_size as string));
@@ -320,22 +205,11 @@ export const deviceTypes: QueryTypeDefinition[] = [
   }),
   defineQueryType({
     name: 'traffic_segments',
-    family: 'devices',
+    family: FAMILY,
     derives: [deviceDetailsOf],
     filters: ["path"],
     insightsOnly: true,
     paging: 'self',
-    fields: {
-      dimension: 'string',
-      value: 'string',
-      pageviews: 'integer',
-      sessions: 'integer',
-    },
-    meta: {
-      description: "Pageviews and sessions per browser, browser major version, operating system, device type and country, for localizing a traffic change. Top 50 values per dimension.",
-      category: "Audience",
-      tags: ["segments", "browsers", "devices", "internal"],
-    },
     run(ctx) {
       return segmentRows(ctx);
     },

@@ -112,7 +112,6 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
         })
       : undefined;
   const shared = store.kind === 'redis' ? openStore(store.prefix) : undefined;
-  /** The server's simulator, or (with overrides) a sandbox's: the same options but the overrides, and a sandbox's own store prefix. */
   // A declared or generated world (the config file's world, --world): checked once, built per seed.
   let worldFactory: WorldFactory = createSeededWorld;
   try {
@@ -122,9 +121,10 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
     throw new UsageError((error as Error).message);
   }
   const buildWorld = keys.length > 0 ? (seed: string) => addConfiguredKeys(worldFactory(seed), keys) : worldFactory;
+  /** The server's simulator, or (with overrides) a sandbox's: the same options but the overrides (a world of its own), and a sandbox's own store prefix. */
   const buildSimulator = (overrides: Partial<SandboxOverrides>, own: SharedStore | undefined) =>
     createSimulator({
-      ...(buildWorld !== createSeededWorld ? { createWorld: buildWorld } : {}),
+      ...(overrides.world !== undefined ? { world: overrides.world } : buildWorld !== createSeededWorld ? { createWorld: buildWorld } : {}),
       seed: overrides.seed ?? options.seed,
       clock: overrides.clock ?? options.clock,
       startMs: overrides.startMs ?? options.startMs,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clockSnapshotSchema, instantSchema } from './control.js';
+import { worldConfigSchema } from './world.js';
 
 /** What a sandbox id may be: 1 to 64 letters, digits, `_` or `-` (no path separator, no dot). */
 export const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -38,7 +39,9 @@ export const createSandboxRequestSchema = z
     profile: z.enum(['spec', 'live']).optional().describe("The sandbox's profile (default: the server's)."),
     clock: z.enum(['real', 'virtual']).optional().describe("The sandbox's clock mode (default: the server's; virtual when now is given)."),
     now: instantSchema.optional().describe('Start of the sandbox virtual clock, epoch ms or ISO 8601 (default: the server start instant).'),
-    world: z.unknown().optional().describe('Accepted and ignored: the world is the seed\u2019s (createSimulator has no world option).'),
+    world: worldConfigSchema
+      .optional()
+      .describe("A world of the sandbox's own, as the config file's world section (createSimulator({ world })); default: the server's world."),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/node-server.js';
@@ -13,7 +14,14 @@ const QUERY = JSON.stringify({ parameters: ['summary_metrics'], preset: 'last_7d
 
 /** The server's own options, and a sandbox's: the same but the overrides (what the CLI does). */
 function simulatorWith(overrides: Partial<SandboxOverrides>, extra: { controlToken?: string } = {}) {
-  return createSimulator({ seed: overrides.seed ?? 42, clock: overrides.clock ?? 'virtual', startMs: overrides.startMs ?? START, profile: overrides.profile ?? 'spec', ...extra });
+  return createSimulator({
+    seed: overrides.seed ?? 42,
+    clock: overrides.clock ?? 'virtual',
+    startMs: overrides.startMs ?? START,
+    profile: overrides.profile ?? 'spec',
+    ...(overrides.world !== undefined ? { world: overrides.world } : {}),
+    ...extra,
+  });
 }
 
 /** A request sent exactly as written (fetch would resolve `..` and refuse some bytes). */
@@ -154,6 +162,21 @@ describe('sandboxes on one server', () => {
       expect(refused.json.hint).toContain('--max-sandboxes');
       expect((await fetchAnswer(`${server.url}/__sim/sandboxes/c`, { method: 'DELETE' })).status).toBe(204);
     });
+  });
+
+  it('serves a world of the sandbox’s own, and refuses one whose key names no declared organization with 422', async () => {
+    const { world } = JSON.parse(readFileSync(new URL('../../examples/my-site.json', import.meta.url), 'utf8')) as { world: { keys: { secret: string }[] } };
+    const created = await post(`${server.url}/__sim/sandboxes`, { id: 'mine', world });
+    expect(created.status).toBe(201);
+    const headers = { 'x-api-key': world.keys[0]!.secret };
+    const websites = await fetchAnswer(`${server.url}/__sandbox/mine/v1/query/websites`, { headers });
+    expect([websites.status, (websites.json.websites as { id: string }[]).map((w) => w.id)]).toEqual([200, ['3f2a9c1e-7b4d-4e21-9d55-1c0a2b3c4d5e']]);
+    expect((await fetchAnswer(`${server.url}/v1/query/websites`, { headers })).status).toBe(401);
+    expect((await fetchAnswer(`${server.url}/__sim/sandboxes/mine`, { method: 'DELETE' })).status).toBe(204);
+
+    const broken = await post(`${server.url}/__sim/sandboxes`, { id: 'broken', world: { ...world, keys: [{ ...world.keys[0], organizationId: 'org_nobody' }] } });
+    expect([broken.status, broken.json.code]).toEqual([422, 'VALIDATION']);
+    expect(broken.json.details).toEqual([{ field: 'body.world.keys[0].organizationId', message: 'no declared organization org_nobody' }]);
   });
 
   it('answers 404 naming an unknown sandbox, never the server’s own answer', async () => {

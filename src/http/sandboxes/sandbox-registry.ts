@@ -7,8 +7,9 @@ import {
   type SandboxCreated,
   type SandboxListing,
 } from '../../contract/sandboxes.js';
+import type { WorldConfig } from '../../contract/world.js';
 import type { SandboxHost } from '../../sim/control/sandbox-host.js';
-import { conflict, notFound, type SimError } from '../../sim/errors.js';
+import { conflict, notFound, validationError, type SimError } from '../../sim/errors.js';
 import type { Profile } from '../../sim/profile.js';
 import type { Simulator } from '../../sim/simulator.js';
 
@@ -20,6 +21,8 @@ export interface SandboxOverrides {
   readonly clock?: 'real' | 'virtual';
   /** Start of the virtual clock, epoch ms. */
   readonly startMs?: number;
+  /** A world of the sandbox's own (`createSimulator({ world })`); default the server's. */
+  readonly world?: WorldConfig;
 }
 
 /** Builds a sandbox's simulator: the server's options with the overrides (a shared store under the sandbox's own prefix). */
@@ -146,7 +149,13 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
           ...(request.profile !== undefined ? { profile: request.profile } : {}),
           ...(request.clock !== undefined ? { clock: request.clock } : startMs !== undefined ? { clock: 'virtual' } : {}),
           ...(startMs !== undefined ? { startMs } : {}),
+          ...(request.world !== undefined ? { world: request.world } : {}),
         });
+      } catch (error) {
+        // What the simulator refuses to be built from: a world whose parts do not fit together.
+        return validationError([{ field: request.world !== undefined ? 'world' : 'body', message: (error as Error).message.slice(0, 2000) }]);
+      }
+      try {
         await simulator.ready();
       } catch (error) {
         return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The sandbox could not be created', hint: (error as Error).message.slice(0, 300), headers: { 'Retry-After': '5' } };

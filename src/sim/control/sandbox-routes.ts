@@ -56,13 +56,13 @@ export const sandboxRoutes = [
     method: 'POST',
     path: '/__sim/sandboxes',
     summary:
-      'Create a sandbox: an isolated simulator on this server, reached at baseUrl (/__sandbox/<id>/…) or with the header x-sim-sandbox: <id>. Optional { id, seed, profile, clock, now }; world is accepted and ignored.',
+      'Create a sandbox: an isolated simulator on this server, reached at baseUrl (/__sandbox/<id>/…) or with the header x-sim-sandbox: <id>. Optional { id, seed, profile, clock, now, world }; the rest as the server has it.',
     body: createSandboxRequestSchema,
     bodyOptional: true,
     effects: 'none',
     responses: {
       201: { description: 'Created', schema: sandboxCreatedSchema },
-      400: { description: `An id that is not ${SANDBOX_ID_FORM}, or clock real with now (VALIDATION_ERROR)`, schema: errorBodySchema },
+      400: { description: `An id that is not ${SANDBOX_ID_FORM}, clock real with now, or a world whose parts do not fit together (VALIDATION_ERROR)`, schema: errorBodySchema },
       404: NO_HOST,
       409: { description: 'A sandbox of this id is live (CONFLICT)', schema: errorBodySchema },
       429: { description: 'As many sandboxes are live as the cap allows (RATE_LIMITED): delete one, or raise --max-sandboxes', schema: errorBodySchema },

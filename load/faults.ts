@@ -74,7 +74,12 @@ for (const row of rows) {
   process.stderr.write(`[${row.id}] ${result.injected?.detail ?? 'no fault injected'}; health after: ${result.health}\n`);
   results.push(result);
 }
-process.stdout.write(`\n${formatTable(results).join('\n')}\n`);
+process.stdout.write(`\n${formatTable(results).join('\n')}\n\n`);
+// One verdict line per row (CI counts them as tests).
+for (const result of results) {
+  const problems = verdictOf(result);
+  process.stdout.write(`fault ${result.row.id}: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.join('; ')})`}\n`);
+}
 if (values.markdown !== undefined) {
   mkdirSync(dirname(values.markdown), { recursive: true });
   writeFileSync(values.markdown, `${formatMarkdown(results)}\n`);

@@ -120,7 +120,7 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     id: 'restart-volatile',
     name: 'Redis restart, no persistence',
     keepsData: false,
-    short: false,
+    short: true,
     dropsConnections: false,
     setup: () => singleRedis(false),
     inject: ({ setup }) => crashAndRestart(setup),

@@ -26,10 +26,11 @@ function cells(result: RowResult): string[] {
     `${result.acknowledged}`,
     result.recordsLost === null ? '— (not counted)' : `${result.recordsLost}${result.row.keepsData ? '' : ' (Redis lost data)'}`,
     orDash(result.journalLost),
+    result.lossReported === null ? '—' : result.lossReported ? 'data lost' : 'ok',
   ];
 }
 
-const HEADERS = ['fault', 'answers (status: count)', 'slowest', 'recovery', 'oracle', 'acked', 'acked lost', 'journal lost'];
+const HEADERS = ['fault', 'answers (status: count)', 'slowest', 'recovery', 'oracle', 'acked', 'acked lost', 'journal lost', 'health says'];
 
 /** The table as aligned text lines, with each row's problems after it. */
 export function formatTable(results: readonly RowResult[]): string[] {
@@ -53,7 +54,8 @@ export function formatMarkdown(results: readonly RowResult[]): string {
 /**
  * Why a row fails, empty when it passes: a 500, a request without an answer (dropped or past
  * the load tool's 10 s timeout) unless the fault itself cuts connections, an acknowledged record lost while Redis kept its data, no
- * recovery within {@link RECOVERY_LIMIT_MS} of the fault's end, or a measurement that broke.
+ * recovery within {@link RECOVERY_LIMIT_MS} of the fault's end, a data loss that health does not
+ * report (or one it reports where Redis kept its data), or a measurement that broke.
  */
 export function verdictOf(result: RowResult): string[] {
   const out = [...result.problems];
@@ -62,6 +64,8 @@ export function verdictOf(result: RowResult): string[] {
   if (unanswered > 0 && !result.row.dropsConnections) out.push(`${unanswered} request(s) without an answer (dropped, or past 10 s)`);
   if (result.row.keepsData && result.recordsLost === null) out.push('the acknowledged records could not be counted back');
   if (result.row.keepsData && (result.recordsLost ?? 0) > 0) out.push(`${result.recordsLost} acknowledged record(s) lost while Redis kept its data`);
+  if (result.lossReported === false && !result.row.keepsData) out.push('Redis lost its data and GET /__sim/health did not say so');
+  if (result.lossReported === true && result.row.keepsData) out.push('GET /__sim/health says the store lost its data, though Redis kept it');
   if (result.injected !== null && (result.recoveryMs === null || result.recoveryMs > RECOVERY_LIMIT_MS)) {
     out.push(`no answer within ${RECOVERY_LIMIT_MS / 1000} s of the fault's end`);
   }

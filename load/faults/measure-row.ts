@@ -40,6 +40,8 @@ export interface RowResult {
   readonly journalLost: number | null;
   /** What `GET /__sim/health` said after the run, in one line. */
   readonly health: string;
+  /** Whether health said the store lost its data (`store.dataLoss`); null: health did not answer. */
+  readonly lossReported: boolean | null;
   /** What went wrong in the measurement itself (a setup that did not start, a fault that failed). */
   readonly problems: readonly string[];
 }
@@ -106,6 +108,7 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
   let counted: number | null = null;
   let journalLost: number | null = null;
   let health = 'not read';
+  let lossReported: boolean | null = null;
   try {
     setup = await row.setup();
     servers = await startSimulators({ store: setup.store, workers: 2 });
@@ -132,6 +135,7 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
     journalLost = await countJournalLost(server.url, answers);
     const said = await tryJson<Record<string, unknown>>(`${server.url}/__sim/health`);
     health = said === null ? 'no answer' : JSON.stringify({ ok: said.ok, ...(said.store !== undefined ? { store: said.store } : {}) });
+    if (said !== null) lossReported = ((said.store as { dataLoss?: unknown } | undefined)?.dataLoss ?? null) !== null;
   } catch (error) {
     problems.push((error as Error).message);
   } finally {
@@ -161,6 +165,7 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
     recordsLost: counted === null ? null : Math.max(0, acknowledged - counted),
     journalLost,
     health,
+    lossReported,
     problems,
   };
 }

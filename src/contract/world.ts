@@ -14,6 +14,8 @@ export const MAX_USERS_PER_ORGANIZATION = 20;
 export const MAX_DECLARED_PAGES = 500;
 export const MAX_DECLARED_EVENTS = 50;
 export const MAX_DECLARED_CAMPAIGNS = 50;
+/** The most properties one declared event may send. */
+export const MAX_EVENT_PROPERTIES = 20;
 /** The most mean daily sessions a declared website may have (the fixtures' largest has 120,000). */
 export const MAX_DAILY_SESSIONS = 200_000;
 
@@ -117,6 +119,14 @@ export const worldEventSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, '1 to 64 letters, digits, _, ., : or -').describe('The event name (signup).'),
     weight: z.number().positive().max(1_000_000).optional().describe('Relative share among the website\'s events (default 1).'),
+    properties: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, '1 to 64 letters, digits, _, . or -'),
+        z.union([z.enum(['string', 'number', 'boolean']), z.array(z.string().min(1).max(100)).min(1).max(50)]),
+      )
+      .refine((properties) => Object.keys(properties).length <= MAX_EVENT_PROPERTIES, `at most ${MAX_EVENT_PROPERTIES} properties`)
+      .optional()
+      .describe('The properties it sends, by key: "string" (an id-like text), "number" (1 to 100), "boolean", or a list of the values it takes. Default: none (or the built-in ones of a built-in event name).'),
   })
   .strict();
 
@@ -214,6 +224,7 @@ export const worldConfigSchema = z
     });
 
     const orgIds = new Set(declaredOrgs.map((o) => o.id));
+    const shapes = new Map<string, { shape: string; at: string }>();
     const siteOrg = new Map<string, string | undefined>();
     declaredSites.forEach((site, i) => {
       const org = site.organizationId ?? declaredOrgs[0]?.id;
@@ -229,6 +240,11 @@ export const worldConfigSchema = z
       site.events?.forEach((event, j) => {
         if (events.has(event.name)) problem(['websites', i, 'events', j, 'name'], `${event.name} is listed twice`);
         events.add(event.name);
+        if (event.properties === undefined) return;
+        const shape = JSON.stringify(event.properties);
+        const first = shapes.get(event.name);
+        if (first === undefined) shapes.set(event.name, { shape, at: `websites[${i}].events[${j}]` });
+        else if (first.shape !== shape) problem(['websites', i, 'events', j, 'properties'], `${event.name} sends other properties at ${first.at}: one event name, one set of properties`);
       });
     });
     world.keys?.forEach((key, i) => {

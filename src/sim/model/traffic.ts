@@ -53,6 +53,20 @@ export interface Dictionaries {
   readonly referrerSourceType: Uint8Array;
   /** Traffic source categories: Direct, Search, Social, Email, Referral. */
   readonly sourceTypes: readonly string[];
+  /**
+   * The properties a declared world's custom events send, by event name (in place of the
+   * built-in ones for that name); absent: the built-in ones only.
+   */
+  readonly eventProperties?: Readonly<Record<string, readonly EventPropertyShape[]>>;
+}
+
+/**
+ * One property a declared custom event sends: its key and what its values are (`string`: an
+ * id-like text, `number`: a whole number from 1 to 100, `boolean`, or one of the listed values).
+ */
+export interface EventPropertyShape {
+  readonly key: string;
+  readonly type: 'string' | 'number' | 'boolean' | readonly string[];
 }
 
 /** Sessions of one website on one UTC day. Pure function of (seed, website, day). */

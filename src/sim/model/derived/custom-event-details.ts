@@ -1,7 +1,7 @@
 import type { Derivation, DeriveInput } from '../../traffic-cache.js';
 import { websiteHash } from '../identity.js';
 import { pickWeighted, unit } from '../hash.js';
-import type { Dictionaries } from '../traffic.js';
+import type { Dictionaries, EventPropertyShape } from '../traffic.js';
 import { DAY_MS } from '../world.js';
 
 /** One top-level property of a custom event: its key, its quote-trimmed value and its raw JSON text. */
@@ -69,6 +69,23 @@ const PROPERTY_RULES: Readonly<Record<string, readonly (readonly [key: string, r
 
 const NO_PROPERTIES: readonly EventProperty[] = [];
 
+/** The value rule of a declared property shape. */
+function ruleOf(shape: EventPropertyShape): ValueRule {
+  if (typeof shape.type !== 'string') return pick(shape.type);
+  if (shape.type === 'number') return { kind: 'int', min: 1, max: 100 };
+  if (shape.type === 'boolean') return { kind: 'bool', trueShare: 0.5 };
+  return { kind: 'id', prefix: `${shape.key}_` };
+}
+
+/** The property rules of a world: its declared events' over the built-in ones of the same name. */
+function rulesOf(dictionaries: Dictionaries): Readonly<Record<string, readonly (readonly [key: string, rule: ValueRule])[]>> {
+  const declared = dictionaries.eventProperties;
+  if (declared === undefined) return PROPERTY_RULES;
+  const rules: Record<string, readonly (readonly [string, ValueRule])[]> = { ...PROPERTY_RULES };
+  for (const [name, shapes] of Object.entries(declared)) rules[name] = shapes.map((shape) => [shape.key, ruleOf(shape)] as const);
+  return rules;
+}
+
 function quoted(value: string): Omit<EventProperty, 'key'> {
   return { value, raw: JSON.stringify(value) };
 }
@@ -123,6 +140,7 @@ const derivations = new WeakMap<Dictionaries, Derivation<CustomEventDetails>>();
 export function customEventDetails(dictionaries: Dictionaries): Derivation<CustomEventDetails> {
   let derivation = derivations.get(dictionaries);
   if (!derivation) {
+    const propertyRules = rulesOf(dictionaries);
     derivation = {
       name: 'custom-event-details',
       derive(input) {
@@ -138,7 +156,8 @@ export function customEventDetails(dictionaries: Dictionaries): Derivation<Custo
             const timeMs = sessions.eventTimeMs[e] as number;
             const path = sessions.pagePaths[pageAt(input, i, timeMs)] as number;
             pathCodes[e] = path;
-            const rules = PROPERTY_RULES[names[sessions.eventNames[e] as number] ?? ''];
+            const name = names[sessions.eventNames[e] as number] ?? '';
+            const rules = Object.hasOwn(propertyRules, name) ? propertyRules[name] : undefined;
             if (!rules) continue;
             properties[e] = rules.map(([key, rule], k) => ({
               key,

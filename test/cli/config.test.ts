@@ -49,6 +49,14 @@ describe('applyConfig', () => {
     });
   });
 
+  it('takes the sandbox cap and idle timeout from the file, and lets the flags win', () => {
+    const file = loaded({ maxSandboxes: 8, sandboxIdle: 60 });
+    const fromFile = serve(['serve']);
+    expect(applyConfig(fromFile.options, fromFile.given, file)).toMatchObject({ maxSandboxes: 8, sandboxIdle: 60 });
+    const flags = serve(['serve', '--max-sandboxes', '2', '--sandbox-idle', '0']);
+    expect(applyConfig(flags.options, flags.given, file)).toMatchObject({ maxSandboxes: 2, sandboxIdle: 0 });
+  });
+
   it('lets flags given on the command line win over the file', () => {
     const { options, given } = serve(['serve', '--port', '9001', '--seed', 'flag', '--clock', 'real']);
     expect(applyConfig(options, given, loaded({ port: 0, seed: 'file', clock: 'virtual' }))).toMatchObject({ port: 9001, seed: 'flag', clock: 'real' });

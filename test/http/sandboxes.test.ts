@@ -137,6 +137,15 @@ describe('sandboxes on one server', () => {
       expect(await journalOf(server.url)).toHaveLength(0);
     });
 
+    it('serves its own Prometheus metrics, counting only its requests', async () => {
+      await fetchAnswer(`${server.url}/__sandbox/b/v1/query/websites`, { headers: { 'x-api-key': key } });
+      const metrics = await fetchAnswer(`${server.url}/__sandbox/b/__sim/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toMatch(/^analytics_sim_requests_total\{outcome="admitted",route="\/v1\/query\/websites",key="key_acme_read"\} 1$/m);
+      // One query of its own, while sandbox a answered 122 and the server one.
+      expect(metrics.text).toMatch(/^analytics_sim_requests_total\{outcome="admitted",route="\/v1\/query",key="key_acme_read"\} 1$/m);
+    });
+
     it('links its discovery documents under its path prefix', async () => {
       const openapi = await fetchAnswer(`${server.url}/__sandbox/b/openapi.json`);
       expect(openapi.json.servers).toEqual([{ url: `${server.url}/__sandbox/b` }]);

@@ -1,6 +1,6 @@
 /**
- * The page's loop: once a second, the clock, then `GET /__sim/limits`, `GET /__sim/scenarios`
- * and the journal's new decisions, drawn together. A hidden tab does not poll; it catches up
+ * The page's loop: once a second, the clock, then `GET /__sim/limits`, `GET /__sim/scenarios`,
+ * `GET /__sim/health` (a shared store that lost its data) and the journal's new decisions, drawn together. A hidden tab does not poll; it catches up
  * when shown again.
  */
 import { decisions, type ChartHandle } from './charts.js';
@@ -13,8 +13,9 @@ import { renderKeys } from './keys-panel.js';
 import { renderRecent } from './requests-panel.js';
 import { renderScenarios } from './scenarios-panel.js';
 import { messageOf, showsPollingError, showStatus } from './status-line.js';
+import { describeStoreLoss } from './store-notice.js';
 import { renderTotals } from './totals-panel.js';
-import type { ClockSnapshot, LimitsReport, ScenarioListing } from './wire.js';
+import type { ClockSnapshot, HealthReport, LimitsReport, ScenarioListing } from './wire.js';
 
 /** Milliseconds between two polls. */
 const POLL_MS = 1000;
@@ -33,7 +34,12 @@ export function startPolling(reader: JournalReader): Poller {
   async function draw(): Promise<void> {
     const clock = await getJson<ClockSnapshot>('/__sim/clock');
     renderClock(clock);
-    const [limits, scenarios, info] = await Promise.all([getJson<LimitsReport>('/__sim/limits'), getJson<ScenarioListing>('/__sim/scenarios'), reader.poll(clock.now)]);
+    const [limits, scenarios, info, health] = await Promise.all([
+      getJson<LimitsReport>('/__sim/limits'),
+      getJson<ScenarioListing>('/__sim/scenarios'),
+      reader.poll(clock.now),
+      getJson<HealthReport>('/__sim/health'),
+    ]);
     renderKeys(limits);
     renderScenarios(scenarios, clock.now);
     renderTotals(reader.tally, info);
@@ -42,7 +48,10 @@ export function startPolling(reader: JournalReader): Poller {
     else chart.update(reader.chartData(clock.now));
     setText('updated', `updated ${new Date().toLocaleTimeString('en-GB')}`);
     document.body.setAttribute('data-polls', String(Number(document.body.getAttribute('data-polls') ?? '0') + 1));
-    if (showsPollingError()) showStatus('', false);
+    // A store that lost its data stays said on the status line, as an error, until the page reloads.
+    const loss = describeStoreLoss(health);
+    if (loss !== null && byId('status').getAttribute('data-sticky') !== 'true') showStatus(loss, true);
+    else if (showsPollingError()) showStatus('', false);
   }
 
   async function poll(): Promise<void> {

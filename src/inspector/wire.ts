@@ -3,13 +3,16 @@
  * nothing of the core or of zod reaches the bundle.
  */
 import type { z } from 'zod';
-import type { clockSnapshotSchema, journalListingSchema, resetResponseSchema } from '../contract/control.js';
+import type { clockSnapshotSchema, healthReportSchema, journalListingSchema, resetResponseSchema } from '../contract/control.js';
 import type { ErrorBody } from '../contract/errors.js';
 import type { Scenario } from '../contract/scenario.js';
 import type { ActiveScenario } from '../sim/faults/scenario-runner.js';
 
 export type { KeyLimits, LimitsReport } from '../contract/limits.js';
 export type { ErrorBody };
+
+/** `GET /__sim/health`. */
+export type HealthReport = z.infer<typeof healthReportSchema>;
 
 /** `GET /__sim/clock`, `POST /__sim/clock`. */
 export type ClockSnapshot = z.infer<typeof clockSnapshotSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listPageQueryShape } from './page-query.js';
 
 /** A fixture API key as `GET /__sim/fixtures` lists it. */
 export const fixtureApiKeySchema = z.object({
@@ -61,6 +62,28 @@ export const fixtureRevenueConfigSchema = z.object({
 
 export type FixtureRevenueConfig = z.infer<typeof fixtureRevenueConfigSchema>;
 
+/**
+ * Query string of `GET /__sim/fixtures`: one page of every list (`?page=` from 1, `?limit=`
+ * items per list, at most 1,000, the default), so a large world (10,000 websites) is read in
+ * pages; `totals` says how many each list holds.
+ */
+export const fixturesQuerySchema = z.object(listPageQueryShape);
+
+const count = z.number().int().nonnegative();
+
+/** How many items each list of the fixtures holds in all (the lists hold one page). */
+export const fixturesTotalsSchema = z.object({
+  organizations: count,
+  websites: count,
+  users: count,
+  apiKeys: count,
+  links: count,
+  monitors: count,
+  statusPages: count,
+  flags: count,
+  revenueConfigs: count,
+});
+
 /** `GET /__sim/fixtures`: the seeded world as it stands now, secrets and session tokens included. */
 export const fixturesListingSchema = z.object({
   seed: z.string(),
@@ -73,6 +96,8 @@ export const fixturesListingSchema = z.object({
   statusPages: z.array(fixtureRecordSchema),
   flags: z.array(fixtureRecordSchema),
   revenueConfigs: z.array(fixtureRevenueConfigSchema),
+  /** Every list's full length: more pages remain while page × limit < a total. */
+  totals: fixturesTotalsSchema,
 });
 
 export type FixturesListing = z.infer<typeof fixturesListingSchema>;

@@ -50,11 +50,21 @@ describe('analytics-sim serve with a world', () => {
 
   it('starts --world large and answers a query on its last website with a generated key', async () => {
     const url = await serve(['--world', 'large', '--clock', 'virtual']);
-    const fixtures = await fetchAnswer(`${url}/__sim/fixtures`);
-    const websites = fixtures.json.websites as { id: string; organizationId: string }[];
-    expect(websites).toHaveLength(10_000);
+    const first = await fetchAnswer(`${url}/__sim/fixtures`);
+    expect(first.json.totals).toMatchObject({ organizations: 1_000, websites: 10_000, apiKeys: 2_000, users: 2_000 });
+    expect(first.json.websites).toHaveLength(1_000);
+    // Every page of 1,000: the websites and keys together, each listed once.
+    const websites: { id: string; organizationId: string }[] = [];
+    const keys: { id: string; secret: string }[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const listing = (await fetchAnswer(`${url}/__sim/fixtures?page=${page}&limit=1000`)).json;
+      websites.push(...(listing.websites as typeof websites));
+      keys.push(...(listing.apiKeys as typeof keys));
+    }
+    expect(new Set(websites.map((w) => w.id)).size).toBe(10_000);
+    expect(new Set(keys.map((k) => k.id)).size).toBe(2_000);
     const last = websites.find((w) => w.id === 'web_g1000_010');
-    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_g1000_1');
+    const key = keys.find((k) => k.id === 'key_g1000_1');
     expect(last?.organizationId).toBe('org_g1000');
     const answer = await fetchAnswer(`${url}/v1/query?website_id=web_g1000_010`, {
       method: 'POST',

@@ -20,6 +20,7 @@ import { parseDateInput } from '../query/engine/dates.js';
 import type { SimState } from '../state.js';
 import { suggest } from '../text.js';
 import { listFixtures } from './fixtures-listing.js';
+import type { ListPage } from '../routing/list-page.js';
 import { createSandboxHostSlot, type SandboxHostSlot } from './sandbox-host.js';
 import { followsLive, PROFILE_SWITCHES, PROFILES, type Profile } from '../profile.js';
 
@@ -72,8 +73,8 @@ export interface HealthReport {
  */
 export interface ControlBackend {
   health(): Promise<HealthReport>;
-  /** The seeded world with its secrets, as it stands now. */
-  fixtures(): FixturesListing;
+  /** The seeded world with its secrets, as it stands now; with `page`, one page of each list. */
+  fixtures(page?: ListPage): FixturesListing;
   /**
    * Every API key's windows (quota, per-endpoint, ingestion) and in-flight count at the clock's
    * instant, read from the admission store without recording anything; no secrets.
@@ -158,7 +159,7 @@ export function createControlBackend(parts: ControlBackendParts): ControlBackend
         ...(shared ? { store: { location: shared.location, prefix: shared.prefix, dataLoss: shared.dataLoss ?? null } } : {}),
       };
     },
-    fixtures: () => listFixtures(parts.state()),
+    fixtures: (page) => listFixtures(parts.state(), page),
     limits() {
       const shared = parts.shared();
       if (!shared) return readLimits({ state: parts.state(), store: admission.store, gate: admission.gate, now: clock.now() });

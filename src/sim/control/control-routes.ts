@@ -15,9 +15,10 @@ import {
 } from '../../contract/control.js';
 import { harSchema } from '../../contract/har.js';
 import { errorBodySchema } from '../../contract/errors.js';
-import { fixturesListingSchema } from '../../contract/fixtures.js';
+import { fixturesListingSchema, fixturesQuerySchema } from '../../contract/fixtures.js';
 import { ADMISSION_RULES } from '../admission/rules.js';
 import { parseDateInput } from '../query/engine/dates.js';
+import { readListPage } from '../routing/list-page.js';
 import { ok, okUnlessRefused, type DocumentedResponse, type Route } from '../routing/route.js';
 import type { ControlBackend } from './control-backend.js';
 import { defineControlRoute } from './control-route.js';
@@ -115,9 +116,13 @@ export const controlRoutes = [
   defineControlRoute({
     method: 'GET',
     path: '/__sim/fixtures',
-    summary: 'The seeded world, with API key secrets and session tokens.',
-    responses: { 200: { description: 'The world as it stands now', schema: fixturesListingSchema } },
-    handle: (ctx) => ok(ctx.control.fixtures()),
+    summary: 'The seeded world, with API key secrets and session tokens; a page of at most 1,000 of each list at a time (totals counts them all).',
+    query: fixturesQuerySchema,
+    responses: {
+      200: { description: 'The world as it stands now: one page of each list', schema: fixturesListingSchema },
+      400: { description: 'The page or limit is not usable (VALIDATION_ERROR), details name it', schema: errorBodySchema },
+    },
+    handle: (ctx) => ok(ctx.control.fixtures(readListPage(ctx.query))),
   }),
   defineControlRoute({
     method: 'POST',

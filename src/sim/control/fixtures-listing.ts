@@ -2,6 +2,7 @@ import type { FixturesListing } from '../../contract/fixtures.js';
 import { hashPresented } from '../auth/authenticate.js';
 import type { SimState } from '../state.js';
 import { formatIsoOrNull } from '../text.js';
+import { pageOf, type ListPage } from '../routing/list-page.js';
 
 const iso = formatIsoOrNull;
 
@@ -21,8 +22,11 @@ function withIsoTimes<T extends { id: string }>(record: T): { id: string } & Rec
  * (their paths and signing secrets).
  * Keys created at run time appear without a secret (it is shown only at creation), and so do
  * fixture keys whose secret was rotated; signed-out fixture sessions show no token.
+ * With `page`, every list holds that page only (a large world is read in pages); `totals`
+ * counts each list in full.
  */
-export function listFixtures(state: SimState): FixturesListing {
+export function listFixtures(state: SimState, page?: ListPage): FixturesListing {
+  const some = <T>(values: Iterable<T>): T[] => (page ? pageOf([...values], page) : [...values]);
   const { world } = state;
   const secrets = new Map(world.fixtureKeys.map((k) => [k.id, k]));
   // A secret or token is revealed only while it is still the live one (not rotated away,
@@ -35,12 +39,23 @@ export function listFixtures(state: SimState): FixturesListing {
   const tokens = new Map(
     world.fixtureSessions.filter((s) => state.sessionsByHash.get(live(s.token)) === s.userId).map((s) => [s.userId, s.token]),
   );
+  const totals = {
+    organizations: state.organizations.size,
+    websites: state.websites.size,
+    users: state.users.size,
+    apiKeys: state.keysById.size,
+    links: state.links.size,
+    monitors: state.monitors.size,
+    statusPages: state.manage.statusPages.size,
+    flags: state.manage.flags.size,
+    revenueConfigs: state.revenueConfigs.size,
+  };
   return {
     seed: world.seed,
-    organizations: [...state.organizations.values()].map(withIsoTimes),
-    websites: [...state.websites.values()].map(withIsoTimes),
-    users: [...state.users.values()].map((u) => ({ ...u, sessionToken: tokens.get(u.id) ?? null })),
-    apiKeys: [...state.keysById.values()].map((k) => ({
+    organizations: some(state.organizations.values()).map(withIsoTimes),
+    websites: some(state.websites.values()).map(withIsoTimes),
+    users: some(state.users.values()).map((u) => ({ ...u, sessionToken: tokens.get(u.id) ?? null })),
+    apiKeys: some(state.keysById.values()).map((k) => ({
       id: k.id,
       name: k.name,
       purpose: secrets.get(k.id)?.purpose ?? null,
@@ -56,11 +71,11 @@ export function listFixtures(state: SimState): FixturesListing {
       rateLimitMax: k.rateLimitMax,
       rateLimitTimeWindow: k.rateLimitTimeWindow,
     })),
-    links: [...state.links.values()].map(withIsoTimes),
-    monitors: [...state.monitors.values()].map(withIsoTimes),
-    statusPages: [...state.manage.statusPages.values()].map(withIsoTimes),
-    flags: [...state.manage.flags.values()].map(withIsoTimes),
-    revenueConfigs: [...state.revenueConfigs.values()].map((config) => ({
+    links: some(state.links.values()).map(withIsoTimes),
+    monitors: some(state.monitors.values()).map(withIsoTimes),
+    statusPages: some(state.manage.statusPages.values()).map(withIsoTimes),
+    flags: some(state.manage.flags.values()).map(withIsoTimes),
+    revenueConfigs: some(state.revenueConfigs.values()).map((config) => ({
       organizationId: config.organizationId,
       websiteId: config.websiteId,
       webhookHash: config.webhookHash,
@@ -69,5 +84,6 @@ export function listFixtures(state: SimState): FixturesListing {
       stripeWebhookPath: `/webhooks/stripe/${encodeURIComponent(config.webhookHash)}`,
       paddleWebhookPath: `/webhooks/paddle/${encodeURIComponent(config.webhookHash)}`,
     })),
+    totals,
   };
 }

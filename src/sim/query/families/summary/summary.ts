@@ -1,9 +1,10 @@
 import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../../readers/aggregate.js';
 import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { datetime, int, num, numOrNull } from '../../engine/fields.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../../readers/session-visits.js';
 import { countTracked } from '../../readers/tracked-events.js';
+import catalogue from './summary-catalogue.json' with { type: 'json' };
 
 /** Weighted totals of a group of sessions, under both bounce and duration definitions. */
 interface SessionTotals {
@@ -175,9 +176,9 @@ function activeRow(ctx: RunContext): Row {
   return { active_users: users, active_sessions: sessions };
 }
 
-/** What every summary declaration below shares. */
+/** What every summary declaration below shares; their fields and meta are in summary-catalogue.json. */
 const defineSummaryType = declareUnder({
-  family: 'summary',
+  family: { name: 'summary', catalogue: readCatalogue('summary', catalogue) },
   publicAccess: true,
   customizable: true,
 });
@@ -188,21 +189,6 @@ export const summaryTypes: QueryTypeDefinition[] = [
     name: 'summary_metrics',
     filters: ["profile_id", "anonymous_id"],
     paging: 'self',
-    fields: {
-      pageviews: int("Pageviews", { description: "Total number of page views" }),
-      unique_visitors: int("Unique Visitors", { description: "Number of unique visitors" }),
-      sessions: int("Sessions", { description: "Total number of sessions" }),
-      bounce_rate: numOrNull("Bounce Rate", { description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" }),
-      median_session_duration: num("Median Session Duration", { description: "Median time spent actively on pages", unit: "seconds" }),
-      total_events: int("Total Events", { description: "Total number of events tracked" }),
-    },
-    meta: {
-      title: "Summary Metrics",
-      description: "Overview of key website metrics including pageviews, visitors, sessions, bounce rate, and session duration.",
-      category: "Analytics",
-      tags: ["overview", "metrics", "summary", "kpi"],
-      default_visualization: "metric",
-    },
     readsTrackedEvents: true,
     spec: {
       fields: ['date', 'pageviews', 'visitors', 'sessions', 'bounce_rate', 'median_session_duration', 'total_events'],
@@ -215,18 +201,6 @@ export const summaryTypes: QueryTypeDefinition[] = [
   }),
   defineSummaryType({
     name: 'today_metrics',
-    fields: {
-      pageviews: int("Pageviews Today", { description: "Total page views for today" }),
-      visitors: int("Visitors Today", { description: "Unique visitors for today" }),
-      sessions: int("Sessions Today", { description: "Total sessions for today" }),
-    },
-    meta: {
-      title: "Today's Metrics",
-      description: "Real-time metrics for today including pageviews, visitors, and sessions.",
-      category: "Analytics",
-      tags: ["today", "realtime", "current", "daily"],
-      default_visualization: "metric",
-    },
     sql: { table: 'analytics.events', select: TOTALS_SELECT, where: ["event_name = 'screen_view'", 'time >= toStartOfDay(now({timezone:String}))'] },
     run(ctx) {
       const from = Math.max(ctx.fromMs, localDayStart(ctx.now, ctx.timezone));
@@ -237,23 +211,6 @@ export const summaryTypes: QueryTypeDefinition[] = [
   defineSummaryType({
     name: 'events_by_date',
     paging: 'self',
-    fields: {
-      date: datetime("Date", { description: "Date or datetime of the data point" }),
-      pageviews: int("Pageviews", { description: "Total page views for the period" }),
-      visitors: int("Visitors", { description: "Unique visitors for the period" }),
-      sessions: int("Sessions", { description: "Total sessions for the period" }),
-      bounce_rate: numOrNull("Bounce Rate", { description: "Percentage of non-engaged sessions (single pageview, < 10s duration, no interactions)", unit: "%" }),
-      median_session_duration: num("Median Session Duration", { description: "Median time spent actively on pages", unit: "seconds" }),
-      pages_per_session: numOrNull("Pages per Session", { description: "Average pages viewed per session" }),
-    },
-    meta: {
-      title: "Events by Date",
-      description: "Daily or hourly breakdown of website events showing pageviews, visitors, sessions, and engagement metrics.",
-      category: "Analytics",
-      tags: ["timeseries", "events", "trends", "daily", "hourly"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
     sql: SERIES_SQL,
     run(ctx) {
       return seriesRows(ctx);
@@ -262,17 +219,6 @@ export const summaryTypes: QueryTypeDefinition[] = [
   defineSummaryType({
     name: 'active_stats',
     customizable: false,
-    fields: {
-      active_users: int("Active Users", { description: "Number of users active in the last 5 minutes" }),
-      active_sessions: int("Active Sessions", { description: "Number of sessions active in the last 5 minutes" }),
-    },
-    meta: {
-      title: "Active Users",
-      description: "Real-time count of active users and sessions currently on your website (last 5 minutes).",
-      category: "Realtime",
-      tags: ["realtime", "active", "current", "live"],
-      default_visualization: "metric",
-    },
     skipDateRange: true,
     sql: { table: 'analytics.events', select: ['uniq(anonymous_id) AS active_users', 'uniq(session_id) AS active_sessions'], where: ["event_name = 'screen_view'", "session_id != ''", 'time >= now() - INTERVAL 5 MINUTE'] },
     run(ctx) {

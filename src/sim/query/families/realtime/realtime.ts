@@ -1,5 +1,5 @@
 import { readCatalogue } from '../../engine/catalogue.js';
-import { declareUnder, type QueryTypeDefinition } from '../../engine/definition.js';
+import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition } from '../../engine/definition.js';
 import {
   realtimeCityRows,
   realtimeCountryRows,
@@ -11,12 +11,11 @@ import {
 } from './realtime-rows.js';
 import catalogue from './realtime-catalogue.json' with { type: 'json' };
 
-/** What every realtime declaration below shares; their fields and meta are in realtime-catalogue.json. */
-const defineRealtimeType = declareUnder({
-  family: { name: 'realtime', catalogue: readCatalogue('realtime', catalogue) },
-  skipDateRange: true,
-  customizable: false,
-});
+/** The realtime family: its types' fields and meta are in realtime-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'realtime', catalogue: readCatalogue('realtime', catalogue) };
+
+/** What every realtime declaration below shares: its types read "now", whatever the range. */
+const defineRealtimeType = declareUnder({ family: FAMILY, skipDateRange: true, customizable: false });
 
 /** The live realtime builders. */
 export const realtimeTypes: QueryTypeDefinition[] = [

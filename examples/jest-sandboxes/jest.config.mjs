@@ -9,4 +9,6 @@ export default {
   transform: {},
   globalSetup: './global-setup.mjs',
   globalTeardown: './global-teardown.mjs',
+  // 122 requests a test: generous on a busy CI machine (the assertions never depend on time).
+  testTimeout: 30_000,
 };

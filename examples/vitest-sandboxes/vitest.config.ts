@@ -11,5 +11,7 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     pool: 'threads',
     maxWorkers: 8,
+    // 122 requests a test: generous on a busy CI machine (the assertions never depend on time).
+    testTimeout: 30_000,
   },
 });

@@ -39,7 +39,7 @@ for (let i = 0; i < COUNT; i++) {
 }
 const idle = heapMb();
 for (let i = 0; i < COUNT; i++) {
-  const sim = registry.take(`b${i}`);
+  const sim = await registry.take(`b${i}`);
   if ('status' in sim) throw new Error(sim.message);
   const key = (sim.fixtures() as { apiKeys: { id: string; secret: string | null }[] }).apiKeys.find((k) => k.id === 'key_acme_read')?.secret ?? '';
   const answer = await sim.handle({ method: 'POST', path: '/v1/query', query: { website_id: 'web_acme_store' }, headers: { 'content-type': 'application/json', 'x-api-key': key }, body: QUERY });

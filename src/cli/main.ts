@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { startServer } from '../http/node-server.js';
 import { createSandboxRegistry, sandboxStorePrefix, type SandboxOverrides } from '../http/sandboxes/sandbox-registry.js';
+import { createSharedSandboxRegistry } from '../http/sandboxes/shared-sandbox-registry.js';
 import { createSpanSink, tracesUrl } from '../http/otlp-spans.js';
 import type { ConfigKey } from '../contract/config.js';
 import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS } from '../contract/sandboxes.js';
@@ -101,6 +102,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   const network = !isLoopbackHost(options.host);
   const controlToken = network ? (options.controlToken ?? generateControlToken()) : undefined;
   const redis = store.kind === 'redis' ? await import('../store/redis-store.js') : undefined;
+  const sandboxDirectory = store.kind === 'redis' ? await import('../store/redis-sandbox-directory.js') : undefined;
   /** A Redis store under `prefix` (each sandbox gets its own), or none in memory; a Redis that lost its data is said on stderr. */
   const openStore = (prefix: string): SharedStore | undefined =>
     redis && store.kind === 'redis'
@@ -160,20 +162,20 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
   }
   // The OpenTelemetry packages load only when spans are exported.
   const spans = options.otlpEndpoint !== undefined ? await createSpanSink(new URL(options.otlpEndpoint)) : undefined;
-  const sandboxes = createSandboxRegistry({
-    create: (overrides) => buildSimulator(overrides, store.kind === 'redis' ? openStore(sandboxStorePrefix(store.prefix, overrides.id)) : undefined),
-    maxSandboxes: options.maxSandboxes,
-    idleMs: options.sandboxIdle * 1000,
-    ...(worker
-      ? {
-          refuseCreation:
-            'A sandbox lives in the process that created it, and with --workers N each request reaches any worker: serve sandboxes with --workers 1 (on any store), or give each parallel job its own server or --store-prefix.',
-        }
-      : {}),
-    ...(store.kind === 'redis'
-      ? { unknownNote: 'On a shared store a sandbox lives in the process that created it (its state under its own key prefix): send its requests to that process.' }
-      : {}),
-  });
+  // Sandboxes: in memory, this process's registry; on a Redis store, a directory every process
+  // of the store shares (so --workers N and separate processes serve every sandbox), each
+  // sandbox under a store prefix of its own.
+  const sandboxLimits = { maxSandboxes: options.maxSandboxes, idleMs: options.sandboxIdle * 1000 };
+  const sandboxes =
+    store.kind === 'redis' && sandboxDirectory
+      ? createSharedSandboxRegistry({
+          create: (overrides) => buildSimulator(overrides, openStore(overrides.storePrefix ?? sandboxStorePrefix(store.prefix, overrides.id))),
+          directory: sandboxDirectory.createRedisSandboxDirectory({ url: store.url, prefix: store.prefix, ...(store.ca ? { tls: { ca: store.ca } } : {}) }),
+          storePrefixOf: (id) => sandboxStorePrefix(store.prefix, id),
+          defaults: { seed: options.seed, profile: options.profile },
+          ...sandboxLimits,
+        })
+      : createSandboxRegistry({ create: (overrides) => buildSimulator(overrides, undefined), ...sandboxLimits });
   let running;
   try {
     running = await startServer(simulator, {

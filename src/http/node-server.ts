@@ -6,12 +6,12 @@ import type { Simulator } from '../sim/simulator.js';
 import { expectationFailed, headersTooLarge, internalError, requestTimeout, unreadableRequest, type SimError } from '../sim/errors.js';
 import { errorBodyText } from '../sim/respond.js';
 import { answerInspectorAsset } from './inspector-assets.js';
-import { prometheusMetricsOf } from './prometheus-metrics.js';
+import { prometheusMetricsOf, type PrometheusMetrics } from './prometheus-metrics.js';
 import type { SpanSink } from './otlp-spans.js';
 import { clientAddressOf, readBodyThen, toSimRequest } from './translate.js';
 import { createWriteBatch } from './write-batch.js';
 import { SANDBOX_HEADER } from '../contract/sandboxes.js';
-import { routeToSandbox } from './sandboxes/sandbox-dispatch.js';
+import { routeToSandbox, type SandboxRoute } from './sandboxes/sandbox-dispatch.js';
 import type { SandboxRegistry } from './sandboxes/sandbox-registry.js';
 
 /** Called after each response with what a request log needs (never a credential). */
@@ -212,26 +212,36 @@ export function createRequestListener(defaultSimulator: Simulator, options: List
       refuseRequest(res, unreadableRequest({ message: 'The request has no Host header', hint: 'HTTP/1.1 requests must name the host they are for (Host).' }));
       return;
     }
-    let simulator = defaultSimulator;
-    let metrics = defaultMetrics;
-    let target = req.url;
-    let basePath: string | undefined;
-    if (sandboxes) {
-      const header = req.headers[SANDBOX_HEADER];
-      const picked = routeToSandbox(sandboxes, req.url ?? '/', Array.isArray(header) ? header.join(', ') : header);
-      if (picked.kind === 'refused') {
-        // Never the server's own answer: the body is read and dropped, the connection kept.
-        req.resume();
-        req.once('end', () => refuseRequest(res, picked.error, true));
-        return;
-      }
-      if (picked.kind === 'sandbox') {
-        simulator = picked.simulator;
-        metrics = prometheusMetricsOf(simulator);
-        target = picked.target;
-        basePath = picked.basePath;
-      }
+    if (!sandboxes) {
+      serve(req, res, defaultSimulator, defaultMetrics, req.url, undefined);
+      return;
     }
+    const header = req.headers[SANDBOX_HEADER];
+    const picked = routeToSandbox(sandboxes, req.url ?? '/', Array.isArray(header) ? header.join(', ') : header);
+    if (picked instanceof Promise) {
+      // The body waits meanwhile: nothing reads the request until it is served.
+      picked.then(
+        (route) => serveRoute(req, res, route),
+        () => refuseRequest(res, internalError()),
+      );
+    } else serveRoute(req, res, picked);
+  };
+
+  /** Serves a request on the simulator its route picked, or refuses it (never with the server's own answer). */
+  function serveRoute(req: IncomingMessage, res: ServerResponse, route: SandboxRoute): void {
+    if (route.kind === 'refused') {
+      // The body is read and dropped, the connection kept.
+      req.resume();
+      if (req.complete) refuseRequest(res, route.error, true);
+      else req.once('end', () => refuseRequest(res, route.error, true));
+      return;
+    }
+    if (route.kind === 'default') serve(req, res, defaultSimulator, defaultMetrics, req.url, undefined);
+    else serve(req, res, route.simulator, prometheusMetricsOf(route.simulator), route.target, route.basePath);
+  }
+
+  /** Answers one request with `simulator`: `target` is the request line as that simulator sees it, `basePath` its mount. */
+  function serve(req: IncomingMessage, res: ServerResponse, simulator: Simulator, metrics: PrometheusMetrics, target: string | undefined, basePath: string | undefined): void {
     if (answerInspectorAsset(req, res, target)) return;
     const started = now();
     const wallStarted = spans ? Date.now() : 0;
@@ -272,7 +282,7 @@ export function createRequestListener(defaultSimulator: Simulator, options: List
         fail,
       );
     });
-  };
+  }
 }
 
 /**

@@ -1,5 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedSandboxRegistry } from '../../src/http/sandboxes/shared-sandbox-registry.js';
+import { createSimulator } from '../../src/index.js';
+import { createRedisSandboxDirectory } from '../../src/store/redis-sandbox-directory.js';
+import { createRedisStore } from '../../src/store/redis-store.js';
 import { startCli, type CliProcess } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { fetchAnswer } from '../helpers/wire.js';
@@ -7,18 +11,21 @@ import { fetchAnswer } from '../helpers/wire.js';
 /**
  * Sandboxes of a server on the Redis store: each sandbox is a simulator of its own under the key
  * prefix `<prefix>:sbx:<id>:<incarnation>` (its own hash tag), so its windows, journal and log
- * never mix with the server's or another sandbox's. With --workers N, creation is refused with
- * the reason (a sandbox lives in the process that made it).
+ * never mix with the server's or another sandbox's; the live sandboxes are a directory in the
+ * store, so every process of the store (--workers N, or separate serve processes) serves each.
  */
 let redis: RedisServer;
 const running: CliProcess[] = [];
-const PREFIX = `sandboxes-${process.pid}`;
+let PREFIX = `sandboxes-${process.pid}`;
+let prefixes = 0;
 
 beforeAll(async () => {
   redis = await startRedis();
 });
 afterEach(() => {
   for (const cli of running.splice(0)) cli.kill();
+  // Each test its own store prefix: the live sandboxes of the last one stay in its directory.
+  PREFIX = `sandboxes-${process.pid}-${++prefixes}`;
 });
 afterAll(async () => {
   await redis?.stop();
@@ -84,17 +91,73 @@ describe('sandboxes on the Redis store', () => {
     expect((await fetchAnswer(`${url}/__sandbox/again/__sim/health`)).json.seed).toBe('7');
   }, 60_000);
 
-  it('says in the 404 of an unknown sandbox that sandboxes are per process on a shared store', async () => {
-    const url = await serve([]);
-    const answer = await fetchAnswer(`${url}/__sandbox/elsewhere/__sim/clock`);
-    expect(answer.status).toBe(404);
-    expect(answer.json.hint).toContain('On a shared store a sandbox lives in the process that created it');
+  it('serves a sandbox from every process of the store: made on one, used and deleted on another', async () => {
+    const [first, second] = await Promise.all([serve([]), serve([])]);
+    expect((await fetchAnswer(`${first}/__sim/sandboxes`, post({ id: 'shared', seed: 9 }))).status).toBe(201);
+    expect((await fetchAnswer(`${second}/__sim/sandboxes`, post({ id: 'shared' }))).status).toBe(409);
+    const fixtures = await fetchAnswer(`${second}/__sandbox/shared/__sim/fixtures`);
+    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_read')!.secret;
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) {
+      const url = i % 2 === 0 ? first : second;
+      statuses.push((await fetchAnswer(`${url}/__sandbox/shared/v1/query?website_id=web_acme_store`, post({ parameters: ['summary_metrics'], preset: 'last_7d' }, { 'x-api-key': key }))).status);
+    }
+    expect(statuses).toEqual([...Array.from({ length: 120 }, () => 200), 429]);
+    expect((await fetchAnswer(`${first}/__sandbox/shared/__sim/clock`, post({ advanceMs: 60_000 }))).status).toBe(200);
+    expect((await fetchAnswer(`${second}/__sandbox/shared/__sim/clock`)).json.now).toBe(Date.UTC(2025, 5, 2, 12, 1));
+    const listed = await fetchAnswer(`${second}/__sim/sandboxes`);
+    expect(listed.json.sandboxes.map((s: { id: string; seed: string; requests: number }) => [s.id, s.seed, s.requests])).toEqual([['shared', '9', 124]]);
+
+    expect((await fetchAnswer(`${second}/__sim/sandboxes/shared`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetchAnswer(`${first}/__sandbox/shared/__sim/clock`)).status).toBe(404);
+    expect((await fetchAnswer(`${second}/__sandbox/shared/__sim/clock`)).status).toBe(404);
   }, 60_000);
 
-  it('refuses to create a sandbox under --workers 2, saying why and what to do', async () => {
+  it('serves sandboxes under --workers 2, each worker answering every sandbox', async () => {
     const url = await serve(['--workers', '2']);
-    const answer = await fetchAnswer(`${url}/__sim/sandboxes`, post({ id: 'w' }));
-    expect([answer.status, answer.json.code, answer.json.error]).toEqual([409, 'CONFLICT', 'Sandboxes cannot be created on this server']);
-    expect(answer.json.hint).toContain('--workers 1');
+    for (const id of ['w1', 'w2']) expect((await fetchAnswer(`${url}/__sim/sandboxes`, post({ id }))).status).toBe(201);
+    const fixtures = await fetchAnswer(`${url}/__sandbox/w1/__sim/fixtures`);
+    const key = (fixtures.json.apiKeys as { id: string; secret: string }[]).find((k) => k.id === 'key_acme_read')!.secret;
+    const query = (id: string) => fetchAnswer(`${url}/__sandbox/${id}/v1/query?website_id=web_acme_store`, post({ parameters: ['summary_metrics'], preset: 'last_7d' }, { 'x-api-key': key, connection: 'close' }));
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push((await query('w1')).status);
+    expect(statuses).toEqual([...Array.from({ length: 120 }, () => 200), 429]);
+    expect((await query('w2')).status).toBe(200);
+    expect((await fetchAnswer(`${url}/__sim/sandboxes/w1`, { method: 'DELETE' })).status).toBe(204);
+    const after = await Promise.all([0, 1, 2, 3].map(() => fetchAnswer(`${url}/__sandbox/w1/__sim/clock`, { headers: { connection: 'close' } })));
+    expect(after.map((a) => a.status)).toEqual([404, 404, 404, 404]);
+  }, 60_000);
+
+  it('refuses a sandbox past the cap on any process, and removes one idle past the timeout for every process', async () => {
+    let wallMs = 5_000_000;
+    const registryOf = () =>
+      createSharedSandboxRegistry({
+        create: (o) => createSimulator({ seed: 42, store: createRedisStore({ url: redis.url, prefix: o.storePrefix as string }) }),
+        directory: createRedisSandboxDirectory({ url: redis.url, prefix: PREFIX }),
+        storePrefixOf: (id) => `${PREFIX}:sbx:${id}:${wallMs}`,
+        defaults: { seed: '42', profile: 'spec' },
+        maxSandboxes: 1,
+        idleMs: 60_000,
+        now: () => wallMs,
+      });
+    const [one, two] = [registryOf(), registryOf()];
+    try {
+      const created = await one.create({ id: 'only' }, 'http://one');
+      expect('id' in created && created.id).toBe('only');
+      const refused = await two.create({ id: 'another' }, 'http://two');
+      expect(['status' in refused && refused.status, 'message' in refused && refused.message]).toEqual([429, 'Too many sandboxes: 1 are live, the cap of this server (--max-sandboxes 1)']);
+      wallMs += 59_999;
+      const taken = await two.take('only');
+      expect('status' in taken).toBe(false);
+      wallMs += 60_000;
+      const expired = await one.take('only');
+      expect('status' in expired && expired.status).toBe(404);
+      expect((await two.list()).sandboxes).toEqual([]);
+      const again = await two.create({ id: 'another' }, 'http://two');
+      expect('id' in again && again.id).toBe('another');
+    } finally {
+      await one.closeAll();
+      await two.closeAll();
+    }
   }, 60_000);
 });

@@ -30,9 +30,10 @@ function badId(id: string, where: string): SimError {
  * under `/__sandbox/<id>` or the header `x-sim-sandbox: <id>` names a sandbox, which must be
  * live (else 404 naming it, never the server's own answer); a header and a path prefix that
  * name different sandboxes are refused (400), as is an id outside the allowed form. Anything
- * else goes to the server's own simulator, unchanged. Constant work per request.
+ * else goes to the server's own simulator, unchanged. Constant work per request (a registry
+ * over a shared store's directory answers a sandbox's request after one round trip).
  */
-export function routeToSandbox(registry: SandboxRegistry, target: string, header: string | undefined): SandboxRoute {
+export function routeToSandbox(registry: SandboxRegistry, target: string, header: string | undefined): SandboxRoute | Promise<SandboxRoute> {
   let pathId: string | undefined;
   let rest = target;
   if (target.startsWith(SANDBOX_PATH_PREFIX) || target === '/__sandbox' || target.startsWith('/__sandbox?')) {
@@ -58,7 +59,11 @@ export function routeToSandbox(registry: SandboxRegistry, target: string, header
     pathId ??= headerId;
   }
   const id = pathId as string;
-  const simulator = registry.take(id);
-  if ('status' in simulator) return { kind: 'refused', error: simulator };
-  return rest === target ? { kind: 'sandbox', id, simulator, target } : { kind: 'sandbox', id, simulator, target: rest, basePath: `${SANDBOX_PATH_PREFIX}${id}` };
+  const routed = (simulator: Simulator | SimError): SandboxRoute => {
+    if ('status' in simulator) return { kind: 'refused', error: simulator };
+    return rest === target ? { kind: 'sandbox', id, simulator, target } : { kind: 'sandbox', id, simulator, target: rest, basePath: `${SANDBOX_PATH_PREFIX}${id}` };
+  };
+  const taken = registry.take(id);
+  // A registry over a shared directory asks the store (one round trip); in memory it answers at once.
+  return taken instanceof Promise ? taken.then(routed) : routed(taken);
 }

@@ -23,6 +23,8 @@ export interface SandboxOverrides {
   readonly startMs?: number;
   /** A world of the sandbox's own (`createSimulator({ world })`); default the server's. */
   readonly world?: WorldConfig;
+  /** The key prefix of its shared store (a registry over a directory draws it at creation); default: drawn by the factory. */
+  readonly storePrefix?: string;
 }
 
 /** Builds a sandbox's simulator: the server's options with the overrides (a shared store under the sandbox's own prefix). */
@@ -37,10 +39,6 @@ export interface SandboxRegistryOptions {
   readonly idleMs?: number;
   /** The server's wall clock, epoch ms (default `Date.now`): creation instants and idle times only, never an answer of a simulator. */
   readonly now?: () => number;
-  /** Why creation is refused on this server (e.g. several `--workers`), or undefined when it is allowed. */
-  readonly refuseCreation?: string;
-  /** A sentence the 404 of an unknown sandbox adds (a server on a shared store: sandboxes are per process). */
-  readonly unknownNote?: string;
 }
 
 /** A live sandbox. */
@@ -58,7 +56,7 @@ export interface SandboxRegistry extends SandboxHost {
    * The simulator of a live sandbox, counted as one request and no longer idle; or the 404
    * naming the id (unknown, deleted, or idle past the timeout, which removes it now).
    */
-  take(id: string): Simulator | SimError;
+  take(id: string): Simulator | SimError | Promise<Simulator | SimError>;
   /** Live sandboxes now. */
   size(): number;
   /** Removes every sandbox and releases what their simulators hold (a shared store's connection). */
@@ -76,16 +74,16 @@ export function sandboxStorePrefix(serverPrefix: string, id: string): string {
 }
 
 /** The 404 of a sandbox id no live sandbox has. */
-export function unknownSandbox(id: string, idleSeconds: number, note?: string): SimError {
+export function unknownSandbox(id: string, idleSeconds: number): SimError {
   const idle = idleSeconds > 0 ? ` A sandbox idle for ${idleSeconds} s is removed.` : '';
   return notFound(
     { kind: 'Sandbox', id },
-    { hint: `No live sandbox has id ${id}: create it with POST /__sim/sandboxes, or list the live ones with GET /__sim/sandboxes.${idle}${note ? ` ${note}` : ''}` },
+    { hint: `No live sandbox has id ${id}: create it with POST /__sim/sandboxes, or list the live ones with GET /__sim/sandboxes.${idle}` },
   );
 }
 
 /** The 429 at the cap: names the cap, how to raise it and how to free a place. */
-function capReached(max: number): SimError {
+export function capReached(max: number): SimError {
   return {
     status: 429,
     code: 'RATE_LIMITED',
@@ -95,7 +93,8 @@ function capReached(max: number): SimError {
 }
 
 /**
- * Creates a registry of sandboxes: isolated simulators beside a server's own, made by
+ * Creates a registry of sandboxes in this process (a server in memory; a shared store's
+ * processes use `createSharedSandboxRegistry`): isolated simulators beside a server's own, made by
  * `create` with the server's options but the overrides. Bounded: at most `maxSandboxes` live
  * (creation past it is refused with 429), and one idle for `idleMs` is removed when a request
  * for it, a creation or a listing finds it so (no timer). Ids not given are `sbx-1`, `sbx-2`, …
@@ -133,7 +132,6 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
 
   return {
     async create(request: CreateSandboxRequest, serverUrl: string): Promise<SandboxCreated | SimError> {
-      if (options.refuseCreation !== undefined) return conflict('Sandboxes cannot be created on this server', options.refuseCreation);
       sweep();
       if (request.id !== undefined && live.has(request.id)) {
         return conflict(`A sandbox with id ${request.id} is live`, 'Pick another id, leave id out for a fresh one, or DELETE /__sim/sandboxes/<id> first.');
@@ -187,17 +185,17 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
     },
     remove(id) {
       const sandbox = live.get(id);
-      if (!sandbox) return Promise.resolve(unknownSandbox(id, idleMs / 1000, options.unknownNote));
+      if (!sandbox) return Promise.resolve(unknownSandbox(id, idleMs / 1000));
       drop(sandbox);
       return Promise.resolve(true);
     },
     take(id) {
       const sandbox = live.get(id);
-      if (!sandbox) return unknownSandbox(id, idleMs / 1000, options.unknownNote);
+      if (!sandbox) return unknownSandbox(id, idleMs / 1000);
       const at = now();
       if (expired(sandbox, at)) {
         drop(sandbox);
-        return unknownSandbox(id, idleMs / 1000, options.unknownNote);
+        return unknownSandbox(id, idleMs / 1000);
       }
       sandbox.lastUsed = at;
       sandbox.requests++;

@@ -12,7 +12,7 @@ export interface SandboxHost {
   /** Creates a sandbox; `serverUrl` is the URL the client reached the server on (its base URL gets `/__sandbox/<id>`). */
   create(request: CreateSandboxRequest, serverUrl: string): Promise<SandboxCreated | SimError>;
   /** The live sandboxes, the oldest first (expired ones removed first). */
-  list(): SandboxListing;
+  list(): SandboxListing | Promise<SandboxListing>;
   /** Removes a sandbox: true, or the 404 naming the id. */
   remove(id: string): Promise<true | SimError>;
 }

@@ -47,9 +47,9 @@ export const sandboxRoutes = [
     path: '/__sim/sandboxes',
     summary: 'The live sandboxes (id, seed, profile, createdAt, idleMs, requests), the cap and the idle timeout.',
     responses: { 200: { description: 'The live sandboxes, the oldest first', schema: sandboxListingSchema }, 404: NO_HOST },
-    handle(ctx) {
+    async handle(ctx) {
       const host = hostOf(ctx.control);
-      return isError(host) ? host : ok(host.list());
+      return isError(host) ? host : ok(await host.list());
     },
   }),
   defineControlRoute<CreateSandboxRequest, undefined, CreateSandboxRequest>({

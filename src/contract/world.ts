@@ -14,6 +14,8 @@ export const MAX_USERS_PER_ORGANIZATION = 20;
 export const MAX_DECLARED_PAGES = 500;
 export const MAX_DECLARED_EVENTS = 50;
 export const MAX_DECLARED_CAMPAIGNS = 50;
+/** The most users, links or monitors a world may declare (each). */
+export const MAX_DECLARED_RECORDS = 1_000;
 /** The most properties one declared event may send. */
 export const MAX_EVENT_PROPERTIES = 20;
 /** The most mean daily sessions a declared website may have (the fixtures' largest has 120,000). */
@@ -139,6 +141,41 @@ export const worldCampaignSchema = z
   })
   .strict();
 
+/** A dashboard user the world declares, a member of declared organizations. */
+export const worldUserSchema = z
+  .object({
+    id: entityId.describe('The user id, used as given.'),
+    name: z.string().trim().min(1).max(200).optional().describe('Display name (default: generated).'),
+    email: z.email().max(254).optional().describe('E-mail address (default: generated).'),
+    organizationIds: z.array(entityId).min(1).max(100).describe('The declared organizations the user is a member of; the first is the one a session acts for.'),
+  })
+  .strict();
+
+/** A short link the world declares; its clicks are generated per day. */
+export const worldLinkSchema = z
+  .object({
+    id: entityId.describe('The link id, used as given (query its clicks with link_id).'),
+    organizationId: entityId.describe('Its organization, one the world declares.'),
+    websiteId: entityId.optional().describe('The declared website of that organization it belongs to.'),
+    slug: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, '1 to 100 letters, digits, _ or -').optional().describe('Its slug (default: generated).'),
+    targetUrl: z.url({ protocol: /^https?$/ }).max(2000).describe('Where it redirects.'),
+    title: z.string().min(1).max(200).optional(),
+    dailyClicks: z.number().int().min(0).max(100_000).optional().describe('Mean clicks a day (default 100).'),
+  })
+  .strict();
+
+/** An uptime monitor the world declares; its checks are generated per day. */
+export const worldMonitorSchema = z
+  .object({
+    id: entityId.describe('The monitor id, used as given (query its checks with schedule_id).'),
+    organizationId: entityId.describe('Its organization, one the world declares.'),
+    websiteId: entityId.optional().describe('The declared website of that organization it watches.'),
+    name: z.string().min(1).max(200).optional().describe('Display name (default: the URL\'s host).'),
+    url: z.url({ protocol: /^https?$/ }).max(2000).describe('The URL it checks.'),
+    intervalSeconds: z.number().int().min(30).max(86_400).optional().describe('Seconds between two checks, 30 to 86,400 (default 60).'),
+  })
+  .strict();
+
 /** An organization the world declares. */
 export const worldOrganizationSchema = z
   .object({
@@ -183,6 +220,9 @@ export const worldConfigSchema = z
     organizations: z.array(worldOrganizationSchema).max(MAX_WORLD_ORGANIZATIONS).optional(),
     websites: z.array(worldWebsiteSchema).max(MAX_WORLD_WEBSITES).optional(),
     keys: z.array(worldKeySchema).max(MAX_WORLD_KEYS).optional().describe('API keys of the declared organizations; secrets drawn from the seed unless given.'),
+    users: z.array(worldUserSchema).max(MAX_DECLARED_RECORDS).optional().describe('Members of the declared organizations; an organization without one gets a generated member.'),
+    links: z.array(worldLinkSchema).max(MAX_DECLARED_RECORDS).optional().describe('Short links of the declared organizations.'),
+    monitors: z.array(worldMonitorSchema).max(MAX_DECLARED_RECORDS).optional().describe('Uptime monitors of the declared organizations.'),
   })
   .strict()
   .superRefine((world, ctx) => {
@@ -246,6 +286,29 @@ export const worldConfigSchema = z
         if (first === undefined) shapes.set(event.name, { shape, at: `websites[${i}].events[${j}]` });
         else if (first.shape !== shape) problem(['websites', i, 'events', j, 'properties'], `${event.name} sends other properties at ${first.at}: one event name, one set of properties`);
       });
+    });
+    duplicates(world.users ?? [], 'users');
+    duplicates(world.links ?? [], 'links');
+    duplicates(world.monitors ?? [], 'monitors');
+    world.users?.forEach((user, i) => {
+      user.organizationIds.forEach((org, j) => {
+        if (!orgIds.has(org)) problem(['users', i, 'organizationIds', j], `no declared organization ${org}`);
+      });
+    });
+    const slugs = new Map<string, number>();
+    for (const [field, list] of [['links', world.links ?? []], ['monitors', world.monitors ?? []]] as const) {
+      list.forEach((item, i) => {
+        if (!orgIds.has(item.organizationId)) problem([field, i, 'organizationId'], `no declared organization ${item.organizationId}`);
+        if (item.websiteId === undefined) return;
+        if (!siteOrg.has(item.websiteId)) problem([field, i, 'websiteId'], `no declared website ${item.websiteId}`);
+        else if (siteOrg.get(item.websiteId) !== item.organizationId) problem([field, i, 'websiteId'], `${item.websiteId} belongs to ${siteOrg.get(item.websiteId)}, not to ${item.organizationId}`);
+      });
+    }
+    world.links?.forEach((link, i) => {
+      if (link.slug === undefined) return;
+      const first = slugs.get(link.slug);
+      if (first !== undefined) problem(['links', i, 'slug'], `${link.slug} is already the slug of links[${first}]`);
+      else slugs.set(link.slug, i);
     });
     world.keys?.forEach((key, i) => {
       if (!orgIds.has(key.organizationId)) problem(['keys', i, 'organizationId'], `no declared organization ${key.organizationId}`);

@@ -22,11 +22,11 @@ export interface RowLoad {
 export interface RowResult {
   readonly row: FaultRow;
   readonly injected: Injected | null;
-  /** Answers the load tool got, by status; `0`: no answer (timeout, reset, refused connection). */
+  /** Answers the load tool and the recovery probe got, by status; `0`: no answer (timeout, reset, refused connection). */
   readonly statuses: Record<string, number>;
   /** The longest a request waited for its answer, ms. */
   readonly slowestMs: number;
-  /** From the fault's end to the first answer (2xx or 429) to a request sent after it, ms; null: none came. */
+  /** From the fault's end to the first answer (2xx or 429) to a probe sent after it, ms; null: none came. */
   readonly recoveryMs: number | null;
   /** The server oracle's accuracy over the run's journal, % (null: it could not be read). */
   readonly accuracy: number | null;
@@ -50,6 +50,36 @@ interface Answer {
   readonly status: number;
   readonly sentAt: number;
   readonly answeredAt: number;
+  /** An answer to the recovery probe (GET /v1/query/types every 50 ms), not to the plan's load. */
+  readonly probe: boolean;
+}
+
+/** How often the recovery probe asks, ms. */
+const PROBE_EVERY_MS = 50;
+
+/**
+ * The recovery probe: one GET /v1/query/types (key_acme_read) every {@link PROBE_EVERY_MS} ms,
+ * one at a time, each given up after 10 s, until `stop` is aborted. The load tool cannot time
+ * recovery itself: at a set rate autocannon sends each connection's share of a second in a
+ * burst, so after a run of fast 503s it sends nothing until the next second begins.
+ */
+async function probe(url: string, stop: AbortSignal, answers: Answer[]): Promise<void> {
+  const fixtures = await tryJson<{ apiKeys: { id: string; secret: string | null }[] }>(`${url}/__sim/fixtures`);
+  const secret = fixtures?.apiKeys.find((k) => k.id === 'key_acme_read')?.secret;
+  if (!secret) return;
+  while (!stop.aborted) {
+    const sentAt = Date.now();
+    let status = 0;
+    try {
+      const res = await fetch(`${url}/v1/query/types`, { headers: { 'x-api-key': secret }, signal: AbortSignal.timeout(10_000) });
+      await res.arrayBuffer();
+      status = res.status;
+    } catch {
+      status = 0;
+    }
+    answers.push({ status, sentAt, answeredAt: Date.now(), probe: true });
+    await pause(Math.max(0, sentAt + PROBE_EVERY_MS - Date.now()));
+  }
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,7 +121,7 @@ async function countJournalLost(url: string, answers: readonly Answer[]): Promis
   const journaled = new Map<number, number>();
   for (const entry of journal.entries) if (entry.path.startsWith('/track')) journaled.set(entry.status, (journaled.get(entry.status) ?? 0) + 1);
   const seen = new Map<number, number>();
-  for (const { status } of answers) if (status !== 0 && status !== 503) seen.set(status, (seen.get(status) ?? 0) + 1);
+  for (const { status, probe: probing } of answers) if (!probing && status !== 0 && status !== 503) seen.set(status, (seen.get(status) ?? 0) + 1);
   let lost = 0;
   for (const [status, n] of seen) lost += Math.max(0, n - (journaled.get(status) ?? 0));
   return lost;
@@ -123,13 +153,16 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
         problems.push(`the fault failed: ${(error as Error).message}`);
       }
     };
+    const stopProbe = new AbortController();
     try {
       report = await runPlan('ingest-burst', server.url, { duration: load.duration, rate: load.rate, connections: load.connections }, progress, {
-        answered: (status, sentAt, answeredAt) => answers.push({ status, sentAt, answeredAt }),
-        during,
+        answered: (status, sentAt, answeredAt) => answers.push({ status, sentAt, answeredAt, probe: false }),
+        during: () => Promise.all([during().finally(() => pause(1000).then(() => stopProbe.abort())), probe(server.url, stopProbe.signal, answers)]).then(() => undefined),
       });
     } catch (error) {
       problems.push(`the run stopped: ${(error as Error).message}`);
+    } finally {
+      stopProbe.abort();
     }
     counted = await countRecords(server.url, 15_000);
     journalLost = await countJournalLost(server.url, answers);
@@ -150,8 +183,9 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
     slowestMs = Math.max(slowestMs, a.answeredAt - a.sentAt);
   }
   const ended = (injected as Injected | null)?.ended;
-  const firstAfter = ended === undefined ? undefined : answers.filter((a) => a.sentAt >= ended && (a.status === 429 || (a.status >= 200 && a.status < 300))).sort((a, b) => a.answeredAt - b.answeredAt)[0];
-  const acknowledged = answers.filter((a) => a.status >= 200 && a.status < 300).length;
+  const probed = answers.filter((a) => a.probe);
+  const firstAfter = ended === undefined ? undefined : probed.filter((a) => a.sentAt >= ended && (a.status === 429 || (a.status >= 200 && a.status < 300))).sort((a, b) => a.answeredAt - b.answeredAt)[0];
+  const acknowledged = answers.filter((a) => !a.probe && a.status >= 200 && a.status < 300).length;
   const finished = report as Report | null;
   return {
     row,

@@ -1,7 +1,8 @@
 /**
  * The ioredis client of a {@link StoreTarget}: a `Redis` for one server or a Sentinel-watched
  * master, a `Cluster` for a Redis Cluster. Every form gets the same behaviour on failure: no
- * offline queue, a command timeout, and reconnection every ≤ 500 ms, forever.
+ * offline queue, a command timeout, reconnection every ≤ 500 ms, forever, and a ready check
+ * repeated every ≤ 100 ms while a restarted Redis loads its data.
  */
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
@@ -10,6 +11,9 @@ import type { StoreTarget } from './store-target.js';
 
 /** Longest pause between reconnect attempts (to a server, a Sentinel or a cluster). */
 const MAX_RECONNECT_DELAY_MS = 500;
+
+/** Longest pause between two ready checks of a Redis still loading its data after a restart. */
+export const LOADING_RETRY_MS = 100;
 
 /** How the client waits and retries. */
 export interface RedisClientOptions {
@@ -34,6 +38,9 @@ export function createRedisClient(target: StoreTarget, options: RedisClientOptio
     // adds a tick of latency): about 0.55× at 8 concurrent callers, even at 64, 1.08× at 256.
     enableAutoPipelining: false,
     lazyConnect: false,
+    // A Redis that is still loading its data (just restarted) answers the ready check with an
+    // estimate of at least a second, which ioredis would wait out whole: ask again every 100 ms.
+    maxLoadingRetryTime: LOADING_RETRY_MS,
     // RESP2: what every Redis since 5 speaks (the scripts' replies are the same either way).
     protocol: 2,
   };

@@ -228,7 +228,9 @@ const CONTROL_PLANE_NOTE = `The control plane is served at /__sim: health, fixtu
 scenarios (start and stop at run time), journal (every admission decision;
 /__sim/journal/oracle replays it against the rules, /__sim/journal/retry-audit judges how a
 client retried), keys (create, change, rotate, revoke, delete API keys; /__sim/audit lists
-every change) and sessions (POST signs a fixture user in and sets the session cookie).
+every change), sessions (POST signs a fixture user in and sets the session cookie) and
+sandboxes (POST /__sim/sandboxes: an isolated simulator per parallel test worker, reached under
+/__sandbox/<id>/ or with the header x-sim-sandbox: <id>).
 It is meant for local use. On a loopback --host (the default) it is open to this machine; on
 any other address the banner says the server is reachable from the network, and every /__sim
 request needs Authorization: Bearer <control token>.

@@ -59,15 +59,15 @@ const PROBE_EVERY_MS = 50;
 
 /**
  * The recovery probe: one GET /v1/query/types (key_acme_read) every {@link PROBE_EVERY_MS} ms,
- * one at a time, each given up after 10 s, until `stop` is aborted. The load tool cannot time
+ * one at a time, each given up after 10 s, until `until` (a `Date.now()` instant) or `stop` is aborted. The load tool cannot time
  * recovery itself: at a set rate autocannon sends each connection's share of a second in a
  * burst, so after a run of fast 503s it sends nothing until the next second begins.
  */
-async function probe(url: string, stop: AbortSignal, answers: Answer[]): Promise<void> {
+async function probe(url: string, until: number, stop: AbortSignal, answers: Answer[]): Promise<void> {
   const fixtures = await tryJson<{ apiKeys: { id: string; secret: string | null }[] }>(`${url}/__sim/fixtures`);
   const secret = fixtures?.apiKeys.find((k) => k.id === 'key_acme_read')?.secret;
   if (!secret) return;
-  while (!stop.aborted) {
+  while (!stop.aborted && Date.now() < until) {
     const sentAt = Date.now();
     let status = 0;
     try {
@@ -157,7 +157,8 @@ export async function measureRow(row: FaultRow, load: RowLoad, progress: (line: 
     try {
       report = await runPlan('ingest-burst', server.url, { duration: load.duration, rate: load.rate, connections: load.connections }, progress, {
         answered: (status, sentAt, answeredAt) => answers.push({ status, sentAt, answeredAt, probe: false }),
-        during: () => Promise.all([during().finally(() => pause(1000).then(() => stopProbe.abort())), probe(server.url, stopProbe.signal, answers)]).then(() => undefined),
+        // The probe asks as long as the load runs.
+        during: () => Promise.all([during(), probe(server.url, Date.now() + load.duration * 1000, stopProbe.signal, answers)]).then(() => undefined),
       });
     } catch (error) {
       problems.push(`the run stopped: ${(error as Error).message}`);

@@ -69,6 +69,39 @@ function dataTexts(answerText: string): Record<string, string> {
   return Object.fromEntries(body.data.map((item) => [item.parameter, JSON.stringify(item.data)]));
 }
 
+describe('replaying a recording of a website the fixtures do not have', () => {
+  it('serves the recorded rows once the website and a key are declared in a world of its own', async () => {
+    // The deployment recorded stands for the live service: its website is no fixture of the simulator.
+    const website = '3f2a9c1e-7b4d-4e21-9d55-1c0a2b3c4d5e';
+    const declared = (secret: string, kind: 'shop' | 'blog') => ({
+      organizations: [{ id: 'org_mine' }],
+      websites: [{ id: website, kind, dailySessions: 900 }],
+      keys: [{ id: 'key_mine_read', organizationId: 'org_mine', scopes: ['read:data'], secret }],
+    });
+    const secret = 'dbdy_MineLocalDevelopmentKey0000000000000000000000000';
+    const target = createSimulator({ seed: 'recorded-seed', world: declared(secret, 'shop') });
+    const url = await serveTarget(target);
+    const options = optionsFor(url, secret, { websites: [website], types: ['summary_metrics', 'top_pages'] });
+    expect(await recordCommand(options, capture(), depsOf(target))).toBe(0);
+    const recording = readRecordingFile(options.out);
+    const body = { parameters: ['summary_metrics', 'top_pages'], ...RANGE };
+    const recorded = dataTexts((await call(target, 'POST', '/v1/query', { query: { website_id: website }, key: secret, body })).text);
+
+    // Without the website in its world the simulator cannot serve it, recording or not.
+    const fixturesOnly = createSimulator({ seed: 'replaying-seed', replay: recording });
+    expect((await call(fixturesOnly, 'POST', '/v1/query', { query: { website_id: website }, key: secretOf(fixturesOnly, 'key_acme_read'), body })).status).toBe(403);
+
+    // Declared (another kind, so its own traffic differs), it serves the recorded rows.
+    const world = declared(secret, 'blog');
+    const replaying = createSimulator({ seed: 'replaying-seed', world, replay: recording });
+    const answer = await call(replaying, 'POST', '/v1/query', { query: { website_id: website }, key: secret, body });
+    expect(answer.status).toBe(200);
+    expect(dataTexts(answer.text)).toEqual(recorded);
+    const own = createSimulator({ seed: 'replaying-seed', world });
+    expect(dataTexts((await call(own, 'POST', '/v1/query', { query: { website_id: website }, key: secret, body })).text).top_pages).not.toBe(recorded.top_pages);
+  }, 30_000);
+});
+
 describe('analytics-sim record, called as a function, and createSimulator({ replay })', () => {
   it('records a second simulator over HTTP, and a simulator of another seed replays its rows byte for byte', async () => {
     const target = createSimulator({ seed: 'recorded-seed' });

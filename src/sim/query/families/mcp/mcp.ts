@@ -1,6 +1,6 @@
 import { bucketLabels, createBucketer, formatDateTime } from '../../engine/dates.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { datetime, int, list, num, text } from '../../engine/fields.js';
 import { mcpToolCalls } from '../../../model/derived/mcp-calls.js';
 import {
   byCount,
@@ -14,9 +14,18 @@ import {
   mcpTracked,
   topK,
 } from './mcp-calls-scan.js';
+import catalogue from './mcp-catalogue.json' with { type: 'json' };
 
-/** The mcp family: its types read analytics.mcp_tool_calls, deriving mcpToolCalls on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'mcp', table: 'analytics.mcp_tool_calls', derives: [mcpToolCalls] };
+/**
+ * The mcp family: its types read analytics.mcp_tool_calls, deriving mcpToolCalls on each day of
+ * their range; their fields and meta are in mcp-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'mcp',
+  table: 'analytics.mcp_tool_calls',
+  derives: [mcpToolCalls],
+  catalogue: readCatalogue('mcp', catalogue),
+};
 
 /** The live default LIMIT of the mcp lists. */
 const MCP_LIST_LIMIT = 100;
@@ -115,111 +124,28 @@ const defineMcpType = declareUnder({
   filters: ["client", "tool", "server_name", "environment", "website_id"],
   customizable: false,
   paging: 'self',
-  category: "MCP",
 });
 
 /** The live mcp builders. */
 export const mcpTypes: QueryTypeDefinition[] = [
   defineMcpType({
     name: 'mcp_summary',
-    fields: {
-      calls: int(),
-      errors: int(),
-      error_rate: num(),
-      p50_ms: num(),
-      p95_ms: num(),
-      tools: int(),
-      clients: int(),
-      sessions: int(),
-      servers: list(),
-      environments: list(),
-      websites: list(),
-      last_call: datetime(),
-      tracked: int(),
-    },
-    meta: {
-      title: "MCP Overview",
-      description: "Tool call totals with error rate (percent) and median and p95 duration (ms). servers, environments and websites list the values present, for filtering. tracked is 1 once a tool call was ever recorded. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      tags: ["mcp", "model context protocol", "tool calls", "agents"],
-      default_visualization: "metric",
-    },
     run: mcpSummaryRows,
   }),
   defineMcpType({
     name: 'mcp_calls_series',
-    fields: {
-      date: text(),
-      calls: int(),
-      errors: int(),
-    },
-    meta: {
-      title: "MCP Calls Over Time",
-      description: "Tool calls and failed calls per day (or hour), with empty buckets filled. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      tags: ["mcp", "model context protocol", "tool calls", "agents"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
     run: mcpCallsSeriesRows,
   }),
   defineMcpType({
     name: 'mcp_tools',
-    fields: {
-      tool: text(),
-      calls: int(),
-      errors: int(),
-      error_rate: num(),
-      p50_ms: num(),
-      p95_ms: num(),
-      avg_output_chars: num(),
-      sessions: int(),
-      clients: list(),
-      last_called: datetime(),
-    },
-    meta: {
-      title: "MCP Tools",
-      description: "One row per tool, most called first. avg_output_chars is the average result size in characters, about 4 per token. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      tags: ["mcp", "model context protocol", "tool calls", "agents"],
-      default_visualization: "table",
-    },
     run: mcpToolsRows,
   }),
   defineMcpType({
     name: 'mcp_clients',
-    fields: {
-      client: text(),
-      calls: int(),
-      error_rate: num(),
-      p95_ms: num(),
-      tools: int(),
-      sessions: int(),
-      versions: list(),
-      user_agent: text(),
-      last_seen: datetime(),
-    },
-    meta: {
-      title: "MCP Clients",
-      description: "One row per AI client product (Claude Code, Cursor, ChatGPT, Codex...; '' when unidentified), most calls first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      tags: ["mcp", "model context protocol", "tool calls", "agents"],
-      default_visualization: "table",
-    },
     run: mcpClientsRows,
   }),
   defineMcpType({
     name: 'mcp_errors',
-    fields: {
-      tool: text(),
-      error: text(),
-      occurrences: int(),
-      sessions: int(),
-      clients: list(),
-      last_seen: datetime(),
-    },
-    meta: {
-      title: "MCP Errors",
-      description: "Failed tool calls grouped by tool and error message, most frequent first. Covers MCP servers tracked with @databuddy/sdk/mcp: all of an organization's servers, or the ones linked to a website. Filter by client, tool, server_name, environment or website_id.",
-      tags: ["mcp", "model context protocol", "tool calls", "agents"],
-      default_visualization: "table",
-    },
     run: mcpErrorsRows,
   }),
 ];

@@ -176,6 +176,33 @@ export const worldMonitorSchema = z
   })
   .strict();
 
+/** A status page the world declares. */
+export const worldStatusPageSchema = z
+  .object({
+    id: entityId.describe('The status page id, used as given.'),
+    organizationId: entityId.describe('Its organization, one the world declares.'),
+    websiteId: entityId.optional().describe('The declared website of that organization it belongs to (default: the whole organization).'),
+    name: z.string().min(1).max(200).optional().describe('Display name (default: the organization\'s name and "Status").'),
+    slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, '1 to 100 lower-case letters, digits or -').optional().describe('Its public slug, unique (default: from the id).'),
+    description: z.string().max(1000).optional(),
+    published: z.boolean().optional().describe('Whether the public read answers it (default true).'),
+    monitorIds: z.array(entityId).max(100).optional().describe('Declared monitors of the organization it shows (default none).'),
+  })
+  .strict();
+
+/** A feature flag the world declares. */
+export const worldFlagSchema = z
+  .object({
+    id: entityId.describe('The flag id, used as given.'),
+    organizationId: entityId.describe('Its organization, one the world declares.'),
+    websiteId: entityId.optional().describe('The declared website of that organization it belongs to.'),
+    key: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, '1 to 100 letters, digits, _, . or -').describe('Its key, unique in the organization.'),
+    description: z.string().max(1000).optional(),
+    enabled: z.boolean().optional().describe('Default true.'),
+    rolloutPercentage: z.number().int().min(0).max(100).optional().describe('Default 100.'),
+  })
+  .strict();
+
 /** An organization the world declares. */
 export const worldOrganizationSchema = z
   .object({
@@ -223,6 +250,8 @@ export const worldConfigSchema = z
     users: z.array(worldUserSchema).max(MAX_DECLARED_RECORDS).optional().describe('Members of the declared organizations; an organization without one gets a generated member.'),
     links: z.array(worldLinkSchema).max(MAX_DECLARED_RECORDS).optional().describe('Short links of the declared organizations.'),
     monitors: z.array(worldMonitorSchema).max(MAX_DECLARED_RECORDS).optional().describe('Uptime monitors of the declared organizations.'),
+    statusPages: z.array(worldStatusPageSchema).max(MAX_DECLARED_RECORDS).optional().describe('Status pages of the declared organizations.'),
+    flags: z.array(worldFlagSchema).max(MAX_DECLARED_RECORDS).optional().describe('Feature flags of the declared organizations (without targeting rules).'),
   })
   .strict()
   .superRefine((world, ctx) => {
@@ -296,7 +325,28 @@ export const worldConfigSchema = z
       });
     });
     const slugs = new Map<string, number>();
-    for (const [field, list] of [['links', world.links ?? []], ['monitors', world.monitors ?? []]] as const) {
+    duplicates(world.statusPages ?? [], 'statusPages');
+    duplicates(world.flags ?? [], 'flags');
+    const monitorOrg = new Map((world.monitors ?? []).map((m) => [m.id, m.organizationId]));
+    world.statusPages?.forEach((page, i) => {
+      page.monitorIds?.forEach((id, j) => {
+        if (monitorOrg.get(id) !== page.organizationId) problem(['statusPages', i, 'monitorIds', j], `no declared monitor ${id} in ${page.organizationId}`);
+      });
+    });
+    const pageSlugs = new Map<string, number>();
+    world.statusPages?.forEach((page, i) => {
+      const slug = page.slug ?? page.id.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+      const first = pageSlugs.get(slug);
+      if (first !== undefined) problem(['statusPages', i, 'slug'], `${slug} is already the slug of statusPages[${first}]`);
+      else pageSlugs.set(slug, i);
+    });
+    const flagKeys = new Map<string, number>();
+    world.flags?.forEach((flag, i) => {
+      const first = flagKeys.get(`${flag.organizationId}/${flag.key}`);
+      if (first !== undefined) problem(['flags', i, 'key'], `${flag.key} is already the key of flags[${first}] in ${flag.organizationId}`);
+      else flagKeys.set(`${flag.organizationId}/${flag.key}`, i);
+    });
+    for (const [field, list] of [['links', world.links ?? []], ['monitors', world.monitors ?? []], ['statusPages', world.statusPages ?? []], ['flags', world.flags ?? []]] as const) {
       list.forEach((item, i) => {
         if (!orgIds.has(item.organizationId)) problem([field, i, 'organizationId'], `no declared organization ${item.organizationId}`);
         if (item.websiteId === undefined) return;

@@ -4,13 +4,24 @@ import { createDistinct, round2 } from '../../readers/aggregate.js';
 import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { datetime, datetimeOrNull, int, intOrNull, list, num, text } from '../../engine/fields.js';
 import { aiCrawlerRequests } from '../../../model/derived/ai-crawlers.js';
 import { passesFilters } from '../../engine/filters.js';
+import catalogue from './ai-agents-catalogue.json' with { type: 'json' };
 
-/** The ai-agents family: its types read analytics.ai_traffic_spans, deriving aiCrawlerRequests on each day of their range; they report when server-side tracking began, so they read the ingested records of every day. */
-const FAMILY: QueryFamilySpec = { name: 'ai-agents', table: 'analytics.ai_traffic_spans', derives: [aiCrawlerRequests], readsEveryDay: true };
+/**
+ * The ai-agents family: its types read analytics.ai_traffic_spans, deriving aiCrawlerRequests on
+ * each day of their range; they report when server-side tracking began, so they read the
+ * ingested records of every day. Their fields and meta are in ai-agents-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'ai-agents',
+  table: 'analytics.ai_traffic_spans',
+  derives: [aiCrawlerRequests],
+  readsEveryDay: true,
+  catalogue: readCatalogue('ai-agents', catalogue),
+};
 
 /** Orders by name: the tie-break of every ranking here. */
 function byName(a: string, b: string): number {
@@ -410,227 +421,59 @@ const defineAiAgentsType = declareUnder({
   family: FAMILY,
   customizable: false,
   paging: 'self',
-  category: "AI Agents",
 });
 
 /** The live ai-agents builders. */
 export const aiAgentsTypes: QueryTypeDefinition[] = [
   defineAiAgentsType({
     name: 'ai_products',
-    fields: {
-      product: text("Product"),
-      requests: int("Requests"),
-      pages: int("Pages read"),
-      training: int("Training"),
-      search_index: int("Search index"),
-      on_demand: int("On demand"),
-      answer_fetches: int("Fetched live to answer a user"),
-      visitors: int("Visitors referred"),
-      last_seen: datetimeOrNull("Last request"),
-      server_tracking_since: datetimeOrNull("First server-side request (null when none)"),
-      has_proxy: int("Site has ever sent server-side requests (@databuddy/sdk/agents or a Vercel log drain)", { type: "boolean" }),
-    },
-    meta: {
-      title: "AI Products",
-      description: "AI products (ChatGPT, Claude, Perplexity, Gemini, Meta AI and others) with the requests their crawlers and agents made, pages they read, purpose split, and visitors they sent through referrals or their desktop app browser.",
-      tags: ["ai", "agents", "crawlers", "chatgpt", "claude", "referrals"],
-      default_visualization: "table",
-    },
     run: aiProductsRows,
   }),
   defineAiAgentsType({
     name: 'ai_content_formats',
-    fields: {
-      format: text("Format"),
-      requests: int("Requests"),
-      pages: int("Pages"),
-      products: list("Read by"),
-    },
-    meta: {
-      title: "How AI Reads Your Content",
-      description: "AI requests split by content format (markdown, llms.txt, or HTML, as the agent asked for it through the path or the Accept header; page loads recorded by the browser tracker count as HTML), with the pages and the AI products fetching each format.",
-      tags: ["ai", "agents", "markdown", "llms.txt", "docs"],
-      default_visualization: "table",
-    },
     run: aiContentFormatsRows,
   }),
   defineAiAgentsType({
     name: 'ai_product_visitors',
     derives: [],
-    fields: {
-      date: text("Date"),
-      product: text("Product"),
-      visitors: int("Visitors"),
-    },
-    meta: {
-      title: "AI Visitors Over Time",
-      description: "Visitors per day (or hour) sent by each AI product, from its referrals and from its desktop app browser (Claude, Cursor).",
-      tags: ["ai", "referrals", "visitors", "time-series"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
     run: aiProductVisitorsRows,
   }),
   defineAiAgentsType({
     name: 'ai_agent_pages',
     derives: [],
     filters: ["agent_id", "path"],
-    fields: {
-      page: text("Page"),
-      format: text("Format"),
-      requests: int("Requests"),
-      last_seen: datetime("Last request"),
-      agents: list("Read by"),
-    },
-    meta: {
-      title: "Pages Read by AI",
-      description: "What AI crawlers and agents read: one row per page and content format (markdown, llms.txt or HTML, as the agent asked for it), with the request count, last request, and every agent that read it (id, name, product, requests), most requested first. Up to `limit` pages per format (1000 by default). robots.txt, sitemaps, data files and dotfile probes are not pages. Filter by agent_id to list one agent's pages.",
-      tags: ["ai", "agents", "crawlers", "pages", "markdown", "llms.txt", "llms-full.txt", "docs"],
-      default_visualization: "table",
-    },
     run: aiAgentPagesRows,
   }),
   defineAiAgentsType({
     name: 'ai_failed_requests',
     filters: ["agent_id"],
-    fields: {
-      page: text("Page"),
-      format: text("Format"),
-      status_code: num("Status"),
-      requests: int("Requests"),
-      last_seen: datetime("Last request"),
-      agents: list("Requested by"),
-    },
-    meta: {
-      title: "Requests AI Couldn't Read",
-      description: "AI crawler and agent requests that got an HTTP error (status 400 or above), one row per page and status, with the request count, last request, and the agents that hit it. Only Vercel log drain rows carry a status, so other setups return no rows. llms.txt and markdown pages come first. Filter by agent_id for one agent.",
-      tags: ["ai", "agents", "crawlers", "errors", "404", "status"],
-      default_visualization: "table",
-    },
     run: aiFailedRequestsRows,
   }),
   defineAiAgentsType({
     name: 'ai_recent_requests',
     filters: ["agent_id"],
-    fields: {
-      time: datetime("Time"),
-      agent_id: text("Agent ID"),
-      name: text("Agent"),
-      product: text("Product"),
-      page: text("Page"),
-      format: text("Format"),
-      status_code: num("Status"),
-      source: text("Source"),
-    },
-    meta: {
-      title: "Latest AI Requests",
-      description: "The most recent individual requests from AI crawlers and agents, newest first: time, agent (id, name, product), page, content format, HTTP status (Vercel log drain rows only, 0 elsewhere) and source. Filter by agent_id for one agent.",
-      tags: ["ai", "agents", "crawlers", "log", "recent", "requests"],
-      default_visualization: "table",
-    },
     run: aiRecentRequestsRows,
   }),
   defineAiAgentsType({
     name: 'ai_landing_pages',
     filters: ["path"],
-    fields: {
-      page: text("Page"),
-      visitors: int("AI visitors"),
-      pageviews: int("Pageviews"),
-      senders: list("Sent by (product, visitors, reads)"),
-    },
-    meta: {
-      title: "Pages AI Sends Visitors To",
-      description: "The page each AI-referred visit started on: every visit from an AI product (referrals and AI app browsers such as Claude or Cursor) is credited once, to the first page it viewed with an AI referrer. Each page carries its pageviews from all visitors and, per AI product that sent visitors, its visitors and how many times its crawlers and agents read that page in the same period.",
-      tags: ["ai", "referrals", "pages", "visitors", "reads", "citations"],
-      default_visualization: "table",
-    },
     run: aiLandingPagesRows,
   }),
   defineAiAgentsType({
     name: 'ai_visitor_outcomes',
-    fields: {
-      product: text("Product"),
-      visitors: int("Visitors"),
-      pages_per_visit: num("Pages per visit"),
-      engaged_rate: num("Viewed 2+ pages", { unit: "%" }),
-    },
-    meta: {
-      title: "What AI Visitors Do",
-      description: "Visitors each AI product sent, how many pages they viewed per visit, and the share that viewed two or more pages, plus the same numbers for all AI visitors combined ('All AI visitors', each visit counted once) and for all visitors ('All visitors').",
-      tags: ["ai", "referrals", "engagement", "outcomes"],
-      default_visualization: "table",
-    },
     run: aiVisitorOutcomesRows,
   }),
   defineAiAgentsType({
     name: 'ai_crawlers',
-    fields: {
-      agent_id: text("Agent"),
-      name: text("Crawler"),
-      product: text("Product"),
-      operator: text("Operator"),
-      purpose: text("Purpose"),
-      purpose_inferred: int("Purpose inferred, not stated by the operator", { type: "boolean" }),
-      requests: int("Requests"),
-      pages: int("Pages read"),
-      html_pages: int("HTML pages read"),
-      markdown_pages: int("Markdown pages read"),
-      llms_pages: int("llms.txt pages read"),
-      markdown: int("Markdown requests"),
-      llms: int("llms.txt requests"),
-      last_seen: datetime("Last request"),
-      user_agent: text("User agent"),
-    },
-    meta: {
-      title: "AI Crawlers",
-      description: "Each AI crawler or agent that requested your pages, with its product, the company operating it (empty for unidentified agents), purpose, request count, distinct pages read (in total and per content format), how many of those requests asked for markdown or llms.txt, last request, and a sample user agent for checking robots.txt rules.",
-      tags: ["ai", "crawlers", "agents", "bots", "robots.txt", "gptbot", "claudebot", "perplexitybot", "chatgpt-user", "claude code"],
-      default_visualization: "table",
-    },
     run: aiCrawlersRows,
   }),
   defineAiAgentsType({
     name: 'ai_crawler_activity',
     filters: ["agent_id"],
-    fields: {
-      date: text("Date"),
-      requests: int("Requests"),
-      markdown: int("Markdown requests"),
-      llms: int("llms.txt requests"),
-      html: int("HTML requests"),
-    },
-    meta: {
-      title: "AI Requests Over Time",
-      description: "AI crawler and agent requests per day (or hour), split into markdown, llms.txt and HTML requests. Filter by agent_id to follow one agent.",
-      tags: ["ai", "crawlers", "agents", "time-series", "trend"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
     run: aiCrawlerActivityRows,
   }),
   defineAiAgentsType({
     name: 'ai_weekly_digest',
-    fields: {
-      product: text("Product"),
-      purpose: text("Main crawler purpose (empty when it only sent visitors)"),
-      visitors: int("Visitors"),
-      previous_visitors: int("Previous visitors"),
-      requests: int("Requests"),
-      previous_requests: int("Previous requests"),
-      new_pages: intOrNull("Pages not read in the previous 90 days (null with less than 90 days of history)"),
-      site_visitors: int("Site AI visitors"),
-      site_previous_visitors: int("Site AI visitors, previous period"),
-      site_new_pages: intOrNull("Site pages not read in the previous 90 days (null with less than 90 days of history)"),
-      site_has_server_tracking: int("Site sent server-side requests in the period", { type: "boolean" }),
-      site_server_tracking_since: datetimeOrNull("First server-side request (null when none)"),
-    },
-    meta: {
-      title: "AI Activity Digest",
-      description: "Per AI product, visitors sent and requests made in the selected period and the equally long period before it, plus the pages it read in the selected period that it had not read in the 90 days before. new_pages and site_new_pages are NULL when the site has less than 90 days of comparable history before the period, counted from its first server-side request, or from its first event when the period ends before any server-side request. Every row also carries site-wide totals that count each visitor and page once (site_visitors, site_previous_visitors, site_new_pages); use those for whole-site numbers instead of summing the per-product columns. site_has_server_tracking says whether the site sent server-side requests (@databuddy/sdk/agents or a Vercel log drain) in the selected period; without them, crawlers that don't run JavaScript are missing from that period's request counts.",
-      tags: ["ai", "digest", "summary", "week-over-week"],
-      default_visualization: "table",
-    },
     run: aiWeeklyDigestRows,
   }),
 ];

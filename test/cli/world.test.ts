@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/cli/args.js';
+import { parseCommand, type ServeOptions } from '../../src/cli/args.js';
+import { applyConfig } from '../../src/cli/config.js';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.js';
 import { fetchAnswer } from '../helpers/wire.js';
 
@@ -95,6 +96,18 @@ describe('analytics-sim serve with a world', () => {
     expect(result.stderr).toContain('world.websites.0.timezone: an IANA time zone');
     expect(result.stderr).toContain("world.websites.0: Unrecognized key: \"colour\"");
     expect(result.stdout).not.toContain('listening on');
+  });
+
+  it('puts --world and --locale over the file\'s world section, keeping what it declares', () => {
+    const command = parseCommand(['serve', '--world', 'large', '--locale', 'fr']);
+    if (command.kind !== 'serve') throw new Error(command.kind);
+    const file = { organizations: [{ id: 'org_mine' }], generate: { organizations: 3 }, locale: 'de' as const };
+    const options: ServeOptions = applyConfig(command.options, command.given, { path: 'world.json', config: { world: file } });
+    expect(options.world).toEqual({ organizations: [{ id: 'org_mine' }], preset: 'large', locale: 'fr' });
+    const plain = parseCommand(['serve']);
+    if (plain.kind !== 'serve') throw new Error(plain.kind);
+    expect(applyConfig(plain.options, plain.given, { path: 'world.json', config: { world: file } }).world).toEqual(file);
+    expect(applyConfig(plain.options, plain.given, { path: 'none.json', config: {} }).world).toBeUndefined();
   });
 
   it('reads --world and --locale, and names the choices of a wrong one', () => {

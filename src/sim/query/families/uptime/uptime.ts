@@ -4,12 +4,14 @@ import { DAY_MS } from '../../../model/world.js';
 import { percentage, percentile, round2 } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import type { FilterPlan } from '../../engine/filters.js';
 import { scanChecks } from '../../readers/scan.js';
+import catalogue from './uptime-catalogue.json' with { type: 'json' };
 
-/** The uptime family: its types read uptime.uptime_monitor. */
-const FAMILY: QueryFamilySpec = { name: 'uptime', table: 'uptime.uptime_monitor' };
+/** The uptime family: its types read uptime.uptime_monitor; their fields and meta are in uptime-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'uptime', table: 'uptime.uptime_monitor', catalogue: readCatalogue('uptime', catalogue) };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -267,54 +269,17 @@ const defineUptimeType = declareUnder({
   family: FAMILY,
   target: 'monitor',
   customizable: false,
-  category: "Uptime",
 });
 
 /** The live uptime builders. */
 export const uptimeTypes: QueryTypeDefinition[] = [
   defineUptimeType({
     name: 'uptime_overview',
-    fields: {
-      total_checks: 'integer',
-      uptime_percentage: 'number',
-      avg_response_time: 'number',
-      p50_response_time: 'number',
-      p75_response_time: 'number',
-      p95_response_time: 'number',
-      p99_response_time: 'number',
-      max_response_time: 'integer',
-      min_response_time: 'integer',
-      avg_ttfb: 'number',
-      ssl_expiry: 'string?',
-      ssl_valid: 'integer',
-    },
-    meta: {
-      description: "Uptime monitoring overview with availability percentage and response times.",
-      tags: ["uptime", "overview", "monitoring"],
-    },
     run: overviewRows,
   }),
   defineUptimeType({
     name: 'uptime_time_series',
     customizable: true,
-    fields: {
-      date: 'string',
-      uptime_percentage: 'number',
-      total_checks: 'integer',
-      successful_checks: 'integer',
-      downtime_seconds: 'integer',
-      avg_response_time: 'number',
-      p50_response_time: 'number',
-      p95_response_time: 'number',
-      max_response_time: 'integer',
-      avg_ttfb: 'number',
-      p50_ttfb: 'number',
-      p95_ttfb: 'number',
-    },
-    meta: {
-      description: "Uptime check results plotted over time.",
-      tags: ["uptime", "time-series"],
-    },
     // The builder buckets by the hour unless asked for minutes or days (/compile's timeUnit);
     // /v1/query always asks for hours or days.
     sql: {
@@ -340,16 +305,6 @@ export const uptimeTypes: QueryTypeDefinition[] = [
   }),
   defineUptimeType({
     name: 'uptime_status_breakdown',
-    fields: {
-      status: 'integer',
-      http_code: 'integer',
-      count: 'integer',
-      percentage: 'number',
-    },
-    meta: {
-      description: "Distribution of uptime check results by status code.",
-      tags: ["uptime", "status", "distribution"],
-    },
     run: statusRows,
   }),
   defineUptimeType({
@@ -357,70 +312,19 @@ export const uptimeTypes: QueryTypeDefinition[] = [
     customizable: true,
     // A simulator cost bound (one row per check), not a live rule.
     maxRangeDays: 31,
-    fields: {
-      timestamp: 'string',
-      url: 'string',
-      status: 'integer',
-      http_code: 'integer',
-      ttfb_ms: 'integer',
-      total_ms: 'integer',
-      probe_region: 'string',
-      probe_ip: 'string',
-      ssl_valid: 'integer',
-      error: 'string',
-    },
-    meta: {
-      description: "Most recent uptime check results.",
-      tags: ["uptime", "recent", "checks"],
-    },
     run: recentCheckRows,
   }),
   defineUptimeType({
     name: 'uptime_response_time_trends',
     customizable: true,
-    fields: {
-      date: 'string',
-      avg_response_time: 'number',
-      p50_response_time: 'number',
-      p75_response_time: 'number',
-      p90_response_time: 'number',
-      p95_response_time: 'number',
-      p99_response_time: 'number',
-      min_response_time: 'integer',
-      max_response_time: 'integer',
-      avg_ttfb: 'number',
-    },
-    meta: {
-      description: "Response time trends from uptime monitoring.",
-      tags: ["uptime", "response-time", "trends"],
-    },
     run: responseTrendRows,
   }),
   defineUptimeType({
     name: 'uptime_ssl_status',
-    fields: {
-      ssl_expiry: 'string?',
-      ssl_valid: 'integer',
-      invalid_ssl_checks: 'integer',
-    },
-    meta: {
-      description: "SSL certificate status and expiry information.",
-      tags: ["uptime", "ssl", "certificate"],
-    },
     run: sslRows,
   }),
   defineUptimeType({
     name: 'uptime_by_region',
-    fields: {
-      region: 'string',
-      uptime_percentage: 'number',
-      avg_response_time: 'number',
-      p95_response_time: 'number',
-    },
-    meta: {
-      description: "Uptime and response times broken down by monitoring region.",
-      tags: ["uptime", "regions", "geography"],
-    },
     run: regionRows,
   }),
 ];

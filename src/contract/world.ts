@@ -94,7 +94,7 @@ export const worldPageSchema = z
       .describe('The page path, as the tracker sends it (/pricing).'),
     weight: z.number().positive().max(1_000_000).optional().describe('Relative share of the pageviews (default 1).'),
     entry: z.number().min(0).max(1_000).optional().describe('How often a visit starts here, relative to the weight (default 1; 0: never an entry page).'),
-    title: z.string().min(1).max(300).optional().describe('The page title (default: made from the path).'),
+    title: z.string().min(1).max(300).optional().describe('The page title (checked; not yet in any answer).'),
   })
   .strict();
 
@@ -222,7 +222,7 @@ export const worldWebsiteSchema = z
     public: z.boolean().optional().describe('Whether anyone may query it without a key (default false).'),
     kind: z.enum(WEBSITE_KINDS).optional().describe('What the site is; picks rhythm, devices, sources and, when not declared, pages and events (default landing).'),
     dailySessions: z.number().int().min(0).max(MAX_DAILY_SESSIONS).optional().describe(`Mean sessions on an ordinary weekday, 0 to ${MAX_DAILY_SESSIONS} (default 500).`),
-    timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').optional().describe('The website\'s time zone, an IANA name (default UTC).'),
+    timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').optional().describe('The website\'s time zone, an IANA name: 60% of its visitors live in the countries of that zone (default: none, the usual worldwide mix).'),
     pages: z.array(worldPageSchema).min(1).max(MAX_DECLARED_PAGES).optional().describe('Its pages; default: the pages of its kind.'),
     events: z.array(worldEventSchema).min(1).max(MAX_DECLARED_EVENTS).optional().describe('Its custom events; default: the events of its kind.'),
     campaigns: z.array(worldCampaignSchema).min(1).max(MAX_DECLARED_CAMPAIGNS).optional().describe('Its UTM campaigns; default: those of its kind.'),

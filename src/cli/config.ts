@@ -8,6 +8,9 @@ import { readJsonFile, UsageError } from './read-json-file.js';
 /** The file `analytics-sim serve` reads from the working directory when no `--config` is given. */
 export const CONFIG_FILE = 'analytics-sim.config.json';
 
+/** Problems of a config file listed at most; past it the message says how many more there are. */
+export const MAX_LISTED_PROBLEMS = 100;
+
 /** A config file that cannot be used; the message names the file and the field. */
 export class ConfigError extends UsageError {}
 
@@ -27,8 +30,9 @@ export function loadConfig(explicitPath: string | undefined, cwd: string): Loade
   const parsed = readJsonFile(path, 'config file', ConfigError);
   const result = simulatorConfigSchema.safeParse(parsed);
   if (!result.success) {
-    const problems = result.error.issues.slice(0, 10).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}${didYouMean(issue)}`);
-    const more = result.error.issues.length > 10 ? ` (and ${result.error.issues.length - 10} more)` : '';
+    // Every problem, up to a bound: a world section can have many, and each is worth fixing in one go.
+    const problems = result.error.issues.slice(0, MAX_LISTED_PROBLEMS).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}${didYouMean(issue)}`);
+    const more = result.error.issues.length > MAX_LISTED_PROBLEMS ? ` (and ${result.error.issues.length - MAX_LISTED_PROBLEMS} more)` : '';
     throw new ConfigError(`invalid config file ${path}: ${problems.join('; ')}${more}`);
   }
   return { path, config: result.data };

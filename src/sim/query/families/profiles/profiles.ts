@@ -19,7 +19,8 @@ import { hashString, mix } from '../../../model/hash.js';
 import { sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { formatDateTime } from '../../engine/dates.js';
-import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { passesFilters, type FieldTest } from '../../engine/filters.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import {
@@ -34,6 +35,7 @@ import {
 } from '../../readers/session-identity.js';
 import type { TrackedEvent } from '../../../ingest/event-store.js';
 import { userAgentOf } from './user-agent.js';
+import catalogue from './profiles-catalogue.json' with { type: 'json' };
 
 /** profile_list filters tested on the rolled-up visitor rather than on sessions. */
 const VISITOR_FIELDS: ReadonlySet<string> = new Set(['session_count', 'total_events', 'unique_pages', 'event_name']);
@@ -414,11 +416,13 @@ function profileRevenueRows(ctx: RunContext): Row[] {
   );
 }
 
+/** The profiles family: its types read the profiles of POST /identify; their fields and meta are in profiles-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'profiles', readsProfiles: true, catalogue: readCatalogue('profiles', catalogue) };
+
 /** What every profiles declaration below shares. */
 const defineProfilesType = declareUnder({
-  family: { name: 'profiles', readsProfiles: true },
+  family: FAMILY,
   filters: ["anonymous_id"],
-  category: "Profiles",
 });
 
 /** The live profiles builders. */
@@ -428,99 +432,19 @@ export const profilesTypes: QueryTypeDefinition[] = [
     derives: [deviceDetailsOf, revenueDerivation],
     filters: ["session_count", "total_events", "unique_pages", "event_name", "profile_id"],
     readsTrackedEvents: true,
-    fields: {
-      visitor_id: 'string',
-      profile_id: 'string',
-      first_visit: 'string',
-      last_visit: 'string',
-      session_count: 'integer',
-      total_events: 'integer',
-      unique_pages: 'integer',
-      user_agent: 'string',
-      country: 'string',
-      region: 'string',
-      device_type: 'string',
-      browser_name: 'string',
-      os_name: 'string',
-      referrer: 'string',
-      custom_event_count: 'integer',
-      unique_event_names: 'integer',
-      ltv: 'number',
-    },
-    meta: {
-      description: "List of identified user profiles with visit counts and metadata.",
-      tags: ["profiles", "users", "identified"],
-    },
     run: profileListRows,
   }),
   defineProfilesType({
     name: 'profile_detail',
     readsTrackedEvents: true,
-    fields: {
-      visitor_id: 'string',
-      first_visit: 'string',
-      last_visit: 'string',
-      total_sessions: 'integer',
-      total_pageviews: 'integer',
-      total_duration: 'number',
-      total_duration_formatted: 'string',
-      profile_id: 'string',
-      device: 'string',
-      browser: 'string',
-      os: 'string',
-      country: 'string',
-      region: 'string',
-    },
-    meta: {
-      description: "Detailed profile information for a specific identified user, based on analytics, custom, error, vital, and link activity.",
-      tags: ["profiles", "users", "detail"],
-    },
     run: profileDetailRows,
   }),
   defineProfilesType({
     name: 'profile_revenue',
-    fields: {
-      transaction_id: 'string',
-      provider: 'string',
-      type: 'string',
-      status: 'string',
-      amount: 'number',
-      currency: 'string',
-      product_name: 'string',
-      created: 'string',
-    },
-    meta: {
-      description: "Revenue transactions attributed to a user profile via profile id, device set, or session stitching.",
-      tags: ["profiles", "revenue", "transactions"],
-    },
     run: profileRevenueRows,
   }),
   defineProfilesType({
     name: 'profile_sessions',
-    fields: {
-      session_id: 'string',
-      session_name: 'string',
-      first_visit: 'string',
-      last_visit: 'string',
-      duration: 'integer',
-      duration_formatted: 'string',
-      page_views: 'integer',
-      unique_pages: 'integer',
-      device: 'string',
-      browser: 'string',
-      os: 'string',
-      country: 'string',
-      region: 'string',
-      referrer: 'string',
-      events: 'array',
-      web_vitals: 'array',
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      description: "Session history for a user profile, including analytics events, custom events, errors, outgoing links, and separate web vitals context.",
-      tags: ["profiles", "sessions", "history"],
-    },
     run: profileSessionRows,
   }),
 ];

@@ -187,6 +187,23 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     },
   },
   {
+    id: 'slow-under-timeout',
+    name: `${FAULT_SECONDS} s of +0.9 s latency to Redis`,
+    keepsData: true,
+    short: false,
+    dropsConnections: false,
+    setup: proxiedRedis,
+    async inject({ setup }) {
+      const { proxy } = setup as Awaited<ReturnType<typeof proxiedRedis>>;
+      const began = Date.now();
+      // Each round trip takes 1.8 s: under the command timeout (2 s), so no call gives up.
+      proxy.setDelay(900);
+      await pause(FAULT_SECONDS * 1000);
+      proxy.setDelay(0);
+      return { began, ended: Date.now(), detail: 'every chunk between the simulator and Redis delayed 0.9 s (a round trip 1.8 s, under the 2 s command timeout)' };
+    },
+  },
+  {
     id: 'cut',
     name: `${FAULT_SECONDS} s cut to Redis`,
     keepsData: true,

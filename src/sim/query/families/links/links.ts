@@ -3,16 +3,25 @@ import { OUTBOUND_LINKS, outboundClicks, type OutboundClicks } from '../../../mo
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { formatDateTime } from '../../engine/dates.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { int, num, text } from '../../engine/fields.js';
 import { createFieldReader, passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
 import { OUTGOING_LINKS, type OutgoingLinkRecord } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
 import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
+import catalogue from './links-catalogue.json' with { type: 'json' };
 
-/** The links family: its types read analytics.outgoing_links, deriving outboundClicks on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'links', table: 'analytics.outgoing_links', derives: [outboundClicks] };
+/**
+ * The links family: its types read analytics.outgoing_links, deriving outboundClicks on each day
+ * of their range; their fields and meta are in links-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'links',
+  table: 'analytics.outgoing_links',
+  derives: [outboundClicks],
+  catalogue: readCatalogue('links', catalogue),
+};
 
 /** Filter fields of an outbound click that no session dictionary holds. */
 const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);
@@ -187,45 +196,16 @@ const defineLinksType = declareUnder({
   publicAccess: true,
   filters: ["client_id", "anonymous_id", "session_id", "href", "text"],
   customizable: true,
-  category: "Behavior",
 });
 
 /** The live links builders. */
 export const linksTypes: QueryTypeDefinition[] = [
   defineLinksType({
     name: 'outbound_links',
-    fields: {
-      href: text("Destination URL", { description: "The external URL that was clicked" }),
-      text: text("Link Text", { description: "The visible text of the clicked link" }),
-      total_clicks: int("Total Clicks", { description: "Total number of clicks on this link" }),
-      unique_users: int("Unique Users", { description: "Number of unique users who clicked this link" }),
-      unique_sessions: int("Unique Sessions", { description: "Number of unique sessions with clicks on this link" }),
-      percentage: num("Click Share", { description: "Percentage of total outbound link clicks", unit: "%" }),
-      last_clicked: text("Last Clicked", { description: "Most recent time this link was clicked" }),
-    },
-    meta: {
-      title: "Outbound Links",
-      description: "Track external links clicked by users, showing which outbound destinations are most popular.",
-      tags: ["links", "outbound", "external", "clicks", "engagement"],
-      default_visualization: "table",
-    },
     run: outboundLinkRows,
   }),
   defineLinksType({
     name: 'outbound_domains',
-    fields: {
-      domain: text("Domain", { description: "The external domain that was clicked" }),
-      total_clicks: int("Total Clicks", { description: "Total number of clicks to this domain" }),
-      unique_users: int("Unique Users", { description: "Number of unique users who clicked links to this domain" }),
-      unique_links: int("Unique Links", { description: "Number of different links clicked to this domain" }),
-      percentage: num("Click Share", { description: "Percentage of total outbound link clicks", unit: "%" }),
-    },
-    meta: {
-      title: "Outbound Domains",
-      description: "Aggregate outbound link clicks by destination domain to see which external sites users visit most.",
-      tags: ["links", "domains", "external", "clicks", "destinations"],
-      default_visualization: "table",
-    },
     run: outboundDomainRows,
   }),
 ];

@@ -1,6 +1,10 @@
-import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { int, num, text } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import catalogue from './geo-catalogue.json' with { type: 'json' };
+
+/** The geo family: its types' fields and meta are in geo-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'geo', catalogue: readCatalogue('geo', catalogue) };
 
 /**
  * The live normalizeGeo plugin: `country_code` and `country_name` from the row's country (an
@@ -42,35 +46,17 @@ function placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (co
 }
 
 /**
- * The region or city breakdown: a row per (place, country), public, limit 100, with the live
- * meta these builders share in the `Geography` category.
+ * The region or city breakdown: a row per (place, country), public, limit 100; its fields and
+ * meta are in geo-catalogue.json.
  */
-function definePlaceBreakdown(spec: {
-  place: 'region' | 'city';
-  label: string;
-  labelDescription: string;
-  title: string;
-  description: string;
-  tags: string[];
-  countryOf: (ctx: RunContext, code: number) => number;
-}): QueryTypeDefinition {
+function definePlaceBreakdown(spec: { place: 'region' | 'city'; countryOf: (ctx: RunContext, code: number) => number }): QueryTypeDefinition {
   const { place } = spec;
   return defineQueryType({
     name: place,
-    family: 'geo',
+    family: FAMILY,
     publicAccess: true,
     customizable: true,
     limit: 100,
-    fields: {
-      name: text(spec.label, { description: spec.labelDescription }),
-      country: text("Country", { description: `Country containing this ${place}` }),
-      pageviews: int("Pageviews", { description: `Total pageviews from this ${place}` }),
-      visitors: int("Visitors", { description: `Unique visitors from this ${place}` }),
-      percentage: num("Traffic %", { description: `Share of summed visitor counts across all ${place} groups`, unit: "%" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: { title: spec.title, description: spec.description, category: "Geography", tags: spec.tags, default_visualization: "table" },
     sql: breakdownSql(place, { extra: ['country'] }),
     run: (ctx) => placeRows(ctx, place, (code) => spec.countryOf(ctx, code)),
   });
@@ -80,25 +66,10 @@ function definePlaceBreakdown(spec: {
 export const geoTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'country',
-    family: 'geo',
+    family: FAMILY,
     publicAccess: true,
     customizable: true,
     limit: 100,
-    fields: {
-      name: text("Country", { description: "Country name" }),
-      pageviews: int("Pageviews", { description: "Total pageviews from this country" }),
-      visitors: int("Visitors", { description: "Unique visitors from this country" }),
-      percentage: num("Traffic %", { description: "Share of summed visitor counts in query-limited country groups, excluding unknown locations", unit: "%" }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      title: "Countries",
-      description: "Page-view traffic by known country; empty locations are excluded. Visitors are counted per country and can overlap across countries. Normalized country aliases sum their visitor counts. percentage is each group's visitors divided by the sum of visitors in the query-limited groups before agent row truncation, not site-wide unique visitors.",
-      category: "Geography",
-      tags: ["countries", "geography", "international", "audience"],
-      default_visualization: "table",
-    },
     sql: breakdownSql('country'),
     run(ctx) {
       // deduplicateGeo merges rows sharing a country code; the world has one row per code already.
@@ -108,44 +79,24 @@ export const geoTypes: QueryTypeDefinition[] = [
   }),
   definePlaceBreakdown({
     place: 'region',
-    label: "Region/State",
-    labelDescription: "Region or state name",
-    title: "Regions",
-    description: "Traffic breakdown by region/state to understand local audience within countries.",
-    tags: ["regions", "states", "local", "geography"],
     countryOf: (ctx, region) => ctx.dictionaries.regionCountry[region] as number,
   }),
   defineDimensionBreakdown({
     name: 'timezone',
-    family: 'geo',
+    family: FAMILY,
     dimension: 'timezone',
     olderPublicAccess: true,
     limit: 100,
-    meta: {
-      description: "Visitor distribution by timezone.",
-      category: "Geography",
-      tags: ["timezone", "geography", "audience"],
-    },
   }),
   defineDimensionBreakdown({
     name: 'language',
-    family: 'geo',
+    family: FAMILY,
     dimension: 'language',
     olderPublicAccess: true,
     limit: 100,
-    meta: {
-      description: "Visitor distribution by browser language setting.",
-      category: "Audience",
-      tags: ["language", "audience", "demographics"],
-    },
   }),
   definePlaceBreakdown({
     place: 'city',
-    label: "City",
-    labelDescription: "City name",
-    title: "Cities",
-    description: "Detailed city-level traffic breakdown for hyperlocal audience analysis and targeting.",
-    tags: ["cities", "local", "hyperlocal", "targeting"],
     countryOf: (ctx, city) => ctx.dictionaries.regionCountry[ctx.dictionaries.cityRegion[city] as number] as number,
   }),
 ];

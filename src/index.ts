@@ -35,9 +35,10 @@ export interface CreateSimulatorOptions extends Partial<SimulatorOptions> {
    * A world of your own instead of the seeded fixtures (the config file's `world` section):
    * declared organizations, websites (your own ids, domains, pages, events) and keys, plus a
    * `preset` or `generate` counts of generated ones. Checked at once: a `WorldConfigError`
-   * lists every problem. Not with `createWorld`.
+   * lists every problem (so a section read from JSON, or built with widened types, is accepted
+   * as it is and checked then). Not with `createWorld`.
    */
-  readonly world?: WorldConfigInput;
+  readonly world?: WorldConfigInput | Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -29,6 +29,7 @@ Options:
   -h, --help         this text
 
 Needs redis-server (Debian: apt-get install redis-server) and a built dist/ (npm run faults builds it).
+What each row means: docs/reliability.md.
 Exit status: 0 every row passes, 1 a row fails, 2 bad arguments.
 `;
 
@@ -57,7 +58,7 @@ if (values.help) {
   process.exit(0);
 }
 const only = values.only?.split(',').map((id) => id.trim());
-for (const id of only ?? []) if (!FAULT_ROWS.some((r) => r.id === id)) fail(`Unknown row "${id}".`);
+for (const id of only ?? []) if (!FAULT_ROWS.some((r) => r.id === id)) fail(`Unknown row "${id}": --only takes ${FAULT_ROWS.map((r) => r.id).join(', ')}.`);
 const rows = FAULT_ROWS.filter((r) => (only ? only.includes(r.id) : !values.short || r.short));
 const duration = values.duration === undefined ? (values.short ? 8 : 12) : Number(values.duration);
 if (!Number.isFinite(duration) || duration < 6) fail(`--duration must be a number ≥ 6, got "${values.duration}".`);

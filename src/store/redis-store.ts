@@ -65,6 +65,7 @@ import { parseStoreTarget, SINGLE_STORE_FORMS, STORE_FORMS, type StoreTarget, ty
 
 export { parseStoreTarget, STORE_FORMS, type StoreTarget, type StoreNode } from './store-target.js';
 export type { SentinelStoreConfig } from '../contract/config.js';
+export type { StoreDataLoss } from '../sim/store/shared-store.js';
 
 /** How {@link createRedisStore} connects. */
 export interface RedisStoreOptions {

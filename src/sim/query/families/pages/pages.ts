@@ -1,9 +1,10 @@
 import { createDistinct, median, percentage } from '../../readers/aggregate.js';
-import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { int, num, text } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { visitSessions } from '../../readers/session-visits.js';
 import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import catalogue from './pages-catalogue.json' with { type: 'json' };
 
 /** Weighted totals of the views of one path. */
 interface PageGroup {
@@ -114,27 +115,36 @@ function timeRows(ctx: RunContext): Row[] {
   return withShare(rows);
 }
 
+/**
+ * The pages family: its types' fields and meta are in pages-catalogue.json, but for the row
+ * fields of entry_pages, exit_pages and page_performance, whose live meta lists none (declared
+ * below as JSON types alone).
+ */
+const FAMILY: QueryFamilySpec = { name: 'pages', catalogue: readCatalogue('pages', catalogue) };
+
 /** The filters of every pages builder. */
 const PAGE_FILTERS = ["path", "country", "device_type", "browser_name", "os_name", "referrer", "utm_source", "utm_medium", "utm_campaign", "profile_id", "anonymous_id"];
 
-/** entry_pages or exit_pages: the first or last page of each session, paged by itself; the live meta lists no fields. */
-function defineEntryOrExitPages(mode: 'entry' | 'exit', description: string, tags: string[]): QueryTypeDefinition {
+/**
+ * entry_pages or exit_pages: the first or last page of each session, paged by itself; the live
+ * meta lists no fields (its meta is in pages-catalogue.json).
+ */
+function defineEntryOrExitPages(mode: 'entry' | 'exit'): QueryTypeDefinition {
   return defineQueryType({
     name: `${mode}_pages`,
-    family: 'pages',
+    family: FAMILY,
     publicAccess: true,
     filters: PAGE_FILTERS,
     customizable: true,
     paging: 'self',
     fields: BREAKDOWN_FIELDS,
-    meta: { description, category: "Pages", tags },
     run: (ctx) => pageOf(ctx, withShare(pageRows(ctx, mode))),
   });
 }
 
 /** What every pages declaration below shares. */
 const definePagesType = declareUnder({
-  family: 'pages',
+  family: FAMILY,
   filters: PAGE_FILTERS,
   customizable: true,
 });
@@ -145,37 +155,18 @@ export const pageTypes: QueryTypeDefinition[] = [
     name: 'top_pages',
     publicAccess: true,
     limit: 100,
-    fields: {
-      name: text("Page Path", { description: "The URL path of the page", example: "/home" }),
-      pageviews: int("Pageviews", { description: "Total number of page views", example: 1234 }),
-      visitors: int("Unique Visitors", { description: "Number of unique visitors", example: 456 }),
-      percentage: num("Traffic %", { description: "Percentage of total traffic", unit: "%", example: 12.5 }),
-    },
-    meta: {
-      title: "Top Pages",
-      description: "Most visited pages on your website, ranked by total pageviews with visitor counts and traffic percentage.",
-      category: "Content",
-      tags: ["pages", "content", "traffic"],
-      default_visualization: "table",
-      supports_granularity: ["hour", "day"],
-    },
     spec: { fields: ['path', 'pageviews', 'visitors', 'sessions', 'percentage'], run: specTopPages },
     sql: breakdownSql('path'),
     run(ctx) {
       return withShare(pageRows(ctx, 'all'));
     },
   }),
-  defineEntryOrExitPages('entry', "First pages visitors land on when entering your site, ranked by entry frequency.", ["pages", "entry", "landing"]),
-  defineEntryOrExitPages('exit', "Last pages visitors view before leaving your site, ranked by exit frequency.", ["pages", "exit", "drop-off"]),
+  defineEntryOrExitPages('entry'),
+  defineEntryOrExitPages('exit'),
   definePagesType({
     name: 'page_performance',
     limit: 100,
     fields: VISITS_FIELDS,
-    meta: {
-      description: "Page load performance metrics (load time, TTFB, DOM ready) broken down by page.",
-      category: "Performance",
-      tags: ["pages", "performance", "load time"],
-    },
     sql: breakdownSql('path', { percentage: false }),
     run(ctx) {
       return pageRows(ctx, 'all');
@@ -185,21 +176,6 @@ export const pageTypes: QueryTypeDefinition[] = [
     name: 'page_time_analysis',
     publicAccess: true,
     paging: 'self',
-    fields: {
-      name: text("Page Path", { description: "The URL path of the page", example: "/home" }),
-      sessions_with_time: int("Sessions with Time Data", { description: "Number of sessions with valid time measurements", example: 245 }),
-      visitors: int("Unique Visitors", { description: "Number of unique visitors with time data", example: 189 }),
-      median_time_on_page: num("Median Time (seconds)", { description: "Median time spent on the page in seconds", unit: "seconds", example: 32.5 }),
-      percentage: num("Share", { description: "Percentage of total visitors", unit: "%", example: 15.8 }),
-    },
-    meta: {
-      title: "Page Time Analysis",
-      description: "Analysis of time spent on each page, showing median time with quality filters to ensure reliable data.",
-      category: "Engagement",
-      tags: ["time", "engagement", "pages", "performance"],
-      default_visualization: "table",
-      supports_granularity: ["hour", "day"],
-    },
     run(ctx) {
       return pageOf(ctx, timeRows(ctx));
     },

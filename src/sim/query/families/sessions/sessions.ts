@@ -5,13 +5,14 @@ import { parseSessionId, sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
-import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { OUTPUT_FIELDS, int, numOrNull } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { bySessions, createDistinctGroups, type DistinctGroups } from '../../readers/distinct-groups.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
 import { countTracked } from '../../readers/tracked-events.js';
+import catalogue from './sessions-catalogue.json' with { type: 'json' };
 
 /** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
 const DURATION_RANGES: readonly [string, number][] = [
@@ -267,11 +268,16 @@ function sessionEventRows(ctx: RunContext): Row[] {
 /** The fields of the sessions and visitors per group (device, browser, page). */
 const GROUP_FIELDS = { name: 'string', sessions: 'integer', visitors: 'integer' } as const;
 
+/**
+ * The sessions family: its types' fields and meta are in sessions-catalogue.json, but for the
+ * {@link GROUP_FIELDS} of the groupings, whose live meta lists none.
+ */
+const FAMILY: QueryFamilySpec = { name: 'sessions', catalogue: readCatalogue('sessions', catalogue) };
+
 /** What every sessions declaration below shares. */
 const defineSessionsType = declareUnder({
-  family: 'sessions',
+  family: FAMILY,
   filters: ["profile_id", "anonymous_id"],
-  category: "Sessions",
 });
 
 /** The live sessions builders. */
@@ -281,17 +287,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     readsTrackedEvents: true,
-    fields: {
-      total_sessions: int({ unit: "sessions" }),
-      avg_session_duration: numOrNull({ unit: "seconds" }),
-      bounce_rate: numOrNull({ unit: "percent" }),
-      total_events: int({ unit: "events" }),
-    },
-    meta: {
-      output_fields: OUTPUT_FIELDS,
-      description: "Aggregate session statistics including total sessions, avg duration, and pages per session.",
-      tags: ["sessions", "metrics", "overview"],
-    },
     run(ctx) {
       const passes = pathPasses(ctx);
       let sessions = 0;
@@ -327,15 +322,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineSessionsType({
     name: 'session_duration_distribution',
     customizable: true,
-    fields: {
-      duration_range: 'string',
-      sessions: 'integer',
-      visitors: 'integer',
-    },
-    meta: {
-      description: "Distribution of sessions by duration buckets.",
-      tags: ["sessions", "duration", "distribution"],
-    },
     run(ctx) {
       const counts = countPageviews(ctx, (batch, p) => {
         const seconds = batch.pageTimeS[p] as number;
@@ -351,10 +337,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'sessions_by_device',
     customizable: true,
     fields: GROUP_FIELDS,
-    meta: {
-      description: "Session counts grouped by device type.",
-      tags: ["sessions", "devices"],
-    },
     run(ctx) {
       const devices = ctx.dictionaries.values.device_type;
       return sessionsBy(ctx, (batch, i) => deviceLabel(devices[batch.dims.device_type[i] as number]));
@@ -365,10 +347,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     limit: 100,
     fields: GROUP_FIELDS,
-    meta: {
-      description: "Session counts grouped by browser.",
-      tags: ["sessions", "browsers"],
-    },
     run(ctx) {
       const browsers = ctx.dictionaries.values.browser_name;
       return sessionsBy(ctx, (batch, i) => browsers[batch.dims.browser_name[i] as number] || null);
@@ -377,15 +355,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineSessionsType({
     name: 'sessions_time_series',
     customizable: true,
-    fields: {
-      date: 'string',
-      sessions: 'integer',
-      visitors: 'integer',
-    },
-    meta: {
-      description: "Session counts plotted over time.",
-      tags: ["sessions", "time-series"],
-    },
     run(ctx) {
       const passes = pathPasses(ctx);
       const counts = createDistinctGroups<number>();
@@ -410,17 +379,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'session_flow',
     customizable: true,
     paging: 'self',
-    fields: {
-      from_path: 'string',
-      to_path: 'string',
-      name: 'string',
-      transitions: 'integer',
-      sessions: 'integer',
-    },
-    meta: {
-      description: "Page-to-page transitions within sessions (from_path → to_path), ranked by transition count.",
-      tags: ["sessions", "flow", "paths", "transitions"],
-    },
     run(ctx) {
       const passes = pathPasses(ctx);
       const paths = ctx.dictionaries.values.path;
@@ -457,10 +415,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     limit: 100,
     fields: GROUP_FIELDS,
-    meta: {
-      description: "Pages ranked by how many sessions and visitors viewed them; useful for product usage hotspots, not path transitions.",
-      tags: ["sessions", "pages", "usage"],
-    },
     run(ctx) {
       const paths = ctx.dictionaries.values.path;
       const counts = countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number);
@@ -475,32 +429,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     derives: [errorDerivation],
     paging: 'self',
     readsTrackedEvents: true,
-    fields: {
-      session_id: 'string',
-      visitor_id: 'string',
-      first_visit: 'string',
-      last_visit: 'string',
-      duration_seconds: 'integer',
-      page_views: 'integer',
-      unique_pages: 'integer',
-      analytics_engagement_events: 'integer',
-      custom_events: 'integer',
-      errors: 'integer',
-      paths: 'array',
-      custom_event_names: 'array',
-      country: 'string?',
-      referrer: 'string?',
-      device_type: 'string?',
-      browser_name: 'string?',
-      os_name: 'string?',
-      interesting_score: 'number',
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      description: "Ranked individual sessions worth inspecting, scored by page depth, unique pages, custom events, errors, and duration. Use first for 'dig into sessions' or 'how people use the product'.",
-      tags: ["sessions", "investigation", "product-usage"],
-    },
     run(ctx) {
       const tracked = trackedBySession(ctx);
       const errorBatches = new Map<SessionBatch, ErrorBatch>();
@@ -526,25 +454,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineSessionsType({
     name: 'session_list',
     paging: 'self',
-    fields: {
-      session_id: 'string',
-      first_visit: 'string',
-      last_visit: 'string',
-      page_views: 'integer',
-      visitor_id: 'string',
-      country: 'string?',
-      referrer: 'string?',
-      device_type: 'string?',
-      browser_name: 'string?',
-      os_name: 'string?',
-      events: 'array',
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      description: "List of recent individual sessions with metadata and chronological events.",
-      tags: ["sessions", "list", "recent"],
-    },
     run(ctx) {
       const limit = ctx.limit ?? 25;
       const sessions = listRecentSessions(ctx, ctx.offset + limit).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
@@ -556,21 +465,6 @@ export const sessionTypes: QueryTypeDefinition[] = [
     filters: ["session_id"],
     customizable: true,
     limit: 500,
-    fields: {
-      session_id: 'string',
-      event_id: 'string',
-      time: 'string',
-      event_name: 'string',
-      path: 'string',
-      properties: 'string',
-      device_type: 'string?',
-      browser_name: 'string?',
-      country: 'string?',
-    },
-    meta: {
-      description: "Events within a specific session in chronological order.",
-      tags: ["sessions", "events", "timeline"],
-    },
     run: sessionEventRows,
   }),
 ];

@@ -4,16 +4,25 @@ import { totalSessions } from '../../readers/aggregate.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
-import { declareUnder, defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { OUTPUT_FIELDS, datetime, int, intOrNull, num, text, textOrNull } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { formatDate } from '../../engine/dates.js';
 import { continuationComparisonRow } from './error-continuation.js';
 import { customerImpactRow } from './error-impact.js';
 import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, type ErrorRecord, type ErrorTally } from './error-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
+import catalogue from './errors-catalogue.json' with { type: 'json' };
 
-/** The errors family: its types read analytics.error_spans, deriving errorDerivation on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'errors', table: 'analytics.error_spans', derives: [errorDerivation] };
+/**
+ * The errors family: its types read analytics.error_spans, deriving errorDerivation on each day
+ * of their range; their fields and meta are in errors-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'errors',
+  table: 'analytics.error_spans',
+  derives: [errorDerivation],
+  catalogue: readCatalogue('errors', catalogue),
+};
 
 /** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;
@@ -224,36 +233,24 @@ function segmentRows(ctx: RunContext): Row[] {
   return rows;
 }
 
-/** error_trends, error_frequency, error_chart_data: a row of the errors of each day. */
-function defineErrorSeries(spec: {
-  name: string;
-  fields: QueryTypeSpec['fields'];
-  description: string;
-  tags: string[];
-  row: (day: string, tally: ErrorTally) => Row;
-}): QueryTypeDefinition {
+/** error_trends, error_frequency, error_chart_data: a row of the errors of each day (its fields and meta in errors-catalogue.json). */
+function defineErrorSeries(spec: { name: string; row: (day: string, tally: ErrorTally) => Row }): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     gate: 'error_tracking',
-    fields: spec.fields,
-    meta: { description: spec.description, category: "Errors", tags: spec.tags },
     run: (ctx) => dailyRows(ctx, spec.row),
   });
 }
 
 /** What every errors declaration below shares. */
-const defineErrorsType = declareUnder({
-  family: FAMILY,
-  category: "Errors",
-});
+const defineErrorsType = declareUnder({ family: FAMILY });
 
 /** What the error types on the older public list, gated by the error_tracking feature, share. */
 const defineGatedErrorsType = declareUnder({
   family: FAMILY,
-  category: "Errors",
   olderPublicAccess: true,
   gate: 'error_tracking',
 });
@@ -266,33 +263,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
     customizable: true,
     paging: 'self',
-    fields: {
-      message: text(),
-      stack: textOrNull(),
-      path: text(),
-      anonymous_id: text(),
-      session_id: text(),
-      timestamp: datetime(),
-      filename: textOrNull(),
-      lineno: intOrNull(),
-      colno: intOrNull(),
-      error_type: text(),
-      browser_name: textOrNull(),
-      browser_version: textOrNull(),
-      os_name: textOrNull(),
-      os_version: textOrNull(),
-      device_type: textOrNull(),
-      country: textOrNull(),
-      region: textOrNull(),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    meta: {
-      default_order: "timestamp DESC",
-      output_fields: OUTPUT_FIELDS,
-      description: "Recent JS errors with full context: message, stack (capped at 1500 chars), path, error_type, browser, OS, device, country. For aggregates use error_summary / errors_by_type / errors_by_page.",
-      tags: ["errors", "recent", "debugging"],
-    },
     run(ctx) {
       return recentErrorRows(ctx);
     },
@@ -302,16 +272,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path", "error_type"],
     customizable: true,
     limit: 50,
-    fields: {
-      name: 'string',
-      count: 'integer',
-      users: 'integer',
-      last_seen: 'string',
-    },
-    meta: {
-      description: "Top error MESSAGES with count, affected users, and last_seen. Group key is the message string. For grouping by JS class (TypeError, ReferenceError, …) use errors_by_type.",
-      tags: ["errors", "messages", "triage"],
-    },
     run(ctx) {
       const groups = tallyErrors(ctx, (e) => e.message);
       return [...groups]
@@ -325,22 +285,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path", "error_type"],
     customizable: true,
     paging: 'self',
-    fields: {
-      name: 'string',
-      count: 'integer',
-      users: 'integer',
-      sessions: 'integer',
-      path: 'string',
-      error_type: 'string',
-      filename: 'string',
-      line: 'integer?',
-      stack: 'string',
-      last_seen: 'string',
-    },
-    meta: {
-      description: "Exact error messages ranked by affected users and sessions, with one representative debugging context per message.",
-      tags: ["errors", "fingerprints", "debugging", "internal"],
-    },
     run(ctx) {
       return fingerprintRows(ctx);
     },
@@ -351,23 +295,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
-    fields: {
-      error_occurrences: int(),
-      affected_sessions: int(),
-      affected_visitor_identifiers: int(),
-      linked_visitor_identifiers: int(),
-      identified_profiles: int(),
-      unlinked_visitor_identifiers: int(),
-      ambiguous_profile_sessions: int(),
-      identity_coverage_percent: num({ unit: "%" }),
-      identified_profiles_with_prior_attributed_completed_payment: int(),
-      qualifying_profile_payment_history_observed: int({ type: "boolean" }),
-      payment_match_is_lower_bound: int({ type: "boolean" }),
-    },
-    meta: {
-      description: "Privacy-safe aggregate impact for one exact error fingerprint or canonical route. Returns counts and identity/payment coverage only; never visitor, profile, session, or transaction identifiers. Payment matches prove prior attributed completed payments, not active subscription status.",
-      tags: ["errors", "impact", "identity", "revenue", "internal"],
-    },
     run(ctx) {
       return [customerImpactRow(ctx)];
     },
@@ -377,35 +304,12 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
-    fields: {
-      candidate_exposed_sessions: int(),
-      candidate_control_sessions: int(),
-      matched_exposed_sessions: int(),
-      matched_control_sessions: int(),
-      unmatched_exposed_sessions: int(),
-      unmatched_control_sessions: int(),
-      exposed_continued_sessions: int(),
-      control_continued_sessions: int(),
-      exposed_continuation_percent: num({ unit: "%" }),
-      control_continuation_percent: num({ unit: "%" }),
-    },
-    meta: {
-      description: "Privacy-safe aggregate continuation comparison for one exact error fingerprint or canonical route. It matches error-exposed sessions to same-route, day, device, and browser sessions without that exact error, then measures a different screen view within ten minutes. It is association evidence, never proof of causation.",
-      tags: ["errors", "behavior", "continuation", "internal"],
-    },
     run(ctx) {
       return [continuationComparisonRow(ctx)];
     },
   }),
   defineErrorSeries({
     name: 'error_trends',
-    fields: {
-      date: 'string',
-      errors: 'integer',
-      users: 'integer',
-    },
-    description: "Error counts over time to identify spikes and trends.",
-    tags: ["errors", "trends", "time-series"],
     row: (day, t) => ({ date: day, errors: t.count, users: t.users }),
   }),
   defineGatedErrorsType({
@@ -413,15 +317,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    fields: {
-      name: 'string',
-      errors: 'integer',
-      users: 'integer',
-    },
-    meta: {
-      description: "Error counts grouped by the page where they occurred.",
-      tags: ["errors", "pages"],
-    },
     run(ctx) {
       const groups = tallyErrors(ctx, (e) => e.path || null);
       return [...groups]
@@ -431,12 +326,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
   }),
   defineErrorSeries({
     name: 'error_frequency',
-    fields: {
-      date: 'string',
-      count: 'integer',
-    },
-    description: "Error frequency and recurrence patterns.",
-    tags: ["errors", "frequency"],
     row: (day, t) => ({ date: day, count: t.count }),
   }),
   defineGatedErrorsType({
@@ -444,31 +333,12 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path", "error_type"],
     customizable: true,
     paging: 'self',
-    fields: {
-      totalErrors: 'integer',
-      uniqueErrorTypes: 'integer',
-      affectedUsers: 'integer',
-      affectedSessions: 'integer',
-      errorRate: 'number?',
-    },
-    meta: {
-      title: "Error Summary",
-      description: "Overview of errors with calculated error rate",
-      tags: ["errors", "summary", "overview"],
-    },
     run(ctx) {
       return [summaryRow(ctx)];
     },
   }),
   defineErrorSeries({
     name: 'error_chart_data',
-    fields: {
-      date: 'string',
-      totalErrors: 'integer',
-      affectedUsers: 'integer',
-    },
-    description: "Error counts formatted for time-series chart display.",
-    tags: ["errors", "chart", "time-series"],
     row: (day, t) => ({ date: day, totalErrors: t.count, affectedUsers: t.users }),
   }),
   defineGatedErrorsType({
@@ -476,16 +346,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    fields: {
-      name: 'string',
-      count: 'integer',
-      users: 'integer',
-      sessions: 'integer',
-    },
-    meta: {
-      description: "Errors grouped by JS error class (TypeError, ReferenceError, …) with count, affected users, and sessions. For grouping by error message use error_types.",
-      tags: ["errors", "class", "triage"],
-    },
     run(ctx) {
       const groups = tallyErrors(ctx, (e) => e.type || null);
       return [...groups]
@@ -497,17 +357,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
     name: 'error_segments',
     derives: [errorDerivation, deviceDetailsOf],
     insightsOnly: true,
-    fields: {
-      dimension: 'string',
-      value: 'string',
-      errors: 'integer',
-      sessions: 'integer',
-    },
     // The live builder body of this insights-only type is not public: its meta is ours.
-    meta: {
-      description: "Errors broken down by one dimension (browser, browser version, OS, device, country): one row per dimension value.",
-      tags: ["segments", "insights"],
-    },
     run(ctx) {
       return segmentRows(ctx);
     },

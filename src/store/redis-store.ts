@@ -85,6 +85,15 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
   /** A client to use instead of one built from `url` (tests). The store owns it: `close` quits it. */
   readonly client?: Redis | Cluster;
+  /**
+   * The slow-answer guard: a command answered after more than `slowCallMs` (default
+   * {@link SLOW_CALL_MS}) makes every call fail at once for `slowGuardMs` (default
+   * {@link SLOW_GUARD_MS}), so requests get 503 instead of waiting; `now` is its wall clock (ms
+   * since the epoch; default `Date.now`).
+   */
+  readonly slowCallMs?: number;
+  readonly slowGuardMs?: number;
+  readonly now?: () => number;
   /** Called once each time the store finds that Redis lost its data (the CLI logs the message). */
   readonly onDataLoss?: (loss: StoreDataLoss) => void;
 }
@@ -117,6 +126,14 @@ export { DEFAULT_STORE_PREFIX };
 
 /** The key layout's version, kept in `meta`: a store written by another layout is refused (2: keys under a `{prefix}` hash tag). */
 const LAYOUT = '2';
+
+/**
+ * A command answered later than this opens the slow-answer guard: a request makes several
+ * calls in a row, and at a second or more each it would take many seconds to answer at all.
+ */
+export const SLOW_CALL_MS = 1000;
+/** How long the open guard refuses calls at once (a 503 with Retry-After); then the next call tries Redis again. */
+export const SLOW_GUARD_MS = 2000;
 
 /** Every how many window checks idle windows are swept, and how many at most per sweep. */
 const SWEEP_EVERY = 4096;
@@ -368,10 +385,44 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     throw new Error(`cannot reach the store at ${location} (${describeError(error)})`);
   };
 
-  /** Runs a command now when connected, after the first connection otherwise; rejects while Redis is unreachable. */
+  const now = options.now ?? Date.now;
+  const slowCallMs = options.slowCallMs ?? SLOW_CALL_MS;
+  const slowGuardMs = options.slowGuardMs ?? SLOW_GUARD_MS;
+  /** Until when the slow-answer guard refuses calls (0: closed), and the slow answer that opened it. */
+  let slowUntil = 0;
+  let slowMs = 0;
+  /** Runs one command, timed: one slower than `slowCallMs` (answered or not) opens the guard. */
+  const timed = <T>(command: () => Promise<T>): Promise<T> => {
+    const started = now();
+    const settle = (): void => {
+      const took = now() - started;
+      if (took > slowCallMs) {
+        slowUntil = now() + slowGuardMs;
+        slowMs = took;
+      }
+    };
+    return command().then(
+      (value) => {
+        settle();
+        return value;
+      },
+      (error: unknown) => {
+        settle();
+        return failed(error);
+      },
+    );
+  };
+  /**
+   * Runs a command now when connected, after the first connection otherwise; rejects while Redis
+   * is unreachable, and at once while the slow-answer guard is open, so that a request on a slow
+   * Redis is answered 503 after one slow call instead of one slow call per step.
+   */
   const call = <T>(command: () => Promise<T>): Promise<T> => {
-    if (client.status === 'ready' && !closed) return command().catch(failed);
-    return whenReady().then(() => command().catch(failed));
+    if (slowUntil !== 0 && now() < slowUntil) {
+      return Promise.reject(new Error(`the store at ${location} answers slowly (a command took ${Math.round(slowMs)} ms, over ${slowCallMs} ms): calls are refused for ${slowGuardMs} ms, then Redis is asked again`));
+    }
+    if (client.status === 'ready' && !closed) return timed(command);
+    return whenReady().then(() => timed(command));
   };
 
   // The hash tag keeps every key of the simulator in one cluster slot (see the layout above).

@@ -1,13 +1,22 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, VITAL_METRICS } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
-import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { int, num, numOrNull, text } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
+import catalogue from './vitals-catalogue.json' with { type: 'json' };
 
-/** The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'vitals', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation] };
+/**
+ * The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each
+ * day of their range; their fields and meta are in vitals-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'vitals',
+  table: 'analytics.web_vitals_spans',
+  derives: [vitalsDerivation],
+  catalogue: readCatalogue('vitals', catalogue),
+};
 
 const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
 
@@ -102,39 +111,12 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
 }
 
 
-/** The percentiles of one metric, in the live order. */
-const PERCENTILE_FIELDS = { p50: num("p50"), p75: num("p75"), p90: num("p90"), p95: num("p95"), p99: num("p99") };
-
-/** The fields of the vitals_by_* breakdowns but vitals_by_page. */
-const BREAKDOWN_FIELDS = {
-  name: text("Name"),
-  visitors: int("Visitors"),
-  p50_lcp: numOrNull("p50 LCP"),
-  p50_fcp: numOrNull("p50 FCP"),
-  p50_cls: numOrNull("p50 CLS"),
-  p50_inp: numOrNull("p50 INP"),
-  p50_ttfb: numOrNull("p50 TTFB"),
-  samples: int("Samples"),
-};
-
-/** The fields the geographic breakdowns add, which their meta does not list. */
-const GEO_FIELDS = { country_code: 'string', country_name: 'string', percentage: 'number' } as const;
-
 /**
- * A vitals type: on the older public list, in the `Performance` category with the `vitals,
- * performance` tags first; a breakdown (`filtered`) takes the builders' filters and is
- * customizable, the overview and series are not.
+ * A vitals type: on the older public list; a breakdown (`filtered`) takes the builders' filters
+ * and is customizable, the overview and series are not. Its fields and meta are in
+ * vitals-catalogue.json.
  */
-function defineVitalsType(spec: {
-  name: string;
-  filtered?: boolean;
-  fields: QueryTypeSpec['fields'];
-  title: string;
-  description: string;
-  tags: string[];
-  visualization: string;
-  run(ctx: RunContext): Row[];
-}): QueryTypeDefinition {
+function defineVitalsType(spec: { name: string; filtered?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
   const filtered = spec.filtered === true;
   return defineQueryType({
     name: spec.name,
@@ -142,75 +124,42 @@ function defineVitalsType(spec: {
     olderPublicAccess: true,
     ...(filtered ? { filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"] } : {}),
     customizable: filtered,
-    fields: spec.fields,
-    meta: {
-      title: spec.title,
-      description: spec.description,
-      category: "Performance",
-      tags: ["vitals", "performance", ...spec.tags],
-      default_visualization: spec.visualization,
-    },
     run: spec.run,
   });
 }
 
-/** A vitals_by_* breakdown of p50s by a place or browser, as `title` names it. */
-function defineVitalsBreakdown(name: string, by: string, tags: string[], run: (ctx: RunContext) => Row[]): QueryTypeDefinition {
-  const geo = tags.includes("geo");
-  return defineVitalsType({
-    name,
-    filtered: true,
-    fields: geo ? { ...BREAKDOWN_FIELDS, ...GEO_FIELDS } : BREAKDOWN_FIELDS,
-    title: `Vitals by ${by.charAt(0).toUpperCase()}${by.slice(1)}`,
-    description: `p50 Core Web Vitals per ${by}.`,
-    tags,
-    visualization: "table",
-    run,
-  });
+/** A vitals_by_* breakdown of p50s by a place or browser. */
+function defineVitalsBreakdown(name: string, run: (ctx: RunContext) => Row[]): QueryTypeDefinition {
+  return defineVitalsType({ name, filtered: true, run });
 }
 
 /** The live vitals builders. */
 export const vitalsTypes: QueryTypeDefinition[] = [
   defineVitalsType({
     name: 'vitals_overview',
-    fields: { metric_name: text("Metric"), ...PERCENTILE_FIELDS, avg_value: num("Average"), samples: int("Samples") },
-    title: "Vitals Overview",
-    description: "Percentile distribution per Core Web Vital metric.",
-    tags: ["overview"],
-    visualization: "metric",
     run: overviewRows,
   }),
   defineVitalsType({
     name: 'vitals_time_series',
-    fields: { date: text("Date"), metric_name: text("Metric"), ...PERCENTILE_FIELDS, samples: int("Samples") },
-    title: "Vitals Time Series",
-    description: "Daily percentile distribution per Core Web Vital metric.",
-    tags: ["time-series"],
-    visualization: "timeseries",
     run: timeSeriesRows,
   }),
   defineVitalsType({
     name: 'vitals_by_page',
     filtered: true,
-    fields: { page: text("Page"), metric_name: text("Metric"), ...PERCENTILE_FIELDS, samples: int("Samples") },
-    title: "Vitals by Page",
-    description: "Percentile distribution per Core Web Vital, broken down by page.",
-    tags: ["page"],
-    visualization: "table",
     run: byPageRows,
   }),
-  defineVitalsBreakdown('vitals_by_country', 'country', ["country", "geo"], (ctx) => {
+  defineVitalsBreakdown('vitals_by_country', (ctx) => {
     const countries = ctx.dictionaries.values.country;
     return withGeo(dimensionRows(ctx, 'country', (code) => countries[code] ?? ''), countryGeo(ctx));
   }),
-  defineVitalsBreakdown('vitals_by_browser', 'browser', ["browser"], (ctx) => {
+  defineVitalsBreakdown('vitals_by_browser', (ctx) => {
     const names = ctx.dictionaries.values.browser_name;
     return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
   }),
-  defineVitalsBreakdown('vitals_by_region', 'region', ["region", "geo"], (ctx) => {
+  defineVitalsBreakdown('vitals_by_region', (ctx) => {
     return withGeo(dimensionRows(ctx, 'region', regionLabel(ctx)), placeGeo);
   }),
-  defineVitalsBreakdown('vitals_by_city', 'city', ["city", "geo"], (ctx) => {
+  defineVitalsBreakdown('vitals_by_city', (ctx) => {
     const { values, regionCountry, cityRegion } = ctx.dictionaries;
     const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
     const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);

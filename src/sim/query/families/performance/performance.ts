@@ -1,15 +1,24 @@
 import { METRIC_CLS, METRIC_FCP, METRIC_INP, METRIC_LCP, METRIC_TTFB, type VitalsBatch } from '../../../model/derived/vitals.js';
 import type { SessionDimension } from '../../../model/traffic.js';
 import type { ActivityRecord } from '../../readers/activity-scan.js';
+import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { int, numOrNull, text } from '../../engine/fields.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
 import { byNullableDesc, groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import { pagePath } from '../../readers/vitals-labels.js';
+import catalogue from './performance-catalogue.json' with { type: 'json' };
 
-/** The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'performance', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation] };
+/**
+ * The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on
+ * each day of their range; their fields and meta are in performance-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'performance',
+  table: 'analytics.web_vitals_spans',
+  derives: [vitalsDerivation],
+  catalogue: readCatalogue('performance', catalogue),
+};
 
 /** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;
@@ -106,28 +115,8 @@ function timeSeriesRows(ctx: RunContext): Row[] {
   }));
 }
 
-/** The fields every web_vitals_by_* breakdown starts with, in the live order. */
-const BREAKDOWN_FIELDS = {
-  name: text("Name"),
-  visitors: int("Visitors"),
-  avg_fcp: numOrNull("Avg FCP"),
-  p50_fcp: numOrNull("p50 FCP"),
-  avg_lcp: numOrNull("Avg LCP"),
-  p50_lcp: numOrNull("p50 LCP"),
-  p75_lcp: numOrNull("p75 LCP"),
-  avg_cls: numOrNull("Avg CLS"),
-  p50_cls: numOrNull("p50 CLS"),
-  avg_inp: numOrNull("Avg INP"),
-  p75_inp: numOrNull("p75 INP"),
-  avg_ttfb: numOrNull("Avg TTFB"),
-  measurements: int("Measurements"),
-};
-
-/** The fields the geographic breakdowns add after those, which their meta does not list. */
-const GEO_FIELDS = { country_code: 'string', country_name: 'string', percentage: 'number' } as const;
-
-/** What a web_vitals_by_* declaration says: its meta, and the session dimension its rows group by, or its own rows. */
-type VitalsBreakdownSpec = { name: string; title: string; description: string; tags: string[]; geo?: boolean } & (
+/** What a web_vitals_by_* declaration says: the session dimension its rows group by, or its own rows. */
+type VitalsBreakdownSpec = { name: string } & (
   | { dimension: SessionDimension; run?: undefined }
   | { dimension?: undefined; run(ctx: RunContext): Row[] }
 );
@@ -138,8 +127,8 @@ function sessionBreakdown(dimension: SessionDimension): (ctx: RunContext) => Row
 }
 
 /**
- * A web_vitals_by_* breakdown: the {@link BREAKDOWN_FIELDS} (and {@link GEO_FIELDS} for a
- * geographic one), paged by itself, with the live meta these builders share.
+ * A web_vitals_by_* breakdown, paged by itself; its fields and meta are in
+ * performance-catalogue.json.
  */
 function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
   return defineQueryType({
@@ -147,14 +136,6 @@ function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
     family: FAMILY,
     customizable: true,
     paging: 'self',
-    fields: spec.geo === true ? { ...BREAKDOWN_FIELDS, ...GEO_FIELDS } : BREAKDOWN_FIELDS,
-    meta: {
-      title: spec.title,
-      description: spec.description,
-      category: "Performance",
-      tags: spec.tags,
-      default_visualization: "table",
-    },
     run: spec.dimension === undefined ? spec.run : sessionBreakdown(spec.dimension),
   });
 }
@@ -163,9 +144,6 @@ function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
 export const performanceTypes: QueryTypeDefinition[] = [
   defineVitalsBreakdown({
     name: 'web_vitals_by_page',
-    title: "Web Vitals by Page",
-    description: "Average and p50 Core Web Vitals per page.",
-    tags: ["vitals", "performance", "page"],
     run(ctx) {
     const paths = ctx.dictionaries.values.path;
     return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
@@ -173,17 +151,10 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_browser',
-    title: "Web Vitals by Browser",
-    description: "Average and p50 Core Web Vitals per browser.",
-    tags: ["vitals", "performance", "browser"],
     dimension: 'browser_name',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_country',
-    title: "Web Vitals by Country",
-    description: "Average and p50 Core Web Vitals per country.",
-    tags: ["vitals", "performance", "country", "geo"],
-    geo: true,
     run(ctx) {
     const countries = ctx.dictionaries.values.country;
     return withGeo(breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => countries[code] ?? ''), countryGeo(ctx));
@@ -191,24 +162,14 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_os',
-    title: "Web Vitals by OS",
-    description: "Average and p50 Core Web Vitals per operating system.",
-    tags: ["vitals", "performance", "os"],
     dimension: 'os_name',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_device',
-    title: "Web Vitals by Device Type",
-    description: "Average and p50 Core Web Vitals split by mobile / desktop / tablet. Use it for mobile-vs-desktop comparisons.",
-    tags: ["vitals", "performance", "device", "mobile", "desktop"],
     dimension: 'device_type',
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_region',
-    title: "Web Vitals by Region",
-    description: "Average and p50 Core Web Vitals per region.",
-    tags: ["vitals", "performance", "region", "geo"],
-    geo: true,
     run(ctx) {
     const regions = ctx.dictionaries.values.region;
     return withGeo(breakdownRows(ctx, (r) => (regions[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), regionLabel(ctx)), placeGeo);
@@ -219,28 +180,6 @@ export const performanceTypes: QueryTypeDefinition[] = [
     family: FAMILY,
     customizable: true,
     paging: 'self',
-    fields: {
-      date: text("Date"),
-      avg_fcp: numOrNull("Avg FCP"),
-      p50_fcp: numOrNull("p50 FCP"),
-      avg_lcp: numOrNull("Avg LCP"),
-      p50_lcp: numOrNull("p50 LCP"),
-      avg_cls: numOrNull("Avg CLS"),
-      p50_cls: numOrNull("p50 CLS"),
-      avg_inp: numOrNull("Avg INP"),
-      p50_inp: numOrNull("p50 INP"),
-      avg_ttfb: numOrNull("Avg TTFB"),
-      p50_ttfb: numOrNull("p50 TTFB"),
-      measurements: int("Measurements"),
-    },
-    meta: {
-      title: "Web Vitals Time Series",
-      description: "Daily averages and p50s for each Core Web Vital metric.",
-      category: "Performance",
-      tags: ["vitals", "performance", "time-series"],
-      default_visualization: "timeseries",
-      supports_granularity: ["hour", "day"],
-    },
     run(ctx) {
       return timeSeriesRows(ctx);
     },

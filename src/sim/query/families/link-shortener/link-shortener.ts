@@ -2,12 +2,13 @@ import { parseReferrer } from '../../readers/parse-referrers.js';
 import type { ClickBatch, ClickDimension } from '../../../model/traffic.js';
 import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
-import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { int, text } from '../../engine/fields.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { scanClicks } from '../../readers/scan.js';
+import catalogue from './link-shortener-catalogue.json' with { type: 'json' };
 
-/** The link-shortener family: its types read analytics.link_visits. */
-const FAMILY: QueryFamilySpec = { name: 'link-shortener', table: 'analytics.link_visits' };
+/** The link-shortener family: its types read analytics.link_visits; their fields and meta are in link-shortener-catalogue.json. */
+const FAMILY: QueryFamilySpec = { name: 'link-shortener', table: 'analytics.link_visits', catalogue: readCatalogue('link-shortener', catalogue) };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -147,25 +148,14 @@ function dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name
   ).map((r) => ({ name: r.name, clicks: r.clicks }));
 }
 
-/** What a link-shortener declaration gives besides what every one of them shares. */
+/** What a link-shortener declaration gives besides what every one of them shares (its fields and meta are in link-shortener-catalogue.json). */
 interface LinkTypeSpec {
   readonly name: string;
   readonly limit?: number;
-  readonly fields: QueryTypeSpec['fields'];
-  readonly title: string;
-  readonly description: string;
-  /** The tags after `links, shortener`. */
-  readonly tags: readonly string[];
-  readonly visualization: string;
-  /** A daily series that also answers by the hour. */
-  readonly series?: boolean;
   run(ctx: RunContext): Row[];
 }
 
-/**
- * A link-shortener type: a link's clicks, with the builders' filters, not customizable, in
- * the `Links` category with the `links, shortener` tags first.
- */
+/** A link-shortener type: a link's clicks, with the builders' filters, not customizable. */
 function defineLinkType(spec: LinkTypeSpec): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
@@ -174,128 +164,47 @@ function defineLinkType(spec: LinkTypeSpec): QueryTypeDefinition {
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     ...(spec.limit === undefined ? {} : { limit: spec.limit }),
-    fields: spec.fields,
-    meta: {
-      title: spec.title,
-      description: spec.description,
-      category: "Links",
-      tags: ["links", "shortener", ...spec.tags],
-      default_visualization: spec.visualization,
-      ...(spec.series === true ? { supports_granularity: ["hour", "day"] } : {}),
-    },
     run: spec.run,
   });
 }
 
 /** link_referrers_by_day, link_countries_by_day: the distinct values of a dimension per bucket. */
-function distinctByDay(name: string, dimension: 'referrer' | 'country', plural: string): QueryTypeDefinition {
-  const Plural = plural.charAt(0).toUpperCase() + plural.slice(1);
-  return defineLinkType({
-    name,
-    fields: {
-      date: text("Date", { description: "Date" }),
-      value: int(`Unique ${Plural}`, { description: `Number of unique ${plural} on this date` }),
-    },
-    title: `Link Unique ${Plural} by Day`,
-    description: `Daily count of unique ${plural} for a shortened link.`,
-    tags: [plural, "daily", "timeseries"],
-    visualization: "timeseries",
-    series: true,
-    run: (ctx) => bucketRows(ctx, 'value', dimension),
-  });
+function distinctByDay(name: string, dimension: 'referrer' | 'country'): QueryTypeDefinition {
+  return defineLinkType({ name, run: (ctx) => bucketRows(ctx, 'value', dimension) });
 }
 
 /** link_top_countries, link_top_regions, link_top_cities: clicks per place, with its country. */
-function topPlaces(place: 'country' | 'region' | 'city', label: string, plural: string): QueryTypeDefinition {
-  const Plural = plural.charAt(0).toUpperCase() + plural.slice(1);
-  return defineLinkType({
-    name: `link_top_${plural}`,
-    limit: 10,
-    fields: {
-      name: text(label, { description: `The ${place} name` }),
-      country: text("Country", { description: "Raw country value from the query" }),
-      clicks: int("Clicks", { description: `Number of clicks from this ${place}` }),
-      country_code: 'string',
-      country_name: 'string',
-    },
-    title: `Link Top ${Plural}`,
-    description: `Top ${plural} for a shortened link.`,
-    tags: [plural, "geo"],
-    visualization: "table",
-    run: (ctx) => placeRows(ctx, place),
-  });
+function topPlaces(place: 'country' | 'region' | 'city', plural: string): QueryTypeDefinition {
+  return defineLinkType({ name: `link_top_${plural}`, limit: 10, run: (ctx) => placeRows(ctx, place) });
 }
 
 /** The live link-shortener builders. */
 export const linkShortenerTypes: QueryTypeDefinition[] = [
   defineLinkType({
     name: 'link_total_clicks',
-    fields: { total: int("Total Clicks", { description: "Total number of clicks on this link" }) },
-    title: "Link Total Clicks",
-    description: "Total clicks for a shortened link within the date range.",
-    tags: ["clicks", "total"],
-    visualization: "metric",
     run: totalRows,
   }),
   defineLinkType({
     name: 'link_clicks_by_day',
-    fields: {
-      date: text("Date", { description: "Date of the clicks" }),
-      clicks: int("Clicks", { description: "Number of clicks on this date" }),
-    },
-    title: "Link Clicks by Day",
-    description: "Daily breakdown of clicks for a shortened link.",
-    tags: ["clicks", "daily", "timeseries"],
-    visualization: "timeseries",
-    series: true,
     run: (ctx) => bucketRows(ctx, 'clicks'),
   }),
-  distinctByDay('link_referrers_by_day', 'referrer', 'referrers'),
-  distinctByDay('link_countries_by_day', 'country', 'countries'),
+  distinctByDay('link_referrers_by_day', 'referrer'),
+  distinctByDay('link_countries_by_day', 'country'),
   defineLinkType({
     name: 'link_top_referrers',
     limit: 10,
-    fields: {
-      name: text("Name", { description: "The referring source name" }),
-      referrer: text("Referrer", { description: "The referring source URL" }),
-      clicks: int("Clicks", { description: "Number of clicks from this referrer" }),
-      source: 'string',
-      domain: 'string',
-      referrer_type: 'string',
-      percentage: 'number',
-    },
-    title: "Link Top Referrers",
-    description: "Top referrers for a shortened link.",
-    tags: ["referrers", "traffic"],
-    visualization: "table",
     run: referrerRows,
   }),
-  topPlaces('country', "Country", 'countries'),
-  topPlaces('region', "Region", 'regions'),
-  topPlaces('city', "City", 'cities'),
+  topPlaces('country', 'countries'),
+  topPlaces('region', 'regions'),
+  topPlaces('city', 'cities'),
   defineLinkType({
     name: 'link_top_devices',
-    fields: {
-      name: text("Device Type", { description: "The device type (mobile, desktop, tablet)" }),
-      clicks: int("Clicks", { description: "Number of clicks from this device type" }),
-    },
-    title: "Link Top Devices",
-    description: "Device type breakdown for a shortened link (mobile, desktop, tablet).",
-    tags: ["devices", "mobile", "desktop"],
-    visualization: "pie",
     run: (ctx) => dimensionRows(ctx, 'device_type'),
   }),
   defineLinkType({
     name: 'link_top_browsers',
     limit: 10,
-    fields: {
-      name: text("Browser", { description: "The browser name" }),
-      clicks: int("Clicks", { description: "Number of clicks from this browser" }),
-    },
-    title: "Link Top Browsers",
-    description: "Browser breakdown for a shortened link.",
-    tags: ["browsers"],
-    visualization: "table",
     run: (ctx) => dimensionRows(ctx, 'browser_name'),
   }),
 ];

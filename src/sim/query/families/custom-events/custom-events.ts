@@ -4,13 +4,23 @@ import { createKeyDistinct, identityOf, scanCustomEvents, scanGeneratedEvents, s
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
-import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
+import { readCatalogue } from '../../engine/catalogue.js';
+import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { customEventDetails } from '../../../model/derived/custom-event-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
+import catalogue from './custom-events-catalogue.json' with { type: 'json' };
 
-/** The custom-events family: its types read analytics.custom_events, deriving customEventDetails on each day of their range. */
-const FAMILY: QueryFamilySpec = { name: 'custom-events', table: 'analytics.custom_events', derives: [customEventDetails] };
+/**
+ * The custom-events family: its types read analytics.custom_events, deriving customEventDetails
+ * on each day of their range; their fields and meta are in custom-events-catalogue.json.
+ */
+const FAMILY: QueryFamilySpec = {
+  name: 'custom-events',
+  table: 'analytics.custom_events',
+  derives: [customEventDetails],
+  catalogue: readCatalogue('custom-events', catalogue),
+};
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -442,25 +452,12 @@ function segmentRows(ctx: RunContext): Row[] {
 const EVENT_FILTERS = ["profile_id", "path", "event_name", "website_id"];
 
 /** The fields of a property value's share, which the top-values and distribution builders start with. */
-const PROPERTY_VALUE_FIELDS = { event_name: 'string', property_key: 'string', property_value: 'string', count: 'integer', total: 'integer', percentage: 'number' } as const;
 
 /** The filters of the property builders. */
 const PROPERTY_FILTERS = [...EVENT_FILTERS, "property_key"];
 
-/**
- * A custom-events type: on the older public list, paged by itself, reading tracked events,
- * in the `Custom Events` category with the `custom-events` tag first.
- */
-function defineEventType(spec: {
-  name: string;
-  filters: string[];
-  customizable?: boolean;
-  fields: QueryTypeSpec['fields'];
-  title?: string;
-  description: string;
-  tags: string[];
-  run(ctx: RunContext): Row[];
-}): QueryTypeDefinition {
+/** A custom-events type: on the older public list, paged by itself, reading tracked events. */
+function defineEventType(spec: { name: string; filters: string[]; customizable?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
@@ -469,13 +466,6 @@ function defineEventType(spec: {
     ...(spec.customizable === undefined ? {} : { customizable: spec.customizable }),
     paging: 'self',
     readsTrackedEvents: true,
-    fields: spec.fields,
-    meta: {
-      ...(spec.title === undefined ? {} : { title: spec.title }),
-      description: spec.description,
-      category: "Custom Events",
-      tags: ["custom-events", ...spec.tags],
-    },
     run: spec.run,
   });
 }
@@ -486,179 +476,63 @@ export const customEventTypes: QueryTypeDefinition[] = [
     name: 'custom_events',
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source"],
     customizable: true,
-    fields: {
-      name: 'string',
-      total_events: 'integer',
-      unique_users: 'integer',
-      unique_sessions: 'integer',
-      last_occurrence: 'string',
-      first_occurrence: 'string',
-      events_with_properties: 'integer',
-      percentage: 'number?',
-    },
-    description: "Custom event names with occurrence counts.",
-    tags: ["events"],
     run: customEventRows,
   }),
   defineEventType({
     name: 'custom_event_properties',
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source", "property_key"],
     customizable: true,
-    fields: {
-      name: 'string',
-      property_key: 'string',
-      property_value: 'string',
-      count: 'integer',
-    },
-    description: "Property keys and values for custom events. Use this to inspect the payload of a specific event (e.g. decline codes or plan tiers on payment events) by filtering on event_name. Works for server-side events that have no page path.",
-    tags: ["properties"],
     run: propertyValueRows,
   }),
   defineEventType({
     name: 'custom_events_by_path',
     filters: EVENT_FILTERS,
     customizable: true,
-    fields: {
-      name: 'string',
-      total_events: 'integer',
-      unique_event_types: 'integer',
-      unique_users: 'integer',
-    },
-    description: "Custom event occurrences grouped by page path. Only covers events fired from a page; server-side events (webhooks, payments, API) have no path and are excluded, so use custom_event_properties or custom_events for those.",
-    tags: ["pages"],
     run: byPathRows,
   }),
   defineEventType({
     name: 'custom_events_trends',
     filters: EVENT_FILTERS,
-    fields: {
-      date: 'string',
-      total_events: 'integer',
-      unique_event_types: 'integer',
-      unique_users: 'integer',
-      unique_sessions: 'integer',
-      unique_pages: 'integer',
-    },
-    description: "Custom event counts plotted over time.",
-    tags: ["time-series"],
     run: trendRows,
   }),
   defineEventType({
     name: 'custom_events_trends_by_event',
     filters: EVENT_FILTERS,
-    fields: {
-      date: 'string',
-      event_name: 'string',
-      total_events: 'integer',
-    },
-    description: "Custom event counts over time, broken down per event name.",
-    tags: ["time-series", "breakdown"],
     run: trendByEventRows,
   }),
   defineEventType({
     name: 'custom_events_summary',
     filters: EVENT_FILTERS,
-    fields: {
-      total_events: 'integer',
-      unique_event_types: 'integer',
-      unique_users: 'integer',
-      unique_sessions: 'integer',
-      unique_pages: 'integer',
-    },
-    description: "Summary statistics for custom events (total count, unique users).",
-    tags: ["summary"],
     run: summaryRows,
   }),
   defineEventType({
     name: 'custom_events_property_cardinality',
     filters: PROPERTY_FILTERS,
-    fields: {
-      event_name: 'string',
-      property_key: 'string',
-      unique_values: 'integer',
-      occurrences: 'integer',
-    },
-    description: "Number of unique values per custom event property.",
-    tags: ["properties", "cardinality"],
     run: cardinalityRows,
   }),
   defineEventType({
     name: 'custom_events_recent',
     filters: EVENT_FILTERS,
-    fields: {
-      event_name: 'string',
-      namespace: 'string?',
-      path: 'string?',
-      source: 'string?',
-      properties: 'string',
-      anonymous_id: 'string?',
-      session_id: 'string?',
-      timestamp: 'string',
-    },
-    description: "Most recent custom event occurrences.",
-    tags: ["recent"],
     run: recentRows,
   }),
   defineEventType({
     name: 'custom_events_property_classification',
     filters: PROPERTY_FILTERS,
-    fields: {
-      event_name: 'string',
-      property_key: 'string',
-      cardinality: 'integer',
-      total_count: 'integer',
-      coverage_ratio: 'number',
-      avg_length: 'number',
-      max_length: 'integer',
-      is_numeric: 'integer',
-      is_boolean: 'integer',
-      is_date_like: 'integer',
-      is_url_like: 'integer',
-      inferred_type: 'string',
-      render_strategy: 'string',
-      sample_values: 'array',
-    },
-    description: "Classification of property types (string, number, boolean) per event.",
-    tags: ["properties", "schema"],
     run: classificationRows,
   }),
   defineEventType({
     name: 'custom_events_property_top_values',
     filters: PROPERTY_FILTERS,
-    fields: {
-      ...PROPERTY_VALUE_FIELDS,
-      rank: 'integer',
-    },
-    description: "Most common values for a specific custom event property.",
-    tags: ["properties", "values"],
     run: topValueRows,
   }),
   defineEventType({
     name: 'custom_events_property_distribution',
     filters: PROPERTY_FILTERS,
-    fields: {
-      ...PROPERTY_VALUE_FIELDS,
-      cardinality: 'integer',
-    },
-    description: "Value distribution for a specific custom event property.",
-    tags: ["properties", "distribution"],
     run: distributionRows,
   }),
   defineEventType({
     name: 'custom_events_discovery',
     filters: EVENT_FILTERS,
-    fields: {
-      event_name: 'string',
-      total_events: 'integer',
-      unique_users: 'integer',
-      unique_sessions: 'integer',
-      property_key: 'string',
-      unique_values: 'integer',
-      top_values: 'array',
-    },
-    title: "Custom Events Discovery",
-    description: "Bounded event/property discovery: one row per event and property, with up to 5 values. Event totals repeat across property rows; do not sum them. Popular events can consume the row limit, so omitted events are not proven absent. Use custom_events for event inventory, then filter this builder by event_name to inspect properties.",
-    tags: ["discovery", "properties"],
     run: discoveryRows,
   }),
   defineQueryType({
@@ -667,18 +541,7 @@ export const customEventTypes: QueryTypeDefinition[] = [
     insightsOnly: true,
     // The live builder reads the rows of one event name; its filter list is not public.
     filters: ['event_name'],
-    fields: {
-      dimension: 'string',
-      value: 'string',
-      events: 'integer',
-      sessions: 'integer',
-    },
-    // The live builder body of this insights-only type is not public: its meta is ours.
-    meta: {
-      description: "Custom events broken down by one dimension (browser, browser version, OS, device, country): one row per dimension value.",
-      category: "Custom Events",
-      tags: ["segments", "insights"],
-    },
+    // The live builder body of this insights-only type is not public: its meta (in the catalogue) is ours.
     run: segmentRows,
   }),
 ];

@@ -15,12 +15,7 @@ import catalogue from './custom-events-catalogue.json' with { type: 'json' };
  * The custom-events family: its types read analytics.custom_events, deriving customEventDetails
  * on each day of their range; their fields and meta are in custom-events-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'custom-events',
-  table: 'analytics.custom_events',
-  derives: [customEventDetails],
-  catalogue: readCatalogue('custom-events', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'custom-events', table: 'analytics.custom_events', derives: [customEventDetails], catalogue: readCatalogue('custom-events', catalogue) };
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

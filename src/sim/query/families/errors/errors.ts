@@ -17,12 +17,7 @@ import catalogue from './errors-catalogue.json' with { type: 'json' };
  * The errors family: its types read analytics.error_spans, deriving errorDerivation on each day
  * of their range; their fields and meta are in errors-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'errors',
-  table: 'analytics.error_spans',
-  derives: [errorDerivation],
-  catalogue: readCatalogue('errors', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'errors', table: 'analytics.error_spans', derives: [errorDerivation], catalogue: readCatalogue('errors', catalogue) };
 
 /** The limit /v1/query passes to custom SQL when the request names none (`body.limit || 100`); the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;

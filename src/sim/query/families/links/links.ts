@@ -16,12 +16,7 @@ import catalogue from './links-catalogue.json' with { type: 'json' };
  * The links family: its types read analytics.outgoing_links, deriving outboundClicks on each day
  * of their range; their fields and meta are in links-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'links',
-  table: 'analytics.outgoing_links',
-  derives: [outboundClicks],
-  catalogue: readCatalogue('links', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'links', table: 'analytics.outgoing_links', derives: [outboundClicks], catalogue: readCatalogue('links', catalogue) };
 
 /** Filter fields of an outbound click that no session dictionary holds. */
 const CLICK_FIELDS = new Set(['client_id', 'anonymous_id', 'session_id', 'href', 'text']);

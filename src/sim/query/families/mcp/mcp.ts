@@ -20,12 +20,7 @@ import catalogue from './mcp-catalogue.json' with { type: 'json' };
  * The mcp family: its types read analytics.mcp_tool_calls, deriving mcpToolCalls on each day of
  * their range; their fields and meta are in mcp-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'mcp',
-  table: 'analytics.mcp_tool_calls',
-  derives: [mcpToolCalls],
-  catalogue: readCatalogue('mcp', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'mcp', table: 'analytics.mcp_tool_calls', derives: [mcpToolCalls], catalogue: readCatalogue('mcp', catalogue) };
 
 /** The live default LIMIT of the mcp lists. */
 const MCP_LIST_LIMIT = 100;

@@ -13,12 +13,7 @@ import catalogue from './performance-catalogue.json' with { type: 'json' };
  * The performance family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on
  * each day of their range; their fields and meta are in performance-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'performance',
-  table: 'analytics.web_vitals_spans',
-  derives: [vitalsDerivation],
-  catalogue: readCatalogue('performance', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'performance', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation], catalogue: readCatalogue('performance', catalogue) };
 
 /** The limit /v1/query passes to custom SQL when the request names none; the SQL applies no offset. */
 const ROUTE_DEFAULT_LIMIT = 100;

@@ -11,12 +11,7 @@ import catalogue from './revenue-catalogue.json' with { type: 'json' };
  * The revenue family: its types read analytics.revenue, deriving revenueDerivation on each day of
  * their range; their fields and meta are in revenue-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'revenue',
-  table: 'analytics.revenue',
-  derives: [revenueDerivation],
-  catalogue: readCatalogue('revenue', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'revenue', table: 'analytics.revenue', derives: [revenueDerivation], catalogue: readCatalogue('revenue', catalogue) };
 
 /** The filters of every revenue breakdown: the transaction's own fields and its first touch. */
 const BREAKDOWN_FILTERS = ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"];

@@ -11,12 +11,7 @@ import catalogue from './vitals-catalogue.json' with { type: 'json' };
  * The vitals family: its types read analytics.web_vitals_spans, deriving vitalsDerivation on each
  * day of their range; their fields and meta are in vitals-catalogue.json.
  */
-const FAMILY: QueryFamilySpec = {
-  name: 'vitals',
-  table: 'analytics.web_vitals_spans',
-  derives: [vitalsDerivation],
-  catalogue: readCatalogue('vitals', catalogue),
-};
+const FAMILY: QueryFamilySpec = { name: 'vitals', table: 'analytics.web_vitals_spans', derives: [vitalsDerivation], catalogue: readCatalogue('vitals', catalogue) };
 
 const PERCENTILES = [0.5, 0.75, 0.9, 0.95, 0.99] as const;
 

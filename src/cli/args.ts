@@ -1,6 +1,6 @@
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, STORE_PREFIX_PATTERN, type SentinelStoreConfig } from '../contract/config.js';
 import { isHttpUrl } from './http-url.js';
-import { MAX_HAR_BODY_CHARS } from '../sim/journal/exchange-log.js';
+import { DEFAULT_EXCHANGES_KEPT, MAX_EXCHANGES_KEPT, MAX_HAR_BODY_CHARS } from '../sim/journal/exchange-log.js';
 import { DEFAULT_VIRTUAL_START, MAX_INSTANT } from '../sim/clock.js';
 import { parseDateInput } from '../sim/query/engine/dates.js';
 import { normalizeAllowedOrigin } from '../sim/cors/origins.js';
@@ -59,6 +59,8 @@ export interface ServeOptions {
   readonly controlToken: string | undefined;
   /** Characters of each body `GET /__sim/journal.har` keeps (0: none). */
   readonly harBodies: number;
+  /** How many of the latest exchanges `GET /__sim/journal.har` holds. */
+  readonly harEntries: number;
   /** Where to export one span per request over OTLP/HTTP (an http(s) URL); undefined: no export. */
   readonly otlpEndpoint: string | undefined;
   /** A recording (`analytics-sim record`) to answer matching query parameters from; undefined: none. */
@@ -190,9 +192,10 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
   --control-token <t>   On a non-loopback --host, /__sim requires Authorization: Bearer <t>
                         (16 to 256 letters, digits or -._~+/=). Default: one is generated
                         at start and printed. Env ANALYTICS_SIM_CONTROL_TOKEN
+  --har-entries <n>     How many of the latest exchanges GET /__sim/journal.har holds as
+                        HAR 1.2, 0 to 100000 (default 100)
   --har-bodies <n>      Keep up to n characters (0 to 65536) of each request and answer
-                        body for GET /__sim/journal.har, the latest 1,000 exchanges as
-                        HAR 1.2 (default 0: headers and statuses only)
+                        body of those exchanges (default 0: headers and statuses only)
   --otlp-endpoint <url> Export one span per service request over OTLP/HTTP (JSON) to this
                         collector (a base URL gets /v1/traces): route, outcome, the refusing
                         rule and stage timings; a request's traceparent makes it a child of
@@ -329,6 +332,7 @@ const SERVE_FLAGS = {
   'control-token': { type: 'string' },
   'otlp-endpoint': { type: 'string' },
   'har-bodies': { type: 'string' },
+  'har-entries': { type: 'string' },
   replay: { type: 'string' },
   'max-sandboxes': { type: 'string' },
   'sandbox-idle': { type: 'string' },
@@ -410,6 +414,8 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
   }
   const harBodies = /^\d{1,5}$/.test(values['har-bodies'] ?? '0') ? Number(values['har-bodies'] ?? '0') : Number.NaN;
   if (!(harBodies <= MAX_HAR_BODY_CHARS)) return { kind: 'error', message: `--har-bodies must be whole characters from 0 to ${MAX_HAR_BODY_CHARS} (got '${values['har-bodies']}').` };
+  const harEntries = /^\d{1,6}$/.test(values['har-entries'] ?? String(DEFAULT_EXCHANGES_KEPT)) ? Number(values['har-entries'] ?? DEFAULT_EXCHANGES_KEPT) : Number.NaN;
+  if (!(harEntries <= MAX_EXCHANGES_KEPT)) return { kind: 'error', message: `--har-entries must be whole exchanges from 0 to ${MAX_EXCHANGES_KEPT} (got '${values['har-entries']}').` };
   const otlpEndpoint = values['otlp-endpoint'];
   if (otlpEndpoint !== undefined && !isHttpUrl(otlpEndpoint)) return { kind: 'error', message: `--otlp-endpoint must be an http(s) URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (got '${otlpEndpoint}').` };
   const maxSandboxes = /^\d{1,4}$/.test(values['max-sandboxes'] ?? String(DEFAULT_MAX_SANDBOXES)) ? Number(values['max-sandboxes'] ?? DEFAULT_MAX_SANDBOXES) : Number.NaN;
@@ -448,6 +454,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
     trustProxy: values['trust-proxy'],
     controlToken,
     harBodies: values['har-bodies'],
+    harEntries: values['har-entries'],
     otlpEndpoint,
     replay: values.replay,
     maxSandboxes: values['max-sandboxes'],
@@ -484,6 +491,7 @@ export function parseCommand(argv: readonly string[], env: Readonly<Record<strin
       trustProxy: values['trust-proxy'] ?? false,
       controlToken,
       harBodies,
+      harEntries,
       otlpEndpoint,
       replay: values.replay,
       maxSandboxes,

@@ -97,6 +97,7 @@ export function applyConfig(options: ServeOptions, given: readonly (keyof ServeO
     ingestDelay: pick('ingestDelay', config.ingestDelay),
     trustProxy: pick('trustProxy', config.trustProxy),
     harBodies: pick('harBodies', config.harBodies),
+    harEntries: pick('harEntries', config.harEntries),
     otlpEndpoint: pick('otlpEndpoint', config.otlpEndpoint),
     replay: pick('replay', config.replay),
     maxSandboxes: pick('maxSandboxes', config.maxSandboxes),

@@ -141,6 +141,7 @@ async function serve(options: ServeOptions, store: StoreChoice, keys: readonly C
       profile: overrides.profile ?? options.profile,
       ingestDelayMs: options.ingestDelay,
       harBodies: options.harBodies,
+      harEntries: options.harEntries,
       ...(options.allowedOrigins.length > 0 ? { allowedOrigins: options.allowedOrigins } : {}),
       ...(own ? { store: own } : {}),
       ...(recording !== undefined ? { replay: recording } : {}),

@@ -147,6 +147,13 @@ export const simulatorConfigSchema = z
       .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, '16 to 256 letters, digits, -, _, ., ~, +, / or =')
       .optional()
       .describe('The token every /__sim request must present (Authorization: Bearer) on a non-loopback host (default: generated at start and printed). --control-token and ANALYTICS_SIM_CONTROL_TOKEN win over it.'),
+    harEntries: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .optional()
+      .describe('How many of the latest exchanges GET /__sim/journal.har holds, as --har-entries (default 100).'),
     harBodies: z
       .number()
       .int()

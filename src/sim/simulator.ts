@@ -23,7 +23,7 @@ import { resolveScenario } from './faults/resolve-scenario.js';
 import type { ActiveScenario } from './faults/scenario-runner.js';
 import { createRequestHandler } from './handle-request.js';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY, type Journal } from './journal/journal.js';
-import { createExchangeLog, DEFAULT_EXCHANGES_KEPT, MAX_HAR_BODY_CHARS } from './journal/exchange-log.js';
+import { createExchangeLog, DEFAULT_EXCHANGES_KEPT, MAX_EXCHANGES_KEPT, MAX_HAR_BODY_CHARS } from './journal/exchange-log.js';
 import type { HandleOptions, SimRequest, SimResponse } from './messages.js';
 import type { MetricsRenderer, MetricsSnapshot } from './metrics/request-counters.js';
 import { createSimMetrics } from './metrics/sim-metrics.js';
@@ -121,10 +121,15 @@ export interface SimulatorOptions {
   readonly ingestDelayMs?: number;
   /**
    * Characters of each request and answer body `GET /__sim/journal.har` keeps, 0 (default) to
-   * 65,536: the HAR of the latest 1,000 exchanges then carries their bodies (Playwright's
+   * 65,536: the HAR of the latest exchanges (`harEntries`) then carries their bodies (Playwright's
    * `routeFromHAR` replays them). Off by default: headers and statuses only.
    */
   readonly harBodies?: number;
+  /**
+   * How many of the latest service exchanges `GET /__sim/journal.har` holds: 0 (none) to
+   * 100,000; default 100.
+   */
+  readonly harEntries?: number;
   /**
    * Lets other work run; awaited between the queries of a batch so a long batch does not hold
    * the process. The core never schedules anything itself: whoever serves the simulator passes
@@ -224,7 +229,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     store: options.store && !isSharedStore(options.store) ? options.store : createMemoryStore(),
     gate: createInFlightGate(),
     journal: createJournal(clock.now(), options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY),
-    exchanges: createExchangeLog(DEFAULT_EXCHANGES_KEPT, checkedHarBodies(options.harBodies)),
+    exchanges: createExchangeLog(checkedHarEntries(options.harEntries), checkedHarBodies(options.harBodies)),
   };
   const catalog = new Map((options.catalog ?? []).map((scenario) => [scenario.name, scenario]));
   let ingestDelayMs = checkedIngestDelay(options.ingestDelayMs);
@@ -453,6 +458,13 @@ function scenarioControl(control: ControlBackend, catalog: ReadonlyMap<string, S
     stop: (name) => control.scenarios.stop(name),
     list: () => control.scenarios.list(),
   };
+}
+
+/** `harEntries` as given (default {@link DEFAULT_EXCHANGES_KEPT}), or the error saying what it takes. */
+function checkedHarEntries(entries: number | undefined): number {
+  if (entries === undefined) return DEFAULT_EXCHANGES_KEPT;
+  if (!Number.isInteger(entries) || entries < 0 || entries > MAX_EXCHANGES_KEPT) throw new Error(`harEntries: whole exchanges from 0 to ${MAX_EXCHANGES_KEPT} (got ${String(entries)})`);
+  return entries;
 }
 
 /** `harBodies` as given, or the error saying what it takes. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, type Command, type ServeOptions } from '../../src/cli/args.js';
 
-const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, harBodies: 0, otlpEndpoint: undefined, replay: undefined, maxSandboxes: 64, sandboxIdle: 900 };
+const DEFAULTS: ServeOptions = { port: 8787, host: '127.0.0.1', seed: '42', clock: 'real', startMs: undefined, log: false, scenarios: [], limits: 'enforce', allowedOrigins: [], strict: false, profile: 'spec', store: 'memory', storePrefix: undefined, workers: 1, requestTimeout: 30, writeTimeout: 30, ingestDelay: 0, trustProxy: false, controlToken: undefined, harBodies: 0, harEntries: 100, otlpEndpoint: undefined, replay: undefined, maxSandboxes: 64, sandboxIdle: 900 };
 
 function serveOptions(command: Command): ServeOptions {
   if (command.kind !== 'serve') throw new Error(`expected serve, got ${JSON.stringify(command)}`);
@@ -80,6 +80,7 @@ describe('parseCommand flags', () => {
       trustProxy: false,
       controlToken: undefined,
       harBodies: 0,
+      harEntries: 100,
       maxSandboxes: 64,
       sandboxIdle: 900,
     });
@@ -190,6 +191,12 @@ describe('parseCommand: timeouts, proxy and control token', () => {
     expect(serveOptions(parseCommand(['--trust-proxy', '--control-token', token]))).toMatchObject({ trustProxy: true, controlToken: token });
   });
 
+  it('reads --har-entries in whole exchanges up to 100,000, 100 when not given', () => {
+    expect(serveOptions(parseCommand(['--har-entries', '0'])).harEntries).toBe(0);
+    expect(serveOptions(parseCommand(['--har-entries', '5000'])).harEntries).toBe(5000);
+    expect(errorMessage(parseCommand(['--har-entries', '200000']))).toBe("--har-entries must be whole exchanges from 0 to 100000 (got '200000').");
+  });
+
   it('reads --har-bodies in whole characters up to 65,536, 0 when not given', () => {
     expect(serveOptions(parseCommand(['--har-bodies', '4096'])).harBodies).toBe(4096);
     expect(errorMessage(parseCommand(['--har-bodies', '70000']))).toBe("--har-bodies must be whole characters from 0 to 65536 (got '70000').");
@@ -217,6 +224,6 @@ describe('parseCommand: timeouts, proxy and control token', () => {
   });
 
   it('lists the new flags in --help', () => {
-    for (const flag of ['--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--otlp-endpoint', '--har-bodies']) expect(HELP).toContain(flag);
+    for (const flag of ['--request-timeout', '--write-timeout', '--ingest-delay', '--trust-proxy', '--control-token', '--otlp-endpoint', '--har-bodies', '--har-entries']) expect(HELP).toContain(flag);
   });
 });

@@ -65,6 +65,7 @@ describe('the defaults serve --help shows', () => {
       '--write-timeout': String(options.writeTimeout),
       '--ingest-delay': String(options.ingestDelay),
       '--har-bodies': String(options.harBodies),
+      '--har-entries': String(options.harEntries),
       '--max-sandboxes': String(options.maxSandboxes),
       '--sandbox-idle': String(options.sandboxIdle),
     };

@@ -195,7 +195,7 @@ export const controlRoutes = [
   defineControlRoute({
     method: 'GET',
     path: '/__sim/journal.har',
-    summary: "The exchanges behind the journal's entries as HAR 1.2 (the latest 1,000 this process served; bodies with --har-bodies; credentials redacted); same filters as the journal.",
+    summary: "The exchanges behind the journal's entries as HAR 1.2 (the latest exchanges this process served, 100 unless --har-entries says; bodies with --har-bodies; credentials redacted); same filters as the journal.",
     query: journalQuerySchema,
     responses: { 200: { description: 'The HAR log', schema: harSchema }, 400: BAD_FILTER },
     handle: async (ctx) => ok(await ctx.control.journal.har(ctx.query), 200, { 'Content-Disposition': 'attachment; filename="analytics-sim.har"' }),

@@ -85,16 +85,25 @@ describe('GET /__sim/journal.har', () => {
     expect((await harOf(sim)).log.entries).toEqual([]);
   });
 
-  it('keeps the latest 1,000 exchanges and says how many matching entries it no longer holds', async () => {
+  it('keeps the latest 100 exchanges by default, as many as harEntries says, and says how many matching entries it no longer holds', async () => {
     const sim = freshSimulator();
-    for (let i = 0; i < 1_003; i++) await sim.handle({ method: 'GET', path: '/health', query: {}, headers: {} });
+    for (let i = 0; i < 103; i++) await sim.handle({ method: 'GET', path: '/health', query: {}, headers: {} });
     const har = await harOf(sim);
-    expect(har.log.entries).toHaveLength(1_000);
+    expect(har.log.entries).toHaveLength(100);
     expect(har.log.entries[0]?._seq).toBe(4);
     expect(har.log.comment).toContain('3 journal entries matched whose exchanges are not kept here');
+
+    const more = freshSimulator({ harEntries: 1_000 });
+    for (let i = 0; i < 1_003; i++) await more.handle({ method: 'GET', path: '/health', query: {}, headers: {} });
+    expect((await harOf(more)).log.entries).toHaveLength(1_000);
+
+    const none = freshSimulator({ harEntries: 0 });
+    await none.handle({ method: 'GET', path: '/health', query: {}, headers: {} });
+    expect((await harOf(none)).log.entries).toEqual([]);
   });
 
-  it('refuses a body limit beyond 65,536 characters at creation, naming it', () => {
+  it('refuses a body limit beyond 65,536 characters and more than 100,000 exchanges at creation, naming them', () => {
     expect(() => freshSimulator({ harBodies: 100_000 })).toThrow('harBodies: whole characters from 0 to 65536 (got 100000)');
+    expect(() => freshSimulator({ harEntries: 100_001 })).toThrow('harEntries: whole exchanges from 0 to 100000 (got 100001)');
   });
 });

@@ -54,9 +54,17 @@ async function getJson<T>(url: string): Promise<T> {
 export async function measureAdmissionWork(baseUrl: string, request: AdmissionRequest, connections: number): Promise<AdmissionResult> {
   const target = { url: `${baseUrl}${request.path}`, method: 'POST' as const, headers: request.headers, body: request.body };
   await autocannon({ connections, amount: WARM_UP_REQUESTS, ...target });
+  // Timed to the last answer: autocannon ends a run of a fixed amount only at its next one-second
+  // sample, which would round every rate here to the amount over whole seconds.
   const began = performance.now();
-  const result = await autocannon({ connections, amount: MEASURED_REQUESTS, ...target });
-  const seconds = (performance.now() - began) / 1000;
+  let lastAnswer = began;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon({ connections, amount: MEASURED_REQUESTS, ...target }, (error, done) => (error ? reject(error) : resolve(done)));
+    run.on('response', () => {
+      lastAnswer = performance.now();
+    });
+  });
+  const seconds = (lastAnswer - began) / 1000;
   const oracle = await getJson<OracleVerdict>(`${baseUrl}/__sim/journal/oracle`);
   const { info } = await getJson<{ info: { size: number; dropped: number } }>(`${baseUrl}/__sim/journal?limit=1`);
   return {

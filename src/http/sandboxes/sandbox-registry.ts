@@ -64,6 +64,22 @@ export interface SandboxRegistry extends SandboxHost {
 }
 
 /**
+ * What a creation request asks of the sandbox `id`: its seed, profile, clock (a `now` alone
+ * means a virtual clock from that instant) and world, as the factory takes them.
+ */
+export function overridesOf(id: string, request: CreateSandboxRequest): SandboxOverrides {
+  const startMs = request.now === undefined ? undefined : typeof request.now === 'number' ? request.now : Date.parse(request.now);
+  return {
+    id,
+    ...(request.seed !== undefined ? { seed: String(request.seed) } : {}),
+    ...(request.profile !== undefined ? { profile: request.profile } : {}),
+    ...(request.clock !== undefined ? { clock: request.clock } : startMs !== undefined ? { clock: 'virtual' } : {}),
+    ...(startMs !== undefined ? { startMs } : {}),
+    ...(request.world !== undefined ? { world: request.world } : {}),
+  };
+}
+
+/**
  * The key prefix of a sandbox's shared store: the server's prefix, `:sbx:`, the id and a
  * random incarnation (`analytics-sim:sbx:worker-1:9f3a0c1e`), so a sandbox deleted and made
  * again with the same id starts from its seeded state, whatever the last one left in the store.
@@ -138,17 +154,9 @@ export function createSandboxRegistry(options: SandboxRegistryOptions): SandboxR
       }
       if (live.size >= max) return capReached(max);
       const id = request.id ?? nextId();
-      const startMs = request.now === undefined ? undefined : typeof request.now === 'number' ? request.now : Date.parse(request.now);
       let simulator: Simulator;
       try {
-        simulator = options.create({
-          id,
-          ...(request.seed !== undefined ? { seed: String(request.seed) } : {}),
-          ...(request.profile !== undefined ? { profile: request.profile } : {}),
-          ...(request.clock !== undefined ? { clock: request.clock } : startMs !== undefined ? { clock: 'virtual' } : {}),
-          ...(startMs !== undefined ? { startMs } : {}),
-          ...(request.world !== undefined ? { world: request.world } : {}),
-        });
+        simulator = options.create(overridesOf(id, request));
       } catch (error) {
         // What the simulator refuses to be built from: a world whose parts do not fit together.
         return validationError([{ field: request.world !== undefined ? 'world' : 'body', message: (error as Error).message.slice(0, 2000) }]);

@@ -2,7 +2,7 @@ import { DEFAULT_MAX_SANDBOXES, DEFAULT_SANDBOX_IDLE_SECONDS, SANDBOX_PATH_PREFI
 import { conflict, validationError, type SimError } from '../../sim/errors.js';
 import type { Simulator } from '../../sim/simulator.js';
 import type { SandboxDirectory, SandboxRecord } from './sandbox-directory.js';
-import { capReached, unknownSandbox, type SandboxFactory, type SandboxOverrides, type SandboxRegistry } from './sandbox-registry.js';
+import { capReached, overridesOf, unknownSandbox, type SandboxFactory, type SandboxOverrides, type SandboxRegistry } from './sandbox-registry.js';
 
 /** Options of {@link createSharedSandboxRegistry}. */
 export interface SharedSandboxRegistryOptions {
@@ -89,21 +89,12 @@ export function createSharedSandboxRegistry(options: SharedSandboxRegistryOption
 
   return {
     async create(request: CreateSandboxRequest, serverUrl: string): Promise<SandboxCreated | SimError> {
-      const startMs = request.now === undefined ? undefined : typeof request.now === 'number' ? request.now : Date.parse(request.now);
-      const overridesOf = (id: string): SandboxOverrides => ({
-        id,
-        ...(request.seed !== undefined ? { seed: String(request.seed) } : {}),
-        ...(request.profile !== undefined ? { profile: request.profile } : {}),
-        ...(request.clock !== undefined ? { clock: request.clock } : startMs !== undefined ? { clock: 'virtual' } : {}),
-        ...(startMs !== undefined ? { startMs } : {}),
-        ...(request.world !== undefined ? { world: request.world } : {}),
-        storePrefix: options.storePrefixOf(id),
-      });
+      const overridesFor = (id: string): SandboxOverrides => ({ ...overridesOf(id, request), storePrefix: options.storePrefixOf(id) });
       let record: SandboxRecord | undefined;
       // A drawn id another process took is passed over (bounded: one try per live sandbox and one more).
       for (let attempt = 0; attempt <= max; attempt++) {
         const id = request.id ?? `sbx-${++drawn}`;
-        const candidate: SandboxRecord = { id, overrides: overridesOf(id), createdAt: now() };
+        const candidate: SandboxRecord = { id, overrides: overridesFor(id), createdAt: now() };
         let claimed: 'claimed' | 'taken' | 'full';
         try {
           claimed = await directory.claim(candidate, max, idleMs, candidate.createdAt);

@@ -15,6 +15,7 @@ import { describeArgumentError } from '../src/cli/args.js';
 import { FAULT_ROWS } from './faults/fault-rows.js';
 import { formatMarkdown, formatTable, verdictOf } from './faults/fault-table.js';
 import { measureRow, type RowLoad, type RowResult } from './faults/measure-row.js';
+import { usageExit } from './usage-exit.js';
 
 const usage = `Usage: npm run faults [-- options]
 
@@ -33,10 +34,7 @@ What each row means: docs/reliability.md.
 Exit status: 0 every row passes, 1 a row fails, 2 bad arguments.
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${usage}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageExit(usage);
 
 let parsed;
 try {

@@ -16,6 +16,7 @@ import { describeArgumentError } from '../src/cli/args.js';
 import { k6ReportLines, k6Version, runK6Plan, SHORT_SECONDS, type K6Report } from './k6-runner.js';
 import { reportPath } from './report-path.js';
 import { PLAN_NAMES, startServer, type PlanName, type Server } from './runner.js';
+import { usageExit } from './usage-exit.js';
 
 const usage = `Usage: npm run load:k6 -- (--plan NAME | --all) [options]
 
@@ -37,10 +38,7 @@ Build k6 first: npm run k6:install (Go needed; .tools/bin/k6, git-ignored).
 Exit status: 0 every plan passed, 1 a plan failed or could not run, 2 bad arguments.
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${usage}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageExit(usage);
 
 let parsed;
 try {

@@ -32,6 +32,7 @@ import {
   type Server,
   type SimulatorOptions,
 } from './runner.js';
+import { usageExit } from './usage-exit.js';
 
 const usage = `Usage: npm run load -- PLAN [options]
 
@@ -66,10 +67,7 @@ Environment: KEY overrides the plan's fixture key secret.
 Exit status: 0 exact (100% accuracy, no over-admission), 1 not exact, 2 bad arguments.
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${usage}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageExit(usage);
 
 let parsed;
 try {

@@ -50,6 +50,16 @@ export interface TrafficReader {
   pin(): TrafficReader;
   /** Entries kept and their estimated bytes, for `GET /__sim/health`. */
   stats(): TrafficCacheStats;
+  /**
+   * `make()`, kept in the process-wide store of seeded results ({@link SHARED_RESULT_BYTES}) and
+   * shared with every simulator of the same world functions and seed: for a value computed from
+   * generated traffic alone (no ingested record, tracked event or identify in it) whose every
+   * other input `key` names. `entities` are the scope's: their every field is part of the key;
+   * `tables` are the string tables the value is decoded with. Tables grown by ingestion (not the
+   * world's own), a scope of more than {@link MAX_SHARED_SCOPE} entities, a reader that shares
+   * nothing, or a pinned reader after a {@link clear} compute without the store.
+   */
+  seeded<T>(entities: readonly (Website | ShortLink | UptimeMonitor)[], tables: Dictionaries, key: string, make: () => T): T;
 }
 
 /** What a traffic cache holds now. */
@@ -76,6 +86,19 @@ export const SHARED_TRAFFIC_CACHE_ENTRIES = 16_000;
  * both is one object, counted twice.
  */
 export const SHARED_TRAFFIC_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** Results the process-wide store of seeded results keeps, whatever the number of simulators. */
+export const SHARED_RESULT_ENTRIES = 2048;
+
+/**
+ * Estimated bytes the process-wide store of seeded results keeps (the rows of parameters computed
+ * from generated traffic alone), whatever the number of simulators and seeds. A result larger
+ * than a sixteenth of it is not kept there.
+ */
+export const SHARED_RESULT_BYTES = 32 * 1024 * 1024;
+
+/** Scopes of more entities than this (organizations) are not kept in the store of seeded results: their key would be long. */
+export const MAX_SHARED_SCOPE = 16;
 
 /** Bytes counted for an entry besides its arrays and its key (object headers). */
 const ENTRY_OVERHEAD = 256;
@@ -156,9 +179,21 @@ function createBoundedEntries(capacity: number, maxBytes: number): BoundedEntrie
  */
 const shared = createBoundedEntries(SHARED_TRAFFIC_CACHE_ENTRIES, SHARED_TRAFFIC_CACHE_BYTES);
 
+/**
+ * The process-wide store of seeded results: rows computed from generated traffic alone, under a
+ * key naming the world ({@link sourceKey}), the scope's entities ({@link fingerprintOf}) and
+ * everything else that decides them, so a fresh simulator answers what another computed.
+ */
+const sharedResults = createBoundedEntries(SHARED_RESULT_ENTRIES, SHARED_RESULT_BYTES);
+
 /** What the process-wide store holds now (tests and benchmarks). */
 export function sharedTrafficStats(): TrafficCacheStats {
   return shared.stats();
+}
+
+/** What the process-wide store of seeded results holds now (tests and benchmarks). */
+export function sharedResultStats(): TrafficCacheStats {
+  return sharedResults.stats();
 }
 
 const identities = new WeakMap<object, number>();
@@ -262,6 +297,16 @@ export function createTrafficCache(
       },
       pin: () => readerOf(generation),
       stats: () => own.stats(),
+      seeded(entities, tables, key, make) {
+        if (!share || at() !== generation || tables !== world.dictionaries || entities.length > MAX_SHARED_SCOPE) return make();
+        const fullKey = `${source}|r|${entities.map(fingerprintOf).join('|')}|${key}`;
+        const hit = sharedResults.get(fullKey);
+        if (hit !== undefined) return hit.value as ReturnType<typeof make>;
+        const value = make();
+        const bytes = ENTRY_OVERHEAD + fullKey.length * 2 + estimateBytes(value);
+        if (bytes <= SHARED_RESULT_BYTES / 16) sharedResults.set(fullKey, { value, bytes });
+        return value;
+      },
     };
   }
   return readerOf(undefined);

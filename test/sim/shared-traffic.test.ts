@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSeededWorld, type Simulator } from '../../src/index.js';
 import type { World } from '../../src/sim/model/world.js';
-import { sharedTrafficStats } from '../../src/sim/traffic-cache.js';
+import { sharedResultStats, sharedTrafficStats } from '../../src/sim/traffic-cache.js';
 import { call, freshSimulator, secretOf } from '../helpers/sim.js';
 
 /**
@@ -86,5 +86,50 @@ describe('traffic shared between simulators', () => {
     const lone = freshSimulator({ trafficCacheBytes: 0 });
     await call(lone, 'PATCH', '/v1/websites/web_acme_store', { key: secretOf(lone, 'key_acme_all'), body: { trafficSize: 'tiny' } });
     expect(await last30Days(lone)).toBe(tiny);
+  });
+});
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** The text of `body`'s answer on web_acme_www, but its request id. */
+async function onWww(sim: Simulator, body: object): Promise<string> {
+  const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_www' }, body });
+  expect(answer.status).toBe(200);
+  return answer.text.replace(/"requestId":"[^"]*"/, '');
+}
+
+describe('rows of seeded traffic shared between simulators', () => {
+  const today = { parameters: ['top_pages', 'summary_metrics'], startDate: '2025-06-02', endDate: '2025-06-02', limit: 1000 };
+
+  it("answers a fresh simulator's first query with the rows another computed, byte-identical to a simulator alone", async () => {
+    const first = await last30Days(freshSimulator());
+    const kept = sharedResultStats().entries;
+    expect(kept).toBeGreaterThan(0);
+    expect(await last30Days(freshSimulator())).toBe(first);
+    expect(sharedResultStats().entries).toBe(kept);
+    expect(await alone()).toBe(first);
+  });
+
+  it('never shows one simulator the page views or events another ingested, nor serves one that ingested the seeded rows', async () => {
+    const seeded = await onWww(freshSimulator(), today);
+    const ingesting = freshSimulator();
+    expect(await onWww(ingesting, today)).toBe(seeded);
+    const view = { eventId: 'ev_shared_1', name: 'screen_view', path: 'https://acme.io/only-here', timestamp: Date.UTC(2025, 5, 2, 10) };
+    expect((await call(ingesting, 'POST', '/batch', { query: { client_id: 'web_acme_www' }, headers: { 'user-agent': CHROME }, body: [view] })).status).toBeLessThan(300);
+    const tracked = await call(ingesting, 'POST', '/track', { query: { website_id: 'web_acme_www' }, headers: { 'user-agent': CHROME }, body: { name: 'signup' } });
+    expect(tracked.status).toBeLessThan(300);
+    const own = await onWww(ingesting, today);
+    expect(own).toContain('/only-here');
+    expect(await onWww(freshSimulator(), today)).toBe(seeded);
+    expect(await onWww(freshSimulator({ trafficCacheBytes: 0 }), today)).toBe(seeded);
+  });
+
+  it('gives a simulator whose clock moved the answer of one alone at that instant', async () => {
+    await onWww(freshSimulator(), today);
+    const later = freshSimulator();
+    expect(later.clock.advance(3_600_000).ok).toBe(true);
+    const lone = freshSimulator({ trafficCacheBytes: 0 });
+    lone.clock.advance(3_600_000);
+    expect(await onWww(later, today)).toBe(await onWww(lone, today));
   });
 });

@@ -1,5 +1,6 @@
 import type { Dictionaries } from '../../model/traffic.js';
 import type { TrafficReader } from '../../traffic-cache.js';
+import type { ShortLink, UptimeMonitor, Website } from '../../model/entities.js';
 import type { EventReader } from '../../ingest/event-store.js';
 import type { IngestLedger } from '../../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../../ingest/profile-store.js';
@@ -135,14 +136,18 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
   const toMs = Math.min(parameter.toMs, env.cutMs);
+  // What the scope's own data (ingested records, identifies, tracked events) amounts to: all ''
+  // and 0 while its rows are computed from generated traffic alone.
+  const ingested = type.skipDateRange ? '' : ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested);
+  const identified = type.skipDateRange ? '' : identifiedStamp(type, scope, env.profiles);
   // Everything that decides the rows but tracked events, the page and the order. Ingested
   // records are part of it: a new one on the scope's websites and days makes every part new.
   const baseKey = type.skipDateRange
     ? null
     : resultKey(type, scopeText, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
-      ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested) +
-      identifiedStamp(type, scope, env.profiles);
+      ingested +
+      identified;
   const compute = (): Row[] => {
     const rows = runType(type, env.profile, {
       scope,
@@ -172,14 +177,19 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     if (type.skipDateRange) {
       return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(from, from + count)) };
     }
+    const tracked = type.readsTrackedEvents ? trackedStamp(type, scope, parameter.fromMs, toMs, env.events) : 0;
     const key =
       (baseKey as string) +
       (type.paging === 'self' ? `|p${plan.limit ?? ''}:${offset}` : '') +
       (sort ? `|${sort.field}:${sort.order}` : '') +
-      (type.readsTrackedEvents ? `|e${trackedStamp(type, scope, parameter.fromMs, toMs, env.events)}` : '') +
+      (type.readsTrackedEvents ? `|e${tracked}` : '') +
       // A retention row is observed up to the instant of the request (`observed_before`), whatever its range.
       (type.observedAtNow ? `|n${env.now}` : '');
-    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, compute, from, count) };
+    // Rows of generated traffic alone are the same in every simulator of the world and seed at
+    // the same instant (a few types read the clock): a fresh simulator takes another's.
+    const seeded = ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow;
+    const rows = seeded ? (): Row[] => env.traffic.seeded(entitiesOf(scope), env.dictionaries, `${key}|t${env.now}`, compute) : compute;
+    return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, rows, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {
       env.warn?.('sortBy', `${type.name} has no field ${error.field} to order by; the service fails this parameter`);
@@ -188,6 +198,11 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     }
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
+}
+
+/** The entities whose every field decides a scope's generated traffic: its websites, its link or its monitor. */
+function entitiesOf(scope: QueryScope): readonly (Website | ShortLink | UptimeMonitor)[] {
+  return scope.kind === 'websites' ? scope.websites : scope.kind === 'link' ? [scope.link] : [scope.monitor];
 }
 
 /**

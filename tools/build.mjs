@@ -33,7 +33,7 @@ const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
 
 /** What a build reads, besides src/. */
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'tools/build.mjs', 'tools/bundle-cli.mjs', 'tools/bundle-library.mjs'];
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'tools/build.mjs', 'tools/bundle-cli.mjs', 'tools/bundle-library.mjs', 'tools/zod-english-only.mjs'];
 
 /** The newest input: its path and time (ms), or null when there is none. */
 function newestInput() {

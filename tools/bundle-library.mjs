@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { zodEnglishOnly } from './zod-english-only.mjs';
 
 const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' } } });
 const dist = resolve(values.dist ?? 'dist');
@@ -52,11 +53,12 @@ const result = await build({
   // As the command's bundle: no keepNames (a __name() call per closure made), tsc's maps composed.
   sourcemap: true,
   metafile: true,
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
 
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => resolve(path)));
-const keep = (/** @type {string} */ path) => written.has(path) || written.has(path.replace(/\.map$/, '')) || relative(dist, path).startsWith('cli/main.js');
+const keep = (/** @type {string} */ path) => written.has(path) || written.has(path.replace(/\.map$/, '')) || /^cli[\\/](main\.js|chunks[\\/])/.test(relative(dist, path));
 /** @param {string} dir */
 const prune = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

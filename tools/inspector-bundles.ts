@@ -1,7 +1,8 @@
 /**
  * The browser code under src/inspector, bundled by esbuild into the modules that carry it as
  * text: the inspector page's script (served by the core at `/__sim/ui/inspector.js`, which
- * reads no file) and the load report's (inlined by load/html-report.ts). Both are generated and
+ * reads no file), the load report's (inlined by load/html-report.ts) and the bench report's
+ * (inlined by load/bench/bench-report.ts). All are generated and
  * committed, so that neither the core nor dist/ needs esbuild or src/inspector at run time:
  * `npm run build:inspector` (tools/bundle-inspector.ts) writes them, and
  * test/inspector/bundles.test.ts fails while a committed one differs from what it would write.
@@ -34,6 +35,12 @@ export const BUNDLES = [
     module: 'load/html-report-script.ts',
     constant: 'HTML_REPORT_SCRIPT',
     about: "The load report's script, inlined by load/html-report.ts after uPlot: the inspector's\n * charts, drawn from the report's `#report-data`.",
+  },
+  {
+    entry: 'src/inspector/bench-report-main.ts',
+    module: 'load/bench/bench-report-script.ts',
+    constant: 'BENCH_REPORT_SCRIPT',
+    about: "The bench report's script, inlined by load/bench/bench-report.ts after uPlot: the\n * inspector's charts, drawn from the report's `#report-data`.",
   },
 ] as const satisfies readonly Bundle[];
 

@@ -16,6 +16,7 @@ import { storedVisitorId } from './visitor-id.js';
 import type { IngestKind } from './ingest-ledger.js';
 import type { UserAgentClient } from './parse-user-agent.js';
 import type { SpanRecord } from './span-kinds.js';
+import { groupDigits } from '../text.js';
 
 /**
  * What `POST /vitals`, `/errors` and `/engagement` share (`apps/basket/src/routes/basket.ts`):
@@ -246,7 +247,7 @@ export interface SpanRouteSpec {
 export function defineSpanRoute<T, R extends SpanRecord>(intake: SpanIntake<T, R>, spec: SpanRouteSpec): Route {
   const tooLarge = spec.tooLarge ?? 'INGEST_PAYLOAD_TOO_LARGE';
   const bodyProblems = `a body that is not an array of at most ${intake.body.max} ${spec.items} (basket.INVALID_EVENT_SCHEMA, \`errors\` name the fields)`;
-  const overLimit = spec.maxBodyBytes === undefined ? undefined : `The body is over ${spec.maxBodyBytes.toLocaleString('en-US')} bytes (basket.${tooLarge}), checked before the client id`;
+  const overLimit = spec.maxBodyBytes === undefined ? undefined : `The body is over ${groupDigits(spec.maxBodyBytes)} bytes (basket.${tooLarge}), checked before the client id`;
   const accepted = `The ${spec.items} were accepted; \`count\` says how many the body held (repeated delivery ids are dropped silently)`;
   return defineIngestRoute<unknown, ClientIdentity, CheckedSpans<T>, ClientIdQuery>({
     method: 'POST',

@@ -216,8 +216,9 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         organizations, 10 websites), medium (50, 1,000) or large
                         (1,000, 10,000); declare your own in the config file's world
   --locale <code>       Faker locale of a generated world's names and domains: en,
-                        en_GB, de, fr, es, it, nl, pt_BR, pl, sv, ja or ko; English
-                        when not given
+                        en_GB, de, fr, es, it, nl, pt_BR, pl, sv, ja or ko (English
+                        when not given); half its websites' visitors then live where
+                        it is spoken, in faker's towns too, with its language
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag

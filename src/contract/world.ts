@@ -241,7 +241,7 @@ export type WorldWebsite = z.infer<typeof worldWebsiteSchema>;
 export const worldConfigSchema = z
   .object({
     seed: z.union([z.string().min(1).max(128), z.number().int()]).optional().describe('Seed of the generated words (default: the simulator seed).'),
-    locale: z.enum(WORLD_LOCALES).optional().describe('Faker locale of generated names and domains (default en).'),
+    locale: z.enum(WORLD_LOCALES).optional().describe('Faker locale of generated names and domains (default en); also where half of a generated website\'s visitors live, the towns faker names in the locale\'s first country and their browsers\' language.'),
     preset: z.enum(['small', 'medium', 'large']).optional().describe('Generated organizations, websites, keys and users: small (2 / 10), medium (50 / 1,000), large (1,000 / 10,000).'),
     generate: worldCountsSchema.optional().describe('Counts of generated entities, instead of a preset.'),
     organizations: z.array(worldOrganizationSchema).max(MAX_WORLD_ORGANIZATIONS).optional(),

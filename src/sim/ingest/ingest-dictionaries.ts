@@ -92,7 +92,7 @@ export function createIngestDictionaries(base: Dictionaries): IngestDictionaries
 
   return {
     current() {
-      snapshot ??= { values, regionCountry, cityRegion, countryNames, referrerSourceType, sourceTypes: base.sourceTypes };
+      snapshot ??= { ...base, values, regionCountry, cityRegion, countryNames, referrerSourceType };
       return snapshot;
     },
     codeOf: (name, value, country = '') => register(name, value, country),

@@ -5,6 +5,8 @@
  * String values are dictionary codes (indexes into {@link Dictionaries.values}).
  */
 
+import type { ErrorKindsOf } from './error-kind.js';
+
 /** Where a visitor is, as far as a short-link click says too. */
 const PLACE_DIMENSIONS = ['country', 'region', 'city'] as const;
 
@@ -58,6 +60,11 @@ export interface Dictionaries {
    * built-in ones for that name); absent: the built-in ones only.
    */
   readonly eventProperties?: Readonly<Record<string, readonly EventPropertyShape[]>>;
+  /**
+   * Each website's error kinds, with its own code words (a declared or generated world draws
+   * them from faker, once per website); absent: the built-in kinds for every website.
+   */
+  readonly errorKindsOf?: ErrorKindsOf;
 }
 
 /**

@@ -1,9 +1,12 @@
 import type { PageviewSamples } from './pageview-samples.js';
 import type { Derivation, DeriveInput } from '../../traffic-cache.js';
-import { hashString, mix, pickWeighted, unit } from '../hash.js';
+import { mix, pickWeighted, unit } from '../hash.js';
 import { websiteHash } from '../identity.js';
 import { pageStayMs } from './pageview-times.js';
-import type { SessionBatch } from '../traffic.js';
+import type { Dictionaries, SessionBatch } from '../traffic.js';
+import type { ErrorKind, ErrorWordSlot } from '../error-kind.js';
+
+export type { ErrorKind } from '../error-kind.js';
 
 /**
  * JavaScript errors of a website's day, derived from that day's session samples: some pageviews
@@ -12,53 +15,57 @@ import type { SessionBatch } from '../traffic.js';
  * happens during the pageview that raised it.
  */
 
-/** One kind of error the simulated sites raise: the same kind always has the same text and place. */
-export interface ErrorKind {
-  /** JS error class (`error_type`); may be empty like the tracker's for non-Error throws. */
-  readonly type: string;
-  readonly message: string;
-  /** Script path on the site's origin; '' when the browser hides it (cross-origin "Script error."). */
-  readonly file: string;
-  readonly lineno: number;
-  readonly colno: number;
-  /** Function names of the stack, innermost first; empty when the browser gave no stack. */
-  readonly frames: readonly string[];
-  /** Relative frequency among generic errors. */
-  readonly weight: number;
+/**
+ * An error kind with `{slot}` where a website's own code words go ({@link ErrorWordSlot}), and
+ * the words the default world fills in.
+ */
+export interface ErrorKindTemplate extends ErrorKind {
+  readonly words: Readonly<Partial<Record<ErrorWordSlot, string>>>;
 }
 
-/** The error kinds, indexed by {@link ErrorBatch.kind}. */
-export const ERROR_KINDS: readonly ErrorKind[] = [
-  { type: 'TypeError', message: "Cannot read properties of undefined (reading 'map')", file: '/_next/static/chunks/pages/products-4c1f9a.js', lineno: 1, colno: 18342, frames: ['ProductGrid', 'renderWithHooks', 'mountIndeterminateComponent'], weight: 14 },
-  { type: 'TypeError', message: "Cannot read properties of null (reading 'addEventListener')", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 5121, frames: ['initMenu', 'HTMLDocument.<anonymous>'], weight: 9 },
-  { type: 'TypeError', message: "undefined is not an object (evaluating 'e.data.items')", file: '/_next/static/chunks/pages/cart-91ab3e.js', lineno: 1, colno: 2207, frames: ['CartDrawer', 'commitHookEffectListMount'], weight: 6 },
-  { type: 'TypeError', message: 'Failed to fetch', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40411, frames: ['fetchJson', 'async loadRecommendations'], weight: 12 },
-  { type: 'TypeError', message: 't.default is not a function', file: '/_next/static/chunks/742-c3e09b.js', lineno: 1, colno: 913, frames: ['Object.track', 'onClick'], weight: 4 },
-  { type: 'ReferenceError', message: 'gtag is not defined', file: '/_next/static/chunks/pages/_app-0b77e4.js', lineno: 1, colno: 3302, frames: ['reportPageview', 'Router.emit'], weight: 7 },
-  { type: 'ReferenceError', message: "Can't find variable: ResizeObserver", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 77210, frames: ['useElementSize', 'commitHookEffectListMount'], weight: 3 },
-  { type: 'SyntaxError', message: "Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON", file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40502, frames: ['JSON.parse', 'fetchJson', 'async loadCart'], weight: 6 },
-  { type: 'SyntaxError', message: 'JSON.parse: unexpected character at line 1 column 1 of the JSON data', file: '/_next/static/chunks/pages/checkout-7d4e21.js', lineno: 1, colno: 6630, frames: ['parseResponse', 'submitOrder'], weight: 3 },
-  { type: 'NetworkError', message: 'NetworkError when attempting to fetch resource.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40411, frames: ['fetchJson', 'async refreshSession'], weight: 5 },
-  { type: 'ChunkLoadError', message: 'Loading chunk 742 failed.', file: '/_next/static/chunks/webpack-5a90f2.js', lineno: 1, colno: 3891, frames: ['__webpack_require__.f.j', '__webpack_require__.e'], weight: 8 },
-  { type: 'ChunkLoadError', message: 'Loading chunk 318 failed.', file: '/_next/static/chunks/webpack-5a90f2.js', lineno: 1, colno: 3891, frames: ['__webpack_require__.f.j', '__webpack_require__.e'], weight: 4 },
-  { type: 'RangeError', message: 'Maximum call stack size exceeded', file: '/_next/static/chunks/pages/search-e51c08.js', lineno: 1, colno: 1204, frames: ['normalizeQuery', 'normalizeQuery', 'normalizeQuery'], weight: 2 },
-  { type: 'Error', message: 'Hydration failed because the initial UI does not match what was rendered on the server.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 63120, frames: ['throwOnHydrationMismatch', 'tryToClaimNextHydratableInstance'], weight: 5 },
-  { type: 'Error', message: 'ResizeObserver loop completed with undelivered notifications.', file: '', lineno: 0, colno: 0, frames: [], weight: 7 },
-  { type: 'Error', message: 'Script error.', file: '', lineno: 0, colno: 0, frames: [], weight: 6 },
-  { type: 'AbortError', message: 'The user aborted a request.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40620, frames: ['AbortController.abort', 'SearchBox.onChange'], weight: 3 },
-  { type: 'SecurityError', message: "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 980, frames: ['readConsent', 'ConsentBanner'], weight: 2 },
+/** The error kinds, as templates: {@link ErrorBatch.kind} indexes them (and every website's filled kinds). */
+export const ERROR_TEMPLATES: readonly ErrorKindTemplate[] = [
+  { type: 'TypeError', message: "Cannot read properties of undefined (reading '{prop}')", file: '/_next/static/chunks/pages/{page}-4c1f9a.js', lineno: 1, colno: 18342, frames: ['{Component}', 'renderWithHooks', 'mountIndeterminateComponent'], weight: 14, words: { prop: 'map', page: 'products', Component: 'ProductGrid' } },
+  { type: 'TypeError', message: "Cannot read properties of null (reading 'addEventListener')", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 5121, frames: ['{fn}', 'HTMLDocument.<anonymous>'], weight: 9, words: { fn: 'initMenu' } },
+  { type: 'TypeError', message: "undefined is not an object (evaluating 'e.data.{prop}')", file: '/_next/static/chunks/pages/{page}-91ab3e.js', lineno: 1, colno: 2207, frames: ['{Component}', 'commitHookEffectListMount'], weight: 6, words: { prop: 'items', page: 'cart', Component: 'CartDrawer' } },
+  { type: 'TypeError', message: 'Failed to fetch', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40411, frames: ['fetchJson', 'async {fn}'], weight: 12, words: { fn: 'loadRecommendations' } },
+  { type: 'TypeError', message: 't.default is not a function', file: '/_next/static/chunks/742-c3e09b.js', lineno: 1, colno: 913, frames: ['Object.{fn}', 'onClick'], weight: 4, words: { fn: 'track' } },
+  { type: 'ReferenceError', message: 'gtag is not defined', file: '/_next/static/chunks/pages/_app-0b77e4.js', lineno: 1, colno: 3302, frames: ['{fn}', 'Router.emit'], weight: 7, words: { fn: 'reportPageview' } },
+  { type: 'ReferenceError', message: "Can't find variable: ResizeObserver", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 77210, frames: ['{fn}', 'commitHookEffectListMount'], weight: 3, words: { fn: 'useElementSize' } },
+  { type: 'SyntaxError', message: "Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON", file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40502, frames: ['JSON.parse', 'fetchJson', 'async {fn}'], weight: 6, words: { fn: 'loadCart' } },
+  { type: 'SyntaxError', message: 'JSON.parse: unexpected character at line 1 column 1 of the JSON data', file: '/_next/static/chunks/pages/{page}-7d4e21.js', lineno: 1, colno: 6630, frames: ['{fn}', '{fn2}'], weight: 3, words: { page: 'checkout', fn: 'parseResponse', fn2: 'submitOrder' } },
+  { type: 'NetworkError', message: 'NetworkError when attempting to fetch resource.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40411, frames: ['fetchJson', 'async {fn}'], weight: 5, words: { fn: 'refreshSession' } },
+  { type: 'ChunkLoadError', message: 'Loading chunk 742 failed.', file: '/_next/static/chunks/webpack-5a90f2.js', lineno: 1, colno: 3891, frames: ['__webpack_require__.f.j', '__webpack_require__.e'], weight: 8, words: {} },
+  { type: 'ChunkLoadError', message: 'Loading chunk 318 failed.', file: '/_next/static/chunks/webpack-5a90f2.js', lineno: 1, colno: 3891, frames: ['__webpack_require__.f.j', '__webpack_require__.e'], weight: 4, words: {} },
+  { type: 'RangeError', message: 'Maximum call stack size exceeded', file: '/_next/static/chunks/pages/{page}-e51c08.js', lineno: 1, colno: 1204, frames: ['{fn}', '{fn}', '{fn}'], weight: 2, words: { page: 'search', fn: 'normalizeQuery' } },
+  { type: 'Error', message: 'Hydration failed because the initial UI does not match what was rendered on the server.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 63120, frames: ['throwOnHydrationMismatch', 'tryToClaimNextHydratableInstance'], weight: 5, words: {} },
+  { type: 'Error', message: 'ResizeObserver loop completed with undelivered notifications.', file: '', lineno: 0, colno: 0, frames: [], weight: 7, words: {} },
+  { type: 'Error', message: 'Script error.', file: '', lineno: 0, colno: 0, frames: [], weight: 6, words: {} },
+  { type: 'AbortError', message: 'The user aborted a request.', file: '/_next/static/chunks/framework-2f6c0d.js', lineno: 1, colno: 40620, frames: ['AbortController.abort', '{Component}.onChange'], weight: 3, words: { Component: 'SearchBox' } },
+  { type: 'SecurityError', message: "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", file: '/_next/static/chunks/main-8e2d71.js', lineno: 1, colno: 980, frames: ['{fn}', '{Component}'], weight: 2, words: { fn: 'readConsent', Component: 'ConsentBanner' } },
 ];
 
-/** Messages of {@link ERROR_KINDS}, by kind index. */
-export const ERROR_MESSAGES: readonly string[] = ERROR_KINDS.map((k) => k.message);
+/** `template` with its slots filled from `words` (a slot `words` lacks keeps the template's own word). */
+export function fillErrorKind(template: ErrorKindTemplate, words: Readonly<Partial<Record<ErrorWordSlot, string>>>): ErrorKind {
+  const fill = (text: string): string => text.replace(/\{(Component|fn2|fn|prop|page)\}/g, (_, slot: ErrorWordSlot) => words[slot] ?? template.words[slot] ?? slot);
+  return Object.freeze({
+    type: template.type,
+    message: fill(template.message),
+    file: fill(template.file),
+    lineno: template.lineno,
+    colno: template.colno,
+    frames: Object.freeze(template.frames.map(fill)),
+    weight: template.weight,
+  });
+}
 
-/** Stable fingerprints of {@link ERROR_KINDS} (16 hex digits of type, message and place), by kind index. */
-export const ERROR_FINGERPRINTS: readonly string[] = ERROR_KINDS.map((k) => {
-  const key = `${k.type}\n${k.message}\n${k.file}:${k.lineno}:${k.colno}`;
-  const a = hashString(key);
-  const b = mix(a, hashString(k.message));
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-});
+/** The error kinds of the default world, indexed by {@link ErrorBatch.kind}: the templates with their own words. */
+export const ERROR_KINDS: readonly ErrorKind[] = ERROR_TEMPLATES.map((t) => fillErrorKind(t, t.words));
+
+/** The error kinds of `websiteId` in a world of `dictionaries`: its own words where the world draws them, else {@link ERROR_KINDS}. */
+export function errorKindsOf(dictionaries: Dictionaries, websiteId: string): readonly ErrorKind[] {
+  return dictionaries.errorKindsOf?.(websiteId) ?? ERROR_KINDS;
+}
 
 /** The script URL of an error of `kind` on a site at `domain`; '' when the browser hid it. */
 export function errorFilename(kind: ErrorKind, domain: string): string {
@@ -75,13 +82,13 @@ export function errorStack(kind: ErrorKind, domain: string): string {
 
 /** The errors of one website's day. Errors are grouped by session sample, in time order within it. */
 export interface ErrorBatch extends PageviewSamples {
-  /** Index into {@link ERROR_KINDS}. */
+  /** Index into {@link ERROR_TEMPLATES} (and into a website's {@link errorKindsOf}). */
   readonly kind: Uint8Array;
 }
 
 /** Base chance that a pageview raises an error, before page and browser factors. */
 const BASE_ERROR_RATE = 0.025;
-const GENERIC_WEIGHTS = ERROR_KINDS.map((k) => k.weight);
+const GENERIC_WEIGHTS = ERROR_TEMPLATES.map((k) => k.weight);
 
 /** A page's error proneness: most pages near 1, about one in six is a buggy page. */
 function pageFactor(site: number, path: number): number {
@@ -96,7 +103,7 @@ function browserFactor(site: number, browser: number): number {
 
 /** The kind of the `n`th error of a pageview: half of a page's errors are its own few bugs. */
 function pickKind(site: number, path: number, words: number): number {
-  if (unit(words, 0x61) < 0.5) return Math.floor(unit(site, path, 0x6b, Math.floor(unit(words, 0x62) * 3)) * ERROR_KINDS.length);
+  if (unit(words, 0x61) < 0.5) return Math.floor(unit(site, path, 0x6b, Math.floor(unit(words, 0x62) * 3)) * ERROR_TEMPLATES.length);
   return pickWeighted(GENERIC_WEIGHTS, unit(words, 0x63));
 }
 

@@ -1,5 +1,5 @@
 import { ERROR_SPANS, type ErrorSpanRecord } from '../../../ingest/span-kinds.js';
-import { ERROR_KINDS, errorDerivation, type ErrorBatch, type ErrorKind } from '../../../model/derived/errors.js';
+import { errorDerivation, errorKindsOf, type ErrorBatch, type ErrorKind } from '../../../model/derived/errors.js';
 import type { Website } from '../../../model/entities.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createDistinct } from '../../readers/aggregate.js';
@@ -47,11 +47,20 @@ export interface ErrorRecord {
   readonly source: GeneratedErrorSource | IngestedErrorSource;
 }
 
-function errorField(batch: ErrorBatch, index: number, field: string): string {
-  const kind = ERROR_KINDS[batch.kind[index] as number] as ErrorKind;
-  if (field === 'message') return kind.message;
-  if (field === 'error_type') return kind.type;
-  return '';
+/**
+ * The error kinds of a website, remembered for the website read last (a scan reads a website's
+ * days one after another, so a world's table is asked once a batch, not once an error).
+ */
+function createKindReader(ctx: RunContext): (websiteId: string) => readonly ErrorKind[] {
+  let lastId: string | undefined;
+  let last: readonly ErrorKind[] = [];
+  return (websiteId) => {
+    if (websiteId !== lastId) {
+      last = errorKindsOf(ctx.dictionaries, websiteId);
+      lastId = websiteId;
+    }
+    return last;
+  };
 }
 
 function spanField(span: ErrorSpanRecord, field: string): string {
@@ -68,8 +77,15 @@ function spanField(span: ErrorSpanRecord, field: string): string {
  */
 export function scanErrors(ctx: RunContext, visit: (error: ErrorRecord) => void): void {
   const paths = ctx.dictionaries.values.path;
+  const kindsOf = createKindReader(ctx);
+  const errorField = (batch: ErrorBatch, index: number, field: string): string => {
+    const kind = kindsOf(batch.websiteId)[batch.kind[index] as number] as ErrorKind;
+    if (field === 'message') return kind.message;
+    if (field === 'error_type') return kind.type;
+    return '';
+  };
   scanActivity(ctx, errorDerivation, { apply: true, fieldValue: errorField }, (record) => {
-    const error = ERROR_KINDS[record.activity.kind[record.index] as number] as ErrorKind;
+    const error = kindsOf(record.website.id)[record.activity.kind[record.index] as number] as ErrorKind;
     visit({
       website: record.website,
       message: error.message,

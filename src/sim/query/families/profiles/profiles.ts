@@ -1,6 +1,6 @@
 import type { Website } from '../../../model/entities.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
-import { ERROR_KINDS, errorDerivation, errorFilename, errorsOfSession } from '../../../model/derived/errors.js';
+import { errorDerivation, errorFilename, errorKindsOf, errorsOfSession } from '../../../model/derived/errors.js';
 import { OUTBOUND_LINKS, outboundClicks } from '../../../model/derived/outbound-clicks.js';
 import {
   REVENUE_CURRENCIES,
@@ -331,8 +331,9 @@ function activityOf(ctx: RunContext, website: Website, batch: SessionBatch, inde
   }
   const errors = ctx.traffic.derived(errorDerivation, website, batch.day);
   const { from, to } = errorsOfSession(errors, index);
+  const kinds = errorKindsOf(ctx.dictionaries, website.id);
   for (let k = from; k < to; k++) {
-    const kind = ERROR_KINDS[errors.kind[k] as number] ?? (ERROR_KINDS[0] as (typeof ERROR_KINDS)[number]);
+    const kind = kinds[errors.kind[k] as number] ?? (kinds[0] as (typeof kinds)[number]);
     const time = errors.timeMs[k] as number;
     const properties = JSON.stringify({ message: kind.message, filename: errorFilename(kind, website.domain), lineno: kind.lineno, colno: kind.colno });
     const id = `error:${mix(hashString(website.id), batch.day, k).toString(16)}`;

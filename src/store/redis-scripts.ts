@@ -11,6 +11,10 @@
  *   KEYS: every key of a simulator carries the hash tag `{prefix}`, so on a Redis Cluster the
  *   derived keys share the slot (and the node) of the declared ones.
  * - Scripts run under RESP2 semantics inside Redis whatever the client speaks.
+ * - The operations of the hot path (begin, a window check, a lease taken or given back, a log
+ *   command, a journal entry, an ordinal) are Lua functions of their own KEYS and ARGV
+ *   (`OPERATIONS`), run by {@link BATCH}: the calls of one event-loop turn, in call order, in
+ *   one script call (one round trip); their bodies are the same text a script of its own runs.
  */
 
 /** Lua helpers prepended to the scripts that need them. */
@@ -36,7 +40,7 @@ end
  * KEYS: high, checks, the window, the window index. ARGV: window id, now, limit, windowMs,
  * window key prefix, sweepEvery, sweepMax. Returns {allowed 0|1, remaining, reset, order, at}.
  */
-export const CONSUME = `${NUMBERS}
+const CONSUME_BODY = `
 local now = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local window = tonumber(ARGV[4])
@@ -107,7 +111,7 @@ return {held, s(tonumber(e[2]) + window)}
  * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, cap, lease, ttlMs.
  * Returns {acquired 0|1, held before}.
  */
-export const ACQUIRE = `${NUMBERS}${SERVER_MS}
+const ACQUIRE_BODY = `
 local now = server_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. s(now))
 local held = redis.call('ZCARD', KEYS[1])
@@ -145,7 +149,7 @@ return renewed
  *
  * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, lease.
  */
-export const RELEASE = `
+const RELEASE_BODY = `
 redis.call('ZREM', KEYS[1], ARGV[2])
 if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
 return 0
@@ -187,7 +191,7 @@ return redis.call('ZCOUNT', KEYS[1], s(server_ms()), '+inf')
  * KEYS: req, seq, logn, log. ARGV: 1 for a service request else 0, after, max commands.
  * Returns {index, seq, last, position1, body1, position2, body2, …}.
  */
-export const BEGIN = `${NUMBERS}
+const BEGIN_BODY = `
 local index = redis.call('INCR', KEYS[1])
 local seq = 0
 if ARGV[1] == '1' then seq = redis.call('INCR', KEYS[2]) end
@@ -209,7 +213,7 @@ return out
  *
  * KEYS: logn, log. ARGV: the command. Returns its position.
  */
-export const APPEND = `${NUMBERS}
+const APPEND_BODY = `
 local n = redis.call('INCR', KEYS[1])
 redis.call('XADD', KEYS[2], s(n) .. '-1', 'c', ARGV[1])
 return n
@@ -245,7 +249,7 @@ return n
  *
  * KEYS: journal, journal info. ARGV: the entry as JSON, capacity, the entry's instant.
  */
-export const JOURNAL_APPEND = `
+const JOURNAL_APPEND_BODY = `
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'appended', 1)
 redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
@@ -314,4 +318,68 @@ local held = redis.call('GET', KEYS[1])
 if held then return held end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
+`;
+
+/**
+ * Counts one named ordinal (a scenario's draw ordinal per subject).
+ *
+ * KEYS: the ordinal hash. ARGV: the name. Returns the new count, from 1.
+ */
+const ORDINAL_BODY = `
+return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+`;
+
+/** The operations {@link BATCH} runs, by the name a call gives: each body above as a Lua function of (KEYS, ARGV). */
+export const OPERATIONS = {
+  begin: BEGIN_BODY,
+  consume: CONSUME_BODY,
+  acquire: ACQUIRE_BODY,
+  release: RELEASE_BODY,
+  append: APPEND_BODY,
+  journal: JOURNAL_APPEND_BODY,
+  ordinal: ORDINAL_BODY,
+} as const;
+
+/** The name of an operation {@link BATCH} runs. */
+export type Operation = keyof typeof OPERATIONS;
+
+/**
+ * Several operations in one script call, in the order given: Redis runs the whole call as one
+ * atomic step, so each operation sees exactly what the ones before it wrote, as it would
+ * running alone right after them. One operation failing (a key of the wrong type) fails that
+ * operation only: what it wrote before the failure stays, as with a script of its own.
+ *
+ * KEYS: one key under the simulator's hash tag (it routes the call on a cluster; every key an
+ * operation names carries the same tag). ARGV: the number of operations, then per operation:
+ * its name, its number of keys, its number of arguments, its keys, its arguments.
+ * Returns one pair per operation: {1, what it returned} or {0, the error}.
+ */
+export const BATCH = `${NUMBERS}${SERVER_MS}
+local run = {}
+${Object.entries(OPERATIONS)
+  .map(([name, body]) => `run['${name}'] = function(KEYS, ARGV)\n${body}end\n`)
+  .join('')}
+local out = {}
+local i = 2
+for o = 1, tonumber(ARGV[1]) do
+  local op = run[ARGV[i]]
+  local nk = tonumber(ARGV[i + 1])
+  local na = tonumber(ARGV[i + 2])
+  i = i + 3
+  local k = {}
+  for j = 1, nk do k[j] = ARGV[i + j - 1] end
+  i = i + nk
+  local a = {}
+  for j = 1, na do a[j] = ARGV[i + j - 1] end
+  i = i + na
+  local ok, result = pcall(op, k, a)
+  if ok then
+    out[o] = {1, result}
+  elseif type(result) == 'table' then
+    out[o] = {0, tostring(result.err or result)}
+  else
+    out[o] = {0, tostring(result)}
+  end
+end
+return out
 `;

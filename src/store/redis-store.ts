@@ -32,6 +32,14 @@
  * expiry (the simulated clock may be frozen): every 4096th check deletes up to 1000 windows
  * that have been idle a whole window.
  *
+ * Round trips: the operations of a request's hot path (begin, window checks, taking and giving
+ * back a lease, a log command, a journal entry, an ordinal) wait for the end of the event-loop
+ * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`), at most
+ * one batch in flight; the calls that read (the log, the journal, the leases, a window's peek)
+ * send the queue first, so they see every write asked for before them. Redis runs a batch
+ * atomically and each operation as it would run alone in that place, so decisions are the same
+ * as one call at a time; `roundTrips` and `operations` count what was sent.
+ *
  * Outage: no offline queue, a command timeout and a reconnect every ≤ 500 ms, forever. While
  * Redis cannot be reached every method rejects at once (or within the command timeout when
  * Redis hangs); the client reconnects by itself and the same store object works again.
@@ -60,6 +68,7 @@ import type { WindowUsage } from '../sim/admission/sliding-log.js';
 import * as scripts from './redis-scripts.js';
 import { DEFAULT_STORE_PREFIX, type SentinelStoreConfig } from '../contract/config.js';
 import { createRedisClient } from './redis-client.js';
+import { createScriptBatcher, type BatchOutcome } from './redis-batch.js';
 import { describeClientError, describeConnectionProblem } from './connection-problem.js';
 import { parseStoreTarget, SINGLE_STORE_FORMS, STORE_FORMS, type StoreTarget, type StoreTargetError } from './store-target.js';
 
@@ -104,6 +113,14 @@ export interface RedisStore extends SharedStore {
   readonly errors: number;
   /** The last connection error, one line without credentials (e.g. `connect ECONNREFUSED`), or null. */
   readonly lastError: string | null;
+  /**
+   * Round trips to Redis the store's methods made since it was created: each command or script
+   * call sent counts once, a batch of operations too (the lease renewals and epoch checks of its
+   * timers are not counted).
+   */
+  readonly roundTrips: number;
+  /** Operations the store's methods asked Redis for (a begin, a window check, a lease, a journal entry, a read…), batched or not. */
+  readonly operations: number;
 }
 
 /** Where a store URL points, without credentials. */
@@ -157,17 +174,12 @@ export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
 
 /** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
 interface ScriptCommands {
-  simConsume(high: string, checks: string, window: string, index: string, ...argv: string[]): Promise<[number, number, string, number, string]>;
+  simBatch(anyKey: string, ...argv: string[]): Promise<BatchOutcome[]>;
   simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
-  simAcquire(leases: string, fingerprints: string, ...argv: string[]): Promise<[number, number]>;
   simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
-  simRelease(leases: string, fingerprints: string, ...argv: string[]): Promise<number>;
   simTotal(fingerprints: string, prefix: string): Promise<number>;
   simHeld(leases: string): Promise<number>;
-  simBegin(req: string, seq: string, logn: string, log: string, ...argv: string[]): Promise<(number | string)[]>;
-  simAppend(logn: string, log: string, command: string): Promise<number>;
   simReset(...keysAndArgv: string[]): Promise<number>;
-  simJournalAppend(journal: string, info: string, ...argv: string[]): Promise<number>;
   simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string]>;
   simJournalClear(journal: string, info: string, now: string): Promise<number>;
   simOpen(meta: string, ...argv: string[]): Promise<string[]>;
@@ -176,17 +188,12 @@ interface ScriptCommands {
 
 /** name → [script, number of keys] (undefined: the caller passes the count first). */
 const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
-  simConsume: [scripts.CONSUME, 4],
+  simBatch: [scripts.BATCH, 1],
   simPeek: [scripts.PEEK, 1],
-  simAcquire: [scripts.ACQUIRE, 2],
   simRenew: [scripts.RENEW, undefined],
-  simRelease: [scripts.RELEASE, 2],
   simTotal: [scripts.TOTAL, 1],
   simHeld: [scripts.HELD, 1],
-  simBegin: [scripts.BEGIN, 4],
-  simAppend: [scripts.APPEND, 2],
   simReset: [scripts.RESET, 10],
-  simJournalAppend: [scripts.JOURNAL_APPEND, 2],
   simJournalInfo: [scripts.JOURNAL_INFO, 2],
   simJournalClear: [scripts.JOURNAL_CLEAR, 2],
   simOpen: [scripts.OPEN, 1],
@@ -391,8 +398,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** Until when the slow-answer guard refuses calls (0: closed), and the slow answer that opened it. */
   let slowUntil = 0;
   let slowMs = 0;
+  /** Commands and script calls the store's methods sent (a batch counts once): its round trips. */
+  let roundTrips = 0;
   /** Runs one command, timed: one slower than `slowCallMs` (answered or not) opens the guard. */
   const timed = <T>(command: () => Promise<T>): Promise<T> => {
+    roundTrips++;
     const started = now();
     const settle = (): void => {
       const took = now() - started;
@@ -425,6 +435,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return whenReady().then(() => timed(command));
   };
 
+  /** The words of an operation Redis refused inside a batch, as `failed` words a refused command. */
+  const refusedOperation = (said: string): Error => {
+    const error = new Error(said);
+    error.name = 'ReplyError';
+    try {
+      return failed(error);
+    } catch (words) {
+      return words as Error;
+    }
+  };
+
   // The hash tag keeps every key of the simulator in one cluster slot (see the layout above).
   const key = (name: string): string => `{${prefix}}:${name}`;
   const K = {
@@ -443,6 +464,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     journalInfo: key('journal:info'),
     ordinal: key('ordinal'),
     epoch: key('epoch'),
+  };
+
+  const batcher = createScriptBatcher({ send: (argv) => call(() => redis.simBatch(K.req, ...argv)), failed: refusedOperation });
+  /** Runs one operation in the next batch. */
+  const batched = <T>(operation: scripts.Operation, keys: readonly string[], args: readonly string[]): Promise<T> => batcher.run(operation, keys, args) as Promise<T>;
+  /**
+   * Runs a command of its own after every operation queued before it (the queue is sent first,
+   * on the same connection): a read sees every write this process asked for before it.
+   */
+  const ordered = <T>(command: () => Promise<T>): Promise<T> => {
+    batcher.flush();
+    return call(command);
   };
 
   const processId = randomBytes(8).toString('hex');
@@ -475,8 +508,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const windows: SharedWindows = {
     consume: (id, now, limit, windowMs) =>
-      call(() =>
-        redis.simConsume(K.high, K.checks, K.winPrefix + id, K.windows, id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)),
+      batched<[number, number, string, number, string]>(
+        'consume',
+        [K.high, K.checks, K.winPrefix + id, K.windows],
+        [id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)],
       ).then(([allowed, remaining, reset, order, at]): SharedWindowDecision => ({
         allowed: allowed === 1,
         limit,
@@ -486,7 +521,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         at: Number(at),
       })),
     peek: (id, now, limit, windowMs) =>
-      call(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
+      ordered(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
         const heldNow = Number(count);
         return { limit, held: heldNow, remaining: Math.max(0, limit - heldNow), reset: reset === '' ? null : Number(reset) };
       }),
@@ -495,7 +530,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return call(() => redis.simAcquire(K.leasePrefix + fingerprint, K.leases, fingerprint, num(cap), lease, num(leaseTtlMs))).then(([acquired, before]) => {
+      return batched<[number, number]>('acquire', [K.leasePrefix + fingerprint, K.leases], [fingerprint, num(cap), lease, num(leaseTtlMs)]).then(([acquired, before]) => {
         if (acquired !== 1) return { acquired: false, held: Number(before), lease: null };
         owned.set(lease, fingerprint);
         return { acquired: true, held: Number(before), lease };
@@ -504,21 +539,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     release: (fingerprint, lease) => {
       // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.
       owned.delete(lease);
-      return call(() => redis.simRelease(K.leasePrefix + fingerprint, K.leases, fingerprint, lease)).then(() => undefined);
+      return batched('release', [K.leasePrefix + fingerprint, K.leases], [fingerprint, lease]).then(() => undefined);
     },
-    total: () => call(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
-    held: (fingerprint) => call(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
+    total: () => ordered(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
+    held: (fingerprint) => ordered(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
   };
 
   const journal: SharedJournal = {
     append: (entry: JournalEntry) =>
-      call(() => redis.simJournalAppend(K.journal, K.journalInfo, JSON.stringify(entry), num(journalCapacity), num(entry.at))).then(() => undefined),
+      batched('journal', [K.journal, K.journalInfo], [JSON.stringify(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
     list: () =>
-      call(() => client.xrange(K.journal, '-', '+')).then((entries) =>
+      ordered(() => client.xrange(K.journal, '-', '+')).then((entries) =>
         entries.map(([, fields]) => JSON.parse(fields[1] as string) as JournalEntry).sort((a, b) => a.seq - b.seq),
       ),
     info: () =>
-      call(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first]): JournalInfo => {
+      ordered(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first]): JournalInfo => {
         const kept = Number(size);
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
@@ -526,7 +561,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         return { complete: dropped === 0 && cleared !== '1', since: from, capacity: journalCapacity, size: kept, dropped };
       }),
     clear: (now) =>
-      call(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then(
+      ordered(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then(
         (): JournalInfo => ({ complete: false, since: now, capacity: journalCapacity, size: 0, dropped: 0 }),
       ),
   };
@@ -541,6 +576,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     get lastError() {
       return lastError;
+    },
+    get roundTrips() {
+      return roundTrips;
+    },
+    get operations() {
+      return batcher.operations + roundTrips - batcher.roundTrips;
     },
     get dataLoss() {
       return dataLoss;
@@ -573,16 +614,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     begin: (service, after) =>
-      call(() => redis.simBegin(K.req, K.seq, K.logn, K.log, service ? '1' : '0', num(after), num(BEGIN_COMMANDS))).then(
+      batched<(number | string)[]>('begin', [K.req, K.seq, K.logn, K.log], [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)]).then(
         (flat): Begin => ({ index: Number(flat[0]), seq: Number(flat[1]), last: Number(flat[2]), commands: toCommands(flat, 3) }),
       ),
-    append: (command) => call(() => redis.simAppend(K.logn, K.log, command)).then(Number),
+    append: (command) => batched('append', [K.logn, K.log], [command]).then(Number),
     read: (after, count) =>
-      call(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>
+      ordered(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>
         entries.map(([id, fields]) => ({ position: parseInt(id, 10), body: fields[1] as string })),
       ),
     reset: (command, now) =>
-      call(() =>
+      ordered(() =>
         redis.simReset(
           K.req,
           K.seq,
@@ -602,14 +643,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     windows,
     leases,
     journal,
-    ordinal: (name) => call(() => client.hincrby(K.ordinal, name, 1)).then(Number),
+    ordinal: (name) => batched('ordinal', [K.ordinal], [name]).then(Number),
     async close() {
       if (closed) return;
       clearInterval(renewTimer);
       const mine = [...owned];
       owned.clear();
       if (client.status === 'ready') {
-        await Promise.allSettled(mine.map(([lease, fingerprint]) => redis.simRelease(K.leasePrefix + fingerprint, K.leases, fingerprint, lease)));
+        await Promise.allSettled(mine.map(([lease, fingerprint]) => batched('release', [K.leasePrefix + fingerprint, K.leases], [fingerprint, lease])));
       }
       closed = true;
       if (client.status === 'ready') {

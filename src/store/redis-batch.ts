@@ -1,0 +1,117 @@
+/**
+ * The calls of one event-loop turn as one script call: the Redis store's hot-path operations
+ * (begin, window checks, leases, log commands, journal entries, ordinals) wait in a queue and
+ * go to Redis together, in call order, as one `BATCH` script (`redis-scripts.ts`): one round
+ * trip for every request that reached the same step in the same turn.
+ *
+ * At most one batch is in flight: calls made while one is answered wait for it and go in the
+ * next, so the busier the process, the more calls share a round trip, and an idle one sends a
+ * call at the end of the turn it was made in. A call the store must order after the queued ones
+ * (a read of the log or the journal) asks for {@link ScriptBatcher.flush} first: the queue is
+ * sent at once, on the same connection, before the call.
+ */
+import type { Operation } from './redis-scripts.js';
+
+/** Operations sent in one script call at most; more wait for the next. */
+export const MAX_BATCH_OPERATIONS = 512;
+
+/** One operation's outcome in a batch's answer: `[1, what it returned]` or `[0, the error]`. */
+export type BatchOutcome = readonly [1, unknown] | readonly [0, string];
+
+/** What the batcher needs: the script call that carries a batch (the store's guarded call), and the queue's bound. */
+export interface ScriptBatcherOptions {
+  /** Sends one batch: ARGV as the `BATCH` script reads it; resolves with one outcome per operation, or rejects for all of them. */
+  send(argv: readonly string[]): Promise<readonly BatchOutcome[]>;
+  /** How a failed operation rejects (the error Redis answered, in the store's words). */
+  failed(said: string): Error;
+  /** Operations per script call at most (default {@link MAX_BATCH_OPERATIONS}). */
+  readonly maxOperations?: number;
+}
+
+/** Calls batched per event-loop turn, and counts of what went to Redis. */
+export interface ScriptBatcher {
+  /** Queues one operation; resolves with what it returned, rejects with the error of the operation or of its batch. */
+  run(operation: Operation, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  /** Sends what is queued now, even while a batch is in flight (the connection keeps the order). */
+  flush(): void;
+  /** Script calls sent (round trips). */
+  readonly roundTrips: number;
+  /** Operations sent in them. */
+  readonly operations: number;
+}
+
+interface Queued {
+  readonly argv: readonly string[];
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Creates the batcher of one store (its counts start at 0). */
+export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
+  const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
+  let queue: Queued[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+  let roundTrips = 0;
+  let operations = 0;
+
+  const send = (): void => {
+    const batch = queue.slice(0, max);
+    queue = queue.slice(batch.length);
+    const argv: string[] = [String(batch.length)];
+    for (const queued of batch) for (const arg of queued.argv) argv.push(arg);
+    roundTrips++;
+    operations += batch.length;
+    inFlight++;
+    options.send(argv).then(
+      (outcomes) => {
+        inFlight--;
+        batch.forEach((queued, i) => {
+          const outcome = outcomes[i];
+          if (outcome === undefined) queued.reject(options.failed('no answer for the operation in its batch'));
+          else if (outcome[0] === 1) queued.resolve(outcome[1]);
+          else queued.reject(options.failed(outcome[1]));
+        });
+        schedule();
+      },
+      (error: unknown) => {
+        inFlight--;
+        for (const queued of batch) queued.reject(error);
+        schedule();
+      },
+    );
+  };
+
+  /**
+   * Sends the queue at the end of this turn unless a batch is in flight (its answer schedules
+   * the next): the requests its answer moves on to their next step join the same call.
+   */
+  const schedule = (): void => {
+    if (scheduled || inFlight > 0 || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (inFlight === 0 && queue.length > 0) send();
+    });
+  };
+
+  const flushQueued = (): void => {
+    while (queue.length > 0) send();
+  };
+
+  return {
+    run(operation, keys, args) {
+      return new Promise((resolve, reject) => {
+        queue.push({ argv: [operation, String(keys.length), String(args.length), ...keys, ...args], resolve, reject });
+        schedule();
+      });
+    },
+    flush: flushQueued,
+    get roundTrips() {
+      return roundTrips;
+    },
+    get operations() {
+      return operations;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '../../src/index.js';
+import { createSeededWorld } from '../../src/fixtures/world.js';
+import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
+import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
+import { call, secretOf } from '../helpers/sim.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+/**
+ * The Redis store sends the operations of one event-loop turn (begins, window checks, leases,
+ * journal entries) as one script call: requests that reach a step together share its round
+ * trip, and every decision stays what it would be one call at a time.
+ */
+let redis: RedisServer;
+const stores: RedisStore[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  await Promise.allSettled(stores.map((s) => s.close()));
+  await redis?.stop();
+});
+
+/** `count` simulators on one fresh prefix, ready, with their stores. */
+async function sharing(count: number): Promise<{ sims: Simulator[]; stores: RedisStore[] }> {
+  const prefix = `batching-${process.pid}-${++prefixes}`;
+  const own = Array.from({ length: count }, () => createRedisStore({ url: redis.url, prefix }));
+  stores.push(...own);
+  const sims = own.map((store) => createSimulator({ seed: 42, createWorld: createSeededWorld, store }));
+  for (const sim of sims) await sim.ready();
+  return { sims, stores: own };
+}
+
+/** A read of one key (10 requests per 60 s: `key_acme_quota`), the slot kept until released. */
+function websites(key: string): SimRequest {
+  return { method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': key } };
+}
+
+interface Entry {
+  readonly seq: number;
+  readonly outcome: string;
+  readonly inFlight: number | null;
+  readonly checks: readonly { readonly order: number }[];
+}
+
+describe('the Redis store batching the calls of one turn', () => {
+  it('answers 32 requests sent at once in at most one round trip per step of a request, not one per call', async () => {
+    const { sims, stores: [store] } = await sharing(1);
+    const sim = sims[0]!;
+    const key = secretOf(sim, 'key_acme_quota');
+    const tripsBefore = store!.roundTrips;
+    const operationsBefore = store!.operations;
+    const answers = await Promise.all(Array.from({ length: 32 }, () => sim.handle(websites(key))));
+    const trips = store!.roundTrips - tripsBefore;
+    const operations = store!.operations - operationsBefore;
+    expect(answers.map((a) => a.status).filter((s) => s === 200)).toHaveLength(10);
+    // Every request: a begin, a slot or its refusal, a journal entry; 20 of them a quota check and a release.
+    expect(operations).toBe(32 * 3 + 20 * 2);
+    // The steps of the longest request: begin, slot, quota check, journal entry, release.
+    expect(trips).toBeLessThanOrEqual(5);
+  });
+
+  it('takes exactly 20 slots of 25 requests held at once over two processes, admits exactly 10 of them under a quota of 10, and the oracle judges every check right', async () => {
+    const { sims } = await sharing(2);
+    const key = secretOf(sims[0]!, 'key_acme_quota');
+    const held: SimResponse[] = await Promise.all(Array.from({ length: 25 }, (_, i) => sims[i % 2]!.handle(websites(key), { holdSlot: true })));
+    const outcomes = held.map((r) => r.status);
+    expect(outcomes.filter((s) => s === 200)).toHaveLength(10);
+    expect(outcomes.filter((s) => s === 429)).toHaveLength(15);
+    for (const response of held) response.release?.();
+
+    const journal = (await call(sims[1]!, 'GET', '/__sim/journal')).json.entries as Entry[];
+    expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    const count = (outcome: string): number => journal.filter((e) => e.outcome === outcome).length;
+    expect([count('admitted'), count('key_quota'), count('concurrency')]).toEqual([10, 10, 5]);
+    for (const entry of journal) if (entry.outcome === 'concurrency') expect(entry.inFlight).toBe(20);
+    const oracle = await call(sims[0]!, 'GET', '/__sim/journal/oracle');
+    // 25 slot decisions and 20 quota checks.
+    expect(oracle.json).toMatchObject({ checked: 45, overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
+    expect((await call(sims[0]!, 'GET', '/__sim/health')).json.inFlight).toBe(0);
+  });
+
+  it('numbers the window checks of requests sent together in the order of their journal positions, and refuses the ones past the quota in that order', async () => {
+    const { sims } = await sharing(1);
+    const sim = sims[0]!;
+    const key = secretOf(sim, 'key_acme_quota');
+    const held = await Promise.all(Array.from({ length: 15 }, () => sim.handle(websites(key), { holdSlot: true })));
+    for (const response of held) response.release?.();
+    expect(held.map((r) => r.status)).toEqual([...Array<number>(10).fill(200), ...Array<number>(5).fill(429)]);
+    const journal = (await call(sim, 'GET', '/__sim/journal')).json.entries as Entry[];
+    const orders = journal.map((e) => e.checks[0]!.order);
+    expect(orders).toEqual([...orders].sort((a, b) => a - b));
+    expect(journal.map((e) => e.outcome)).toEqual([...Array<string>(10).fill('admitted'), ...Array<string>(5).fill('key_quota')]);
+  });
+});

@@ -4,44 +4,13 @@
  * per plan, the accuracy table the text report prints, decisions per second admitted and
  * refused by rule, and latency percentiles. The charts are the inspector's
  * (src/inspector/charts.ts, drawn by src/inspector/load-report-main.ts and bundled into
- * html-report-script.ts by `npm run build:inspector`), so the two never drift apart.
+ * html-report-script.ts by `npm run build:inspector`), so the two never drift apart; the page
+ * around them is the one every report shares (html-document.ts).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ReportCharts } from '../src/inspector/chart-data.js';
-import { INSPECTOR_ASSETS } from '../src/sim/control/inspector-assets.js';
+import { escapeHtml, readChartAssets, renderHtmlDocument, type ChartAssets } from './html-document.js';
 import { HTML_REPORT_SCRIPT } from './html-report-script.js';
 import { PLANS, reportLines, type Report } from './runner.js';
-
-/** uPlot's files as text, inlined into the report. */
-export interface ChartAssets {
-  readonly script: string;
-  readonly style: string;
-}
-
-/** Reads uPlot's script and style sheet from the installed `uplot` package. */
-export function readChartAssets(): ChartAssets {
-  const packages = createRequire(import.meta.url);
-  const read = (module: string): string => readFileSync(packages.resolve(module), 'utf8');
-  return { script: read(INSPECTOR_ASSETS.script.module), style: read(INSPECTOR_ASSETS.style.module) };
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text as HTML (element content or a quoted attribute value). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-}
-
-/** Script text that cannot close its `<script>` element early. */
-function inlineScript(text: string): string {
-  return text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
-}
-
-/** JSON for a `<script type="application/json">` element: `<` never appears literally. */
-function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
 
 /** The rows of the text report's table (label, value), as `reportLines` prints them. */
 export function accuracyRows(report: Report): [string, string][] {
@@ -54,28 +23,15 @@ export function accuracyRows(report: Report): [string, string][] {
     });
 }
 
+/** The load report's own style, after the shared page's (html-document.ts). */
 const STYLE = `
-  * { box-sizing: border-box; }
-  body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #212529; background: #f8f9fa; }
-  header, main { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
-  header h1 { margin: 0 0 4px; font-size: 20px; }
-  .muted { color: #6c757d; }
-  section.plan { background: #fff; border: 1px solid #dee2e6; border-radius: 6px; padding: 12px 20px 20px; margin-bottom: 20px; }
-  h2 { font-size: 17px; margin: 4px 0; display: flex; gap: 10px; align-items: center; }
-  h3 { font-size: 14px; margin: 18px 0 6px; }
   .verdict { font-size: 12px; padding: 1px 8px; border-radius: 3px; }
   .verdict.exact { background: #d3f9d8; color: #2b8a3e; }
   .verdict.not-exact { background: #ffe3e3; color: #c92a2a; }
-  table { border-collapse: collapse; }
-  th, td { text-align: left; padding: 3px 12px 3px 0; border-bottom: 1px solid #f1f3f5; vertical-align: top; }
-  th { font-weight: 400; color: #495057; }
-  td { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
   dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0; }
   dl.meta dt { color: #6c757d; }
   dl.meta dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
   ul.problems { color: #c92a2a; }
-  .chart { min-height: 40px; }
-  .chart-unavailable { color: #6c757d; font-style: italic; }
 `;
 
 function planSection(report: Report, index: number): string {
@@ -122,27 +78,15 @@ export function renderHtmlReport(reports: readonly Report[], assets: ChartAssets
   const exact = reports.every((r) => r.exact);
   const title = reports.length === 1 ? `load report: ${reports[0]?.plan}` : `load report: ${reports.length} plans`;
   const data: ReportCharts[] = reports.map((r) => ({ plan: r.plan, decisions: r.timeline.decisions, latency: r.timeline.latency }));
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>analytics-sim ${escapeHtml(title)}</title>
-<style>${assets.style.replace(/<\/(style)/gi, '<\\/$1')}</style>
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
-<h1>analytics-sim ${escapeHtml(title)}</h1>
-<p class="muted">${reports.length} plan${reports.length === 1 ? '' : 's'}: ${exact ? 'all EXACT' : 'NOT EXACT'} (100% admission accuracy and no over-admission).</p>
-</header>
-<main>
-${reports.map(planSection).join('\n')}
-</main>
-<script type="application/json" id="report-data">${inlineJson(data)}</script>
-<script>${inlineScript(assets.script)}</script>
-<script>${inlineScript(HTML_REPORT_SCRIPT)}</script>
-</body>
-</html>
-`;
+  return renderHtmlDocument(
+    {
+      title,
+      summary: `<p class="muted">${reports.length} plan${reports.length === 1 ? '' : 's'}: ${exact ? 'all EXACT' : 'NOT EXACT'} (100% admission accuracy and no over-admission).</p>`,
+      main: reports.map(planSection).join('\n'),
+      style: STYLE,
+      data,
+      script: HTML_REPORT_SCRIPT,
+    },
+    assets,
+  );
 }

@@ -4,6 +4,7 @@
  */
 import { createMemoryStore } from '../../src/sim/admission/store.js';
 import { createRandom } from '../../src/sim/random.js';
+import { emitSection } from './section-channel.js';
 
 const IDENTITIES = 10_000;
 const DECISIONS = 1_000_000;
@@ -28,12 +29,15 @@ const seconds = (performance.now() - started) / 1000;
 gc?.();
 const after = process.memoryUsage().heapUsed;
 
-process.stdout.write(
-  [
-    `admission store: ${(DECISIONS / seconds / 1e6).toFixed(2)} M decisions/s over ${IDENTITIES} identities (${refused} refused)`,
-    gc
-      ? `admission store: ${((after - before) / store.size()).toFixed(0)} bytes per identity with a full 120-slot window`
-      : 'admission store: run with --expose-gc for memory per identity',
-    '',
-  ].join('\n'),
-);
+await emitSection({
+  kind: 'lines',
+  id: 'admission-store',
+  title: `the in-memory admission store, ${IDENTITIES.toLocaleString('en')} identities on a simulated clock`,
+  lines: [
+    { label: 'decisions', value: `${(DECISIONS / seconds / 1e6).toFixed(2)} M/s (${refused} refused)` },
+    {
+      label: 'memory per identity',
+      value: gc ? `${((after - before) / store.size()).toFixed(0)} bytes with a full 120-slot window` : 'run with --expose-gc for memory per identity',
+    },
+  ],
+});

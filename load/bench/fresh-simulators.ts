@@ -7,6 +7,7 @@
  * test pays the second row per test. Run in a process of its own, so the first row is cold.
  */
 import { createSimulator, type Simulator } from '../../src/index.js';
+import { emitSection } from './section-channel.js';
 
 const body = JSON.stringify({ parameters: ['summary_metrics', 'top_pages'], preset: 'last_30d', limit: 10 });
 
@@ -35,14 +36,14 @@ await reset.reset();
 const afterReset = await firstQueryMs(reset);
 const otherSeed = await firstQueryMs(createSimulator({ seed: 43 }));
 
-process.stdout.write(
-  [
-    '',
-    'a fresh simulator\'s first 30-day query in process (summary_metrics + top_pages last_30d, web_acme_store):',
-    `  1st simulator of seed 42 (cold process):   ${first.toFixed(1)} ms`,
-    `  2nd of its seed, first query, p50 of 9:     ${(seconds[4] ?? 0).toFixed(1)} ms (max ${(seconds[8] ?? 0).toFixed(1)} ms)`,
-    `  the same simulator after a reset:          ${afterReset.toFixed(1)} ms`,
-    `  1st simulator of seed 43 (nothing shared): ${otherSeed.toFixed(1)} ms`,
-    '',
-  ].join('\n'),
-);
+await emitSection({
+  kind: 'lines',
+  id: 'fresh-simulators',
+  title: "a fresh simulator's first 30-day query in process (summary_metrics + top_pages last_30d, web_acme_store)",
+  lines: [
+    { label: '1st simulator of seed 42 (cold process)', value: `${first.toFixed(1)} ms` },
+    { label: '2nd of its seed, first query, p50 of 9', value: `${(seconds[4] ?? 0).toFixed(1)} ms (max ${(seconds[8] ?? 0).toFixed(1)} ms)` },
+    { label: 'the same simulator after a reset', value: `${afterReset.toFixed(1)} ms` },
+    { label: '1st simulator of seed 43 (nothing shared)', value: `${otherSeed.toFixed(1)} ms` },
+  ],
+});

@@ -8,6 +8,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createSimulator } from '../../src/index.js';
 import { setupSimulator } from '../../src/msw/index.js';
+import { emitSection } from './section-channel.js';
 
 const WARM = 2_000;
 const COUNT = 10_000;
@@ -38,13 +39,17 @@ canned.listen({ onUnhandledRequest: 'bypass' });
 const cannedUs = await perRequestUs(async () => (await fetch('http://canned.test/v1/query', { method: 'POST', headers, body })).text());
 canned.close();
 
-process.stdout.write(
-  [
-    `in process, summary_metrics today, per request (${COUNT} sequential):`,
-    `  sim.handle()                      ${handleUs.toFixed(1)} µs`,
-    `  sim.fetch()                       ${fetchUs.toFixed(1)} µs`,
-    `  MSW setupSimulator + fetch        ${mswUs.toFixed(1)} µs`,
-    `  MSW alone, canned JSON handler    ${cannedUs.toFixed(1)} µs`,
-    '',
-  ].join('\n'),
-);
+const perRequest = (name: string, us: number): { name: string; cells: { us: number } } => ({ name, cells: { us } });
+await emitSection({
+  kind: 'table',
+  id: 'in-process',
+  title: `in process, summary_metrics today, per request (${COUNT} sequential)`,
+  nameLabel: 'how',
+  columns: [{ key: 'us', label: 'µs', digits: 1 }],
+  rows: [
+    perRequest('sim.handle()', handleUs),
+    perRequest('sim.fetch()', fetchUs),
+    perRequest('MSW setupSimulator + fetch', mswUs),
+    perRequest('MSW alone, canned JSON handler', cannedUs),
+  ],
+});

@@ -11,29 +11,46 @@
  * redis-server, and says why when those rows are skipped). On Linux with taskset, autocannon runs
  * on CPU 0 and each server on CPU 1, as the hot path is measured. Not a test: it asserts nothing.
  *
- *   npm run bench -- [--duration 5] [--connections 32]
+ * Everything printed is collected into one plain structure (bench-results.ts), from which the
+ * console table (bench-text.ts) and, with `--report FILE`, a self-contained HTML report with
+ * charts (bench-report.ts) are rendered; the measurements that run in processes of their own
+ * send their sections over IPC (section-channel.ts), among them a parameter's cost against its
+ * range in days (range-costs.ts).
+ *
+ *   npm run bench -- [--duration 5] [--connections 32] [--report FILE]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import autocannon from 'autocannon';
+import { usageExit } from '../usage-exit.js';
 import { measureAdmissionWork, MEASURED_REQUESTS, WARM_UP_REQUESTS } from './admission-work.js';
-import { formatStoreRows, measureStoreRows } from './store-rows.js';
+import { BENCH_USAGE, parseBenchArgs, type BenchArgs } from './bench-args.js';
+import { renderBenchReport } from './bench-report.js';
+import { addSection, RATE_COLUMNS, type BenchChartSpec, type BenchResults, type BenchSection } from './bench-results.js';
+import { renderBenchText } from './bench-text.js';
+import { firstVsWarmRow, firstVsWarmTable } from './first-vs-warm.js';
+import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
+import { runMeasurement } from './section-channel.js';
+import { measureStoreRows, storeTable } from './store-rows.js';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-if (values.help) {
-  process.stdout.write('Usage: npm run bench -- [--duration seconds] [--connections n]\n');
+const args = ((): BenchArgs => {
+  try {
+    return parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    return usageExit(BENCH_USAGE)((error as Error).message);
+  }
+})();
+if (args.help) {
+  process.stdout.write(BENCH_USAGE);
   process.exit(0);
 }
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+const { duration, connections, report } = args;
+/** What the bench is measuring now, on stderr: the results are printed at the end. */
+const progress = (what: string): void => {
+  process.stderr.write(`bench: ${what}\n`);
+};
 
 interface Started {
   child: ChildProcess;
@@ -195,17 +212,11 @@ const manyKeys = await start(process.execPath, ['dist/cli/main.js', 'serve', '--
 // A quota-enabled key on the real clock, limits on: the journal of this run is judged by the oracle.
 const quota = await start(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--clock', 'real', '--seed', '42']);
 
+let sections: BenchSection[] = [];
+let title = '';
 try {
-  const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as {
-    apiKeys: { id: string; secret: string; organizationId: string; scopes: string[]; websiteIds: string[] | null }[];
-    websites: { id: string; organizationId: string; baseDailySessions: number }[];
-  };
-  const site = [...fixtures.websites].sort((a, b) => b.baseDailySessions - a.baseDailySessions)[0];
-  const largest = site?.id ?? '';
-  const key =
-    fixtures.apiKeys.find(
-      (k) => k.organizationId === site?.organizationId && k.websiteIds === null && k.scopes.length === 1 && k.scopes[0] === 'read:data' && k.id.endsWith('_read'),
-    )?.secret ?? '';
+  const fixtures = (await (await fetch(`${sim.url}/__sim/fixtures`)).json()) as BenchFixtures;
+  const { websiteId: largest, readKey: key } = findLargestWebsite(fixtures);
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   const summary = JSON.stringify({ parameters: ['summary_metrics'], preset: 'last_30d' });
   const cheap = JSON.stringify({ parameters: ['summary_metrics'], preset: 'today' });
@@ -220,11 +231,18 @@ try {
   });
   const queryUrl = `${sim.url}/v1/query?website_id=${largest}`;
 
+  /** Median and worst of `count` sequential answers of `body`, after its first. */
+  const sequential = async (body: string, count: number): Promise<{ p50: number; p99: number }> => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) times.push(await timed(queryUrl, { method: 'POST', headers, body }));
+    times.sort((a, b) => a - b);
+    return { p50: times[Math.floor(count / 2)] ?? 0, p99: times[Math.min(count - 1, Math.floor(count * 0.99))] ?? 0 };
+  };
+  progress('first requests, then the HTTP rows');
   const firstRequestMs = await timed(queryUrl, { method: 'POST', headers, body: summary });
+  const warmSummary = await sequential(summary, 20);
   const coldBatchMs = await timed(queryUrl, { method: 'POST', headers, body: batch });
-  const warm: number[] = [];
-  for (let i = 0; i < 50; i++) warm.push(await timed(queryUrl, { method: 'POST', headers, body: batch }));
-  warm.sort((a, b) => a - b);
+  const warmBatch = await sequential(batch, 50);
 
   const rows: Measured[] = [];
   // The baseline is the same request the cheap rows send (POST, its headers and body), which the
@@ -271,6 +289,7 @@ try {
   // A fixed number of requests, so the whole run fits the journal (100,000 entries) and every
   // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
   const quotaWork = { path: `/v1/query?website_id=${largest}`, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
+  progress('the quota-key work on the memory store');
   const quotaResult = await measureAdmissionWork(quota.url, quotaWork, connections);
   const quotaRow: Measured = { name: 'quota key (300/60 s) 90k requests, limits on', ...quotaResult };
   rows.push(quotaRow);
@@ -278,49 +297,77 @@ try {
   // The store rows: the same work on a Redis store, one process and --workers 2.
   // The store rows run several processes of their own (redis-server, workers): not pinned.
   pinned.unpin();
+  progress('the quota-key work on the Redis store');
   const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42']);
   const bareRows = rows.filter((r) => r.name.startsWith('bare node:http, POST'));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   const baseline = mean(bareRows.map((r) => r.rps)) || 1;
-
-  const pad = (s: string, n: number): string => s.padEnd(n);
-  const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
-  process.stdout.write(
-    `\nanalytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off; ${pinned.note}\n\n`,
-  );
   const bareCpus = bareRows.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
   const baselineCpu = bareCpus.length === bareRows.length ? mean(bareCpus) : undefined;
-  const cpuOf = (r: Measured): string =>
-    r.cpuUs === undefined ? '-'.padStart(14) : `${num(r.cpuUs, 6)}${baselineCpu === undefined ? '' : ` (${(baselineCpu / r.cpuUs).toFixed(2)}x)`}`.padStart(14);
-  process.stdout.write(
-    `${pad('scenario', 44)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)} ${'cpu µs/answer'.padStart(14)}\n`,
-  );
-  for (const r of rows) {
-    process.stdout.write(
-      `${pad(r.name, 44)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.rps / baseline, 7, 2)}x ${num(r.non2xx + r.errors, 8)} ${cpuOf(r)}\n`,
-    );
-  }
-  process.stdout.write(
-    `vs bare: against the mean of the two bare POST rows (${baseline.toFixed(0)} req/s${baselineCpu === undefined ? '' : `, ${baselineCpu.toFixed(0)} µs`}), measured first and last\n` +
-      'cpu µs/answer: the server process\'s CPU time (user + system) per answer over the row, with the bare server\'s as a ratio (Linux; - elsewhere)\n',
-  );
+
+  title = `analytics-sim benchmark: ${duration}s per row, ${connections} connections, largest site ${largest}; query rows with --limits off; ${pinned.note}`;
+  sections.push({
+    kind: 'table',
+    id: 'http',
+    title: 'over HTTP, against a bare node:http server',
+    nameLabel: 'scenario',
+    columns: [
+      ...RATE_COLUMNS,
+      { key: 'vsBare', label: 'vs bare', digits: 2, suffix: 'x' },
+      { key: 'non2xx', label: 'non-2xx' },
+      { key: 'cpuUs', label: 'cpu µs/answer' },
+      { key: 'cpuVsBare', label: 'cpu vs bare', digits: 2, suffix: 'x' },
+    ],
+    rows: rows.map((r) => ({
+      name: r.name,
+      cells: {
+        rps: r.rps,
+        p50: r.p50,
+        p99: r.p99,
+        vsBare: r.rps / baseline,
+        non2xx: r.non2xx + r.errors,
+        cpuUs: r.cpuUs ?? null,
+        cpuVsBare: r.cpuUs === undefined || baselineCpu === undefined ? null : baselineCpu / r.cpuUs,
+      },
+    })),
+    notes: [
+      `vs bare: against the mean of the two bare POST rows (${baseline.toFixed(0)} req/s${baselineCpu === undefined ? '' : `, ${baselineCpu.toFixed(0)} µs`}), measured first and last`,
+      "cpu µs/answer: the server process's CPU time (user + system) per answer over the row; cpu vs bare: the bare server's over it (Linux; - elsewhere)",
+    ],
+  });
   const library = importCostMs();
-  process.stdout.write(
-    [
-      '',
-      `start-up to listening:              ${sim.startupMs.toFixed(0)} ms (bare server: ${bare.startupMs.toFixed(0)} ms, via tsx)`,
-      `import the library:                 +${library.importMs.toFixed(0)} ms over a bare node (${library.bareMs.toFixed(0)} ms; medians of 11)`,
-      `first request (summary, cold):      ${firstRequestMs.toFixed(1)} ms`,
-      `5-parameter 90-day batch, cold:     ${coldBatchMs.toFixed(1)} ms`,
-      `5-parameter 90-day batch, warm p50: ${(warm[25] ?? 0).toFixed(1)} ms (p99 ${(warm[49] ?? 0).toFixed(1)} ms, 50 sequential)`,
-      `simulator RSS after the run:        ${rssMb(sim.child.pid).toFixed(0)} MB (limits off); ${rssMb(manyKeys.child.pid).toFixed(0)} MB (${MANY_KEYS.toLocaleString('en')} keys, limits on)`,
-      `quota-key run, journal oracle:      ${oracle.accuracy}% accuracy over ${oracle.checked} checks (${oracle.skipped} skipped), ${oracle.overAdmissions} over-, ${oracle.underAdmissions} under-admissions; ${journalInfo.size} decisions journaled, ${journalInfo.dropped} dropped`,
-      `quota-key throughput vs bare:       ${(quotaRow.rps / baseline).toFixed(2)}x (${quotaRow.rps.toFixed(0)} req/s at ${oracle.accuracy}% accuracy)`,
-      '',
-      `the quota-key work on each store (${WARM_UP_REQUESTS.toLocaleString('en')} warm-up + ${MEASURED_REQUESTS.toLocaleString('en')} measured requests, ${connections} connections, limits on, real clock; accuracy: the oracle over the whole journal):`,
-      ...formatStoreRows(storeRows),
-      '',
-    ].join('\n'),
+  sections.push({
+    kind: 'lines',
+    id: 'start-up',
+    title: 'start-up, first requests, memory and accuracy',
+    lines: [
+      { label: 'start-up to listening', value: `${sim.startupMs.toFixed(0)} ms (bare server: ${bare.startupMs.toFixed(0)} ms, via tsx)` },
+      { label: 'import the library', value: `+${library.importMs.toFixed(0)} ms over a bare node (${library.bareMs.toFixed(0)} ms; medians of 11)` },
+      { label: 'first request (summary, cold)', value: `${firstRequestMs.toFixed(1)} ms` },
+      { label: '5-parameter 90-day batch, cold', value: `${coldBatchMs.toFixed(1)} ms` },
+      { label: '5-parameter 90-day batch, warm p50', value: `${warmBatch.p50.toFixed(1)} ms (p99 ${warmBatch.p99.toFixed(1)} ms, 50 sequential)` },
+      {
+        label: 'simulator RSS after the run',
+        value: `${rssMb(sim.child.pid).toFixed(0)} MB (limits off); ${rssMb(manyKeys.child.pid).toFixed(0)} MB (${MANY_KEYS.toLocaleString('en')} keys, limits on)`,
+      },
+      {
+        label: 'quota-key run, journal oracle',
+        value: `${oracle.accuracy}% accuracy over ${oracle.checked} checks (${oracle.skipped} skipped), ${oracle.overAdmissions} over-, ${oracle.underAdmissions} under-admissions; ${journalInfo.size} decisions journaled, ${journalInfo.dropped} dropped`,
+      },
+      { label: 'quota-key throughput vs bare', value: `${(quotaRow.rps / baseline).toFixed(2)}x (${quotaRow.rps.toFixed(0)} req/s at ${oracle.accuracy}% accuracy)` },
+    ],
+  });
+  sections.push(
+    storeTable(
+      storeRows,
+      `the quota-key work on each store (${WARM_UP_REQUESTS.toLocaleString('en')} warm-up + ${MEASURED_REQUESTS.toLocaleString('en')} measured requests, ${connections} connections, limits on, real clock; accuracy: the oracle over the whole journal)`,
+    ),
+  );
+  sections.push(
+    firstVsWarmTable([
+      firstVsWarmRow('HTTP summary_metrics last_30d', firstRequestMs, warmSummary.p50),
+      firstVsWarmRow('HTTP 5-parameter batch last_90d', coldBatchMs, warmBatch.p50),
+    ]),
   );
 } finally {
   bare.child.kill('SIGTERM');
@@ -330,17 +377,26 @@ try {
   quota.child.kill('SIGTERM');
 }
 
-await new Promise<void>((resolve) => {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'load/bench/admission.ts'], { stdio: 'inherit' });
-  child.once('exit', () => resolve());
-});
+// Each in a process of its own: a cold process, or one run with --expose-gc.
+for (const [script, flags] of [
+  ['load/bench/admission.ts', ['--expose-gc']],
+  ['load/bench/in-process.ts', []],
+  ['load/bench/fresh-simulators.ts', []],
+  ['load/bench/range-costs.ts', []],
+] as const) {
+  progress(script);
+  for (const section of await runMeasurement(script, flags)) sections = addSection(sections, section);
+}
 
-await new Promise<void>((resolve) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'load/bench/in-process.ts'], { stdio: 'inherit' });
-  child.once('exit', () => resolve());
-});
-
-await new Promise<void>((resolve) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'load/bench/fresh-simulators.ts'], { stdio: 'inherit' });
-  child.once('exit', () => resolve());
-});
+const charts: BenchChartSpec[] = [
+  { kind: 'lines', id: 'range-costs-chart', title: 'One parameter against its range in days', table: 'range-costs', xLabel: 'days of range', yLabel: 'ms', log: true },
+  { kind: 'bars', id: 'first-vs-warm-chart', title: 'First request against warm', table: 'first-vs-warm', columns: ['cold', 'warm'], yLabel: 'ms', log: true },
+  { kind: 'bars', id: 'stores-chart', title: 'The stores side by side', table: 'stores', columns: ['rps'], yLabel: 'requests / s' },
+];
+const results: BenchResults = { title, sections, charts };
+process.stdout.write(renderBenchText(results));
+if (report !== undefined) {
+  mkdirSync(dirname(report), { recursive: true });
+  writeFileSync(report, renderBenchReport(results));
+  process.stdout.write(`\nHTML report written to ${report}\n`);
+}

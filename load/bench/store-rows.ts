@@ -10,6 +10,7 @@
 import { startRedis, type RedisServer } from '../../test/helpers/redis-server.js';
 import { startServer, type Server } from '../runner.js';
 import { measureAdmissionWork, type AdmissionRequest, type AdmissionResult } from './admission-work.js';
+import { RATE_COLUMNS, type BenchRow, type BenchTable } from './bench-results.js';
 
 /** The Redis store reaches at least this share of the memory store's rate on the same work. */
 export const TARGET_RATIO = 0.5;
@@ -79,28 +80,40 @@ export async function measureStoreRows(
   return rows;
 }
 
-/** The rows as a table, with the Redis/memory ratio against {@link TARGET_RATIO}. */
-export function formatStoreRows(rows: readonly StoreRow[]): string[] {
-  const num = (v: number, n: number, d = 0): string => v.toFixed(d).padStart(n);
-  const lines = [`${'store'.padEnd(28)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'accuracy'.padStart(9)} ${'checks'.padStart(8)} ${'over'.padStart(5)} ${'under'.padStart(6)}`];
-  for (const row of rows) {
-    const r = row.result;
-    lines.push(
-      r
-        ? `${row.name.padEnd(28)} ${num(r.rps, 9)} ${num(r.p50, 7)} ${num(r.p99, 7)} ${num(r.oracle.accuracy, 8, 2)}% ${num(r.oracle.checked, 8)} ${num(r.oracle.overAdmissions, 5)} ${num(r.oracle.underAdmissions, 6)}`
-        : `${row.name.padEnd(28)} ${row.skipped ?? ''}`,
-    );
-  }
+/**
+ * The rows as the bench's table (bench-results.ts), with the Redis/memory ratio against
+ * {@link TARGET_RATIO} and any inexact row said under it.
+ */
+export function storeTable(rows: readonly StoreRow[], title: string): BenchTable {
+  const notes: string[] = [];
   const memory = rows[0]?.result;
   const redis = rows[1]?.result;
   if (memory && redis) {
     const ratio = redis.rps / memory.rps;
-    lines.push(`redis store vs memory store, one process: ${ratio.toFixed(2)}x the rate (target ≥ ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+    notes.push(`redis store vs memory store, one process: ${ratio.toFixed(2)}x the rate (target ≥ ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
   }
   const inexact = rows.filter((row) => row.result && (row.result.oracle.accuracy < 100 || row.result.oracle.overAdmissions > 0 || row.result.journal.dropped > 0));
   for (const row of inexact) {
     const r = row.result as AdmissionResult;
-    lines.push(`${row.name}: ${r.oracle.accuracy}% accuracy, ${r.oracle.overAdmissions} over-admission(s), ${r.journal.dropped} decision(s) dropped from the journal`);
+    notes.push(`${row.name}: ${r.oracle.accuracy}% accuracy, ${r.oracle.overAdmissions} over-admission(s), ${r.journal.dropped} decision(s) dropped from the journal`);
   }
-  return lines;
+  return {
+    kind: 'table',
+    id: 'stores',
+    title,
+    nameLabel: 'store',
+    columns: [
+      ...RATE_COLUMNS,
+      { key: 'accuracy', label: 'accuracy', digits: 2, suffix: '%' },
+      { key: 'checks', label: 'checks' },
+      { key: 'over', label: 'over' },
+      { key: 'under', label: 'under' },
+    ],
+    rows: rows.map(({ name, result: r, skipped }): BenchRow =>
+      r
+        ? { name, cells: { rps: r.rps, p50: r.p50, p99: r.p99, accuracy: r.oracle.accuracy, checks: r.oracle.checked, over: r.oracle.overAdmissions, under: r.oracle.underAdmissions } }
+        : { name, cells: {}, note: skipped ?? '' },
+    ),
+    notes,
+  };
 }

@@ -2,7 +2,10 @@ import { createDistinct, median, percentage } from '../../readers/aggregate.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import type { SessionBatch } from '../../../model/traffic.js';
-import { visitSessions } from '../../readers/session-visits.js';
+import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
+import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { createVisitorBits } from '../../readers/visitor-bits.js';
+import { PAGE_DAY_DIGESTS, type PageDayDigest } from './page-day-digest.js';
 import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 import catalogue from './pages-catalogue.json' with { type: 'json' };
 
@@ -28,7 +31,9 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
   // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
   const byCode: (PageGroup | undefined)[] = [];
   const seen: number[] = [];
-  const isNewVisitor = createDistinct();
+  const digests = !times && allowsDigests(ctx);
+  // One website's visitor keys are small: a bitmap per path beats a hash set on a long range.
+  const isNewVisitor = digests ? createVisitorBits() : createDistinct();
   let sessionSerial = 0;
   const count = (batch: SessionBatch, p: number, w: number, visitorKey: number): void => {
     const path = batch.pagePaths[p] as number;
@@ -50,7 +55,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
     if (times) group.times.push(seconds);
   };
   const kept = (batch: SessionBatch, p: number): boolean => !pathMask || pathMask[batch.pagePaths[p] as number] === 1;
-  visitSessions(ctx, ({ batch, index, visitorKey }) => {
+  const visit = ({ batch, index, visitorKey }: SessionVisit): void => {
     const w = batch.weight;
     const first = batch.pageOffsets[index] as number;
     const end = batch.pageOffsets[index + 1] as number;
@@ -72,7 +77,36 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
         }
       }
     }
-  });
+  };
+  // A day's digest folds in as its sessions would: the same paths first seen in the same order,
+  // the same visitors, and sums of whole numbers, which no order changes.
+  const fold = (digest: PageDayDigest): void => {
+    const w = digest.weight;
+    for (let k = 0; k < digest.paths.length; k++) {
+      const path = digest.paths[k] as number;
+      let group = byCode[path];
+      if (!group) {
+        group = { pageviews: 0, visitors: 0, sessions: 0, times: [], lastSession: 0 };
+        byCode[path] = group;
+        seen.push(path);
+      }
+      group.pageviews += (digest.views[k] as number) * w;
+      group.sessions += (digest.sessions[k] as number) * w;
+      for (let v = digest.visitorOffsets[k] as number; v < (digest.visitorOffsets[k + 1] as number); v++) {
+        if (isNewVisitor(path, digest.visitors[v] as number)) group.visitors += w;
+      }
+    }
+  };
+  const digested =
+    digests &&
+    walkDigestDays(ctx, {
+      part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
+      whole(website, day, ingested) {
+        fold(ctx.traffic.derived(PAGE_DAY_DIGESTS[mode], website, day));
+        ingested(visit);
+      },
+    });
+  if (!digested) visitSessions(ctx, visit);
   return new Map(seen.map((path) => [path, byCode[path] as PageGroup]));
 }
 
@@ -138,6 +172,7 @@ function defineEntryOrExitPages(mode: 'entry' | 'exit'): QueryTypeDefinition {
     customizable: true,
     paging: 'self',
     fields: BREAKDOWN_FIELDS,
+    derives: [PAGE_DAY_DIGESTS[mode]],
     run: (ctx) => pageOf(ctx, withShare(pageRows(ctx, mode))),
   });
 }
@@ -155,6 +190,7 @@ export const pageTypes: QueryTypeDefinition[] = [
     name: 'top_pages',
     publicAccess: true,
     limit: 100,
+    derives: [PAGE_DAY_DIGESTS.all],
     spec: { fields: ['path', 'pageviews', 'visitors', 'sessions', 'percentage'], run: specTopPages },
     sql: breakdownSql('path'),
     run(ctx) {
@@ -166,6 +202,7 @@ export const pageTypes: QueryTypeDefinition[] = [
   definePagesType({
     name: 'page_performance',
     limit: 100,
+    derives: [PAGE_DAY_DIGESTS.all],
     fields: VISITS_FIELDS,
     sql: breakdownSql('path', { percentage: false }),
     run(ctx) {

@@ -1,8 +1,13 @@
-import { bounceRate, createDistinct, createRunDistinct, median, round2 } from '../../readers/aggregate.js';
+import { bounceRate, createDistinct, createRunDistinct, round2 } from '../../readers/aggregate.js';
+import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
+import { createVisitorBits } from '../../readers/visitor-bits.js';
+import { DAY_MS } from '../../../model/world.js';
+import { SESSION_DAY_DIGEST, type SessionDayDigest } from './session-day-digest.js';
 import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions } from '../../readers/session-visits.js';
+import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions, type SessionVisit } from '../../readers/session-visits.js';
 import { countTracked } from '../../readers/tracked-events.js';
 import catalogue from './summary-catalogue.json' with { type: 'json' };
 
@@ -18,9 +23,9 @@ interface SessionTotals {
   /** Single-page sessions (the SPEC.md shape's bounce). */
   singlePage: number;
   /** Seconds on pages per session sample, the last page included (live session duration). */
-  readonly activeSeconds: number[];
+  readonly activeSeconds: ValueCounts;
   /** Durations of the multi-page samples, without the last page (the SPEC.md shape's). */
-  readonly durations: number[];
+  readonly durations: ValueCounts;
 }
 
 /**
@@ -28,6 +33,9 @@ interface SessionTotals {
  * bucket, or one group). A session counts in one group, so groups add up to the totals.
  */
 function sessionTotals<K>(ctx: RunContext, keyOf: (startMs: number) => K, fromMs = ctx.fromMs, toMs = ctx.toMs): Map<K, SessionTotals> {
+  // Days whole in one bucket fold their per-day digest; one website's visitor keys are small,
+  // so a bitmap per bucket counts them (not by the hour: a range has too many hours).
+  if (allowsDigests(ctx) && ctx.unit !== 'hour') return countSessionTotals(ctx, keyOf, fromMs, toMs, createVisitorBits(), true);
   // One website's sessions come in time order, so its time buckets come in runs: distinct
   // visitors are then counted a bucket at a time (memory of one bucket, not of the range).
   if (ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1) {
@@ -44,39 +52,73 @@ function countSessionTotals<K>(
   fromMs: number,
   toMs: number,
   isNew: (groupIndex: number, key: number) => boolean,
+  digests = false,
 ): Map<K, SessionTotals> {
   const groups = new Map<K, SessionTotals>();
   const indexes = new Map<K, number>();
-  visitSessions(
-    ctx,
-    ({ batch, index, matched, visitorKey }) => {
-      const key = keyOf(batch.startMs[index] as number);
-      let totals = groups.get(key);
-      if (!totals) {
-        totals = { pageviews: 0, visitors: 0, sessions: 0, events: 0, liveBounces: 0, singlePage: 0, activeSeconds: [], durations: [] };
-        groups.set(key, totals);
-        indexes.set(key, indexes.size);
-      }
-      const w = batch.weight;
-      totals.pageviews += matched * w;
-      totals.sessions += w;
-      totals.events += customEventsOf(batch, index) * w;
-      if (isLiveBounce(batch, index)) totals.liveBounces += w;
-      if (pagesOf(batch, index) === 1) totals.singlePage += w;
-      totals.activeSeconds.push(activeSecondsOf(batch, index));
-      const duration = batch.durationS[index] as number;
-      if (duration > 0) totals.durations.push(duration);
-      if (isNew(indexes.get(key) as number, visitorKey)) totals.visitors += w;
-    },
-    fromMs,
-    toMs,
-  );
+  const totalsOf = (key: K): SessionTotals => {
+    let totals = groups.get(key);
+    if (!totals) {
+      totals = { pageviews: 0, visitors: 0, sessions: 0, events: 0, liveBounces: 0, singlePage: 0, activeSeconds: createValueCounts(), durations: createValueCounts() };
+      groups.set(key, totals);
+      indexes.set(key, indexes.size);
+    }
+    return totals;
+  };
+  const visit = ({ batch, index, matched, visitorKey }: SessionVisit): void => {
+    const key = keyOf(batch.startMs[index] as number);
+    const totals = totalsOf(key);
+    const w = batch.weight;
+    totals.pageviews += matched * w;
+    totals.sessions += w;
+    totals.events += customEventsOf(batch, index) * w;
+    if (isLiveBounce(batch, index)) totals.liveBounces += w;
+    if (pagesOf(batch, index) === 1) totals.singlePage += w;
+    totals.activeSeconds.add(activeSecondsOf(batch, index));
+    const duration = batch.durationS[index] as number;
+    if (duration > 0) totals.durations.add(duration);
+    if (isNew(indexes.get(key) as number, visitorKey)) totals.visitors += w;
+  };
+  // A day's digest folds in as its sessions would: sums of whole numbers, which no order
+  // changes, the same visitors and the same seconds.
+  const fold = (key: K, digest: SessionDayDigest): void => {
+    const totals = totalsOf(key);
+    const group = indexes.get(key) as number;
+    const w = digest.weight;
+    totals.pageviews += digest.pageviews * w;
+    totals.sessions += digest.sessions * w;
+    totals.events += digest.events * w;
+    totals.liveBounces += digest.liveBounces * w;
+    totals.singlePage += digest.singlePage * w;
+    totals.activeSeconds.addCounts(digest.activeValues, digest.activeCounts);
+    totals.durations.addCounts(digest.durationValues, digest.durationCounts);
+    for (let v = 0; v < digest.visitors.length; v++) if (isNew(group, digest.visitors[v] as number)) totals.visitors += w;
+  };
+  const digested =
+    digests &&
+    walkDigestDays(
+      ctx,
+      {
+        part: (from, to) => visitSessions(ctx, visit, from, to),
+        whole(website, day, ingested) {
+          const dayStart = day * DAY_MS;
+          const key = keyOf(dayStart);
+          if (key !== keyOf(dayStart + DAY_MS - 1)) return visitSessions(ctx, visit, dayStart, dayStart + DAY_MS - 1);
+          const digest = ctx.traffic.derived(SESSION_DAY_DIGEST, website, day);
+          if (digest.sessions > 0) fold(key, digest);
+          ingested(visit);
+        },
+      },
+      fromMs,
+      toMs,
+    );
+  if (!digested) visitSessions(ctx, visit, fromMs, toMs);
   return groups;
 }
 
 /** The live session duration: median seconds on pages over the sessions, two decimals. */
 function medianDuration(totals: SessionTotals): number {
-  return round2(median(totals.activeSeconds));
+  return round2(totals.activeSeconds.median());
 }
 
 /**
@@ -113,7 +155,7 @@ function specSummaryRows(ctx: RunContext): Row[] {
       visitors: s?.visitors ?? 0,
       sessions: s?.sessions ?? 0,
       bounce_rate: s ? bounceRate({ bounces: s.singlePage, sessions: s.sessions }) : null,
-      median_session_duration: s ? median(s.durations) : 0,
+      median_session_duration: s ? s.durations.median() : 0,
       total_events: (s?.events ?? 0) + (tracked.get(date) ?? 0),
     };
   });
@@ -188,6 +230,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
   defineSummaryType({
     name: 'summary_metrics',
     filters: ["profile_id", "anonymous_id"],
+    derives: [SESSION_DAY_DIGEST],
     paging: 'self',
     readsTrackedEvents: true,
     spec: {
@@ -211,6 +254,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
   defineSummaryType({
     name: 'events_by_date',
     paging: 'self',
+    derives: [SESSION_DAY_DIGEST],
     sql: SERIES_SQL,
     run(ctx) {
       return seriesRows(ctx);

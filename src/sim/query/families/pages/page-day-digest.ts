@@ -1,0 +1,91 @@
+import type { Derivation } from '../../../traffic-cache.js';
+import { createPairSet } from '../../readers/pair-set.js';
+
+/** Which views of a session a page breakdown counts: all of them, or only its first or last. */
+export type PageViewMode = 'all' | 'entry' | 'exit';
+
+/**
+ * The page views of one website's generated sessions of one UTC day, by path, as a page
+ * breakdown without filters counts them: what a range's pass folds instead of the day's
+ * sessions. Counts are of samples (multiply by `weight`); paths are in the order the day's
+ * sessions first show them, and each path's visitors in the order first seen.
+ */
+export interface PageDayDigest {
+  /** The sample weight of the day's sessions. */
+  readonly weight: number;
+  /** Path codes, in the order first seen. */
+  readonly paths: Uint16Array;
+  /** Views counted per path. */
+  readonly views: Uint32Array;
+  /** Sessions with a counted view per path. */
+  readonly sessions: Uint32Array;
+  /** Where each path's visitors start in {@link visitors}; one more entry than paths. */
+  readonly visitorOffsets: Uint32Array;
+  /** The distinct visitor ids of each path's counted views, path after path. */
+  readonly visitors: Uint32Array;
+}
+
+/** The digest of a day: the day's sessions visited in order, as `groupPageViews` visits them. */
+function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDigest>['derive']>[0]['sessions']): PageDayDigest {
+  const order: number[] = [];
+  const slotOf = new Map<number, number>();
+  const views: number[] = [];
+  const sessions: number[] = [];
+  const lastSession: number[] = [];
+  const visitorLists: number[][] = [];
+  const seen = createPairSet(1024);
+  const count = (path: number, session: number, visitor: number): void => {
+    let slot = slotOf.get(path);
+    if (slot === undefined) {
+      slot = order.length;
+      slotOf.set(path, slot);
+      order.push(path);
+      views.push(0);
+      sessions.push(0);
+      lastSession.push(-1);
+      visitorLists.push([]);
+    }
+    views[slot] = (views[slot] as number) + 1;
+    if (lastSession[slot] !== session) {
+      lastSession[slot] = session;
+      sessions[slot] = (sessions[slot] as number) + 1;
+      if (seen.add(path, visitor)) (visitorLists[slot] as number[]).push(visitor);
+    }
+  };
+  const { pageOffsets, pagePaths, visitor } = batch;
+  for (let i = 0; i < batch.count; i++) {
+    const first = pageOffsets[i] as number;
+    const end = pageOffsets[i + 1] as number;
+    const v = visitor[i] as number;
+    if (mode === 'all') for (let p = first; p < end; p++) count(pagePaths[p] as number, i, v);
+    else if (end > first) count(pagePaths[mode === 'entry' ? first : end - 1] as number, i, v);
+  }
+  const visitorOffsets = new Uint32Array(order.length + 1);
+  let total = 0;
+  visitorLists.forEach((list, slot) => {
+    visitorOffsets[slot] = total;
+    total += list.length;
+  });
+  visitorOffsets[order.length] = total;
+  const visitors = new Uint32Array(total);
+  visitorLists.forEach((list, slot) => visitors.set(list, visitorOffsets[slot] as number));
+  return {
+    weight: batch.weight,
+    paths: Uint16Array.from(order),
+    views: Uint32Array.from(views),
+    sessions: Uint32Array.from(sessions),
+    visitorOffsets,
+    visitors,
+  };
+}
+
+function pageDigestOf(mode: PageViewMode): Derivation<PageDayDigest> {
+  return { name: `page-views-${mode}`, derive: ({ sessions }) => digestDay(mode, sessions) };
+}
+
+/** The per-day digests of page views, by mode: shared with the traffic they are derived from. */
+export const PAGE_DAY_DIGESTS: Readonly<Record<PageViewMode, Derivation<PageDayDigest>>> = {
+  all: pageDigestOf('all'),
+  entry: pageDigestOf('entry'),
+  exit: pageDigestOf('exit'),
+};

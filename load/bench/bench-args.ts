@@ -15,6 +15,9 @@ and prints one table; not a test, it asserts nothing.
 Options:
   --duration <s>      seconds of load per HTTP row, after 1 s of warm-up (default 5)
   --connections <n>   autocannon connections (default 32)
+  --only stores       measure only the store table: the quota-key work on the memory store,
+                      then on Redis (1 process, --workers 2, and both again with Redis on
+                      CPU 0 and the simulator on CPU 1), with round trips per request
   --report <file>     also write a self-contained HTML report (uPlot inlined, nothing loaded
                       from the network): every table of the run, and charts of a parameter's
                       cost against its range in days, first requests against warm ones, and the
@@ -34,9 +37,11 @@ export type BenchArgs =
       readonly connections: number;
       /** Where to write the HTML report (as {@link reportPath} places it), or undefined. */
       readonly report: string | undefined;
+      /** Only this part of the bench (`stores`: the store table), or undefined for all of it. */
+      readonly only: 'stores' | undefined;
     };
 
-const FLAGS = ['--duration', '--connections', '--report', '--help'];
+const FLAGS = ['--duration', '--connections', '--only', '--report', '--help'];
 
 /**
  * The bench's flags from `argv` (without node and the script). Throws an Error whose message
@@ -51,6 +56,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         duration: { type: 'string', default: '5' },
         connections: { type: 'string', default: '32' },
         report: { type: 'string' },
+        only: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -65,8 +71,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   };
   const duration = whole('duration', values.duration);
   const connections = whole('connections', values.connections);
+  if (values.only !== undefined && values.only !== 'stores') throw new Error(`--only takes stores, got "${values.only}".`);
   if (values.report === '') throw new Error('--report needs a file name, such as bench.html.');
   const problem = values.report === undefined ? undefined : describeReportPathProblem('--report', values.report);
   if (problem) throw new Error(problem);
-  return { help: false, duration, connections, report: values.report === undefined ? undefined : reportPath(values.report) };
+  return { help: false, duration, connections, report: values.report === undefined ? undefined : reportPath(values.report), only: values.only === 'stores' ? 'stores' : undefined };
 }

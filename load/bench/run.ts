@@ -7,8 +7,9 @@
  * journal; and a batch of five types of the catalogue's newer families (errors, vitals, revenue,
  * session lists, engagement); and a fresh simulator's first 30-day query, the first of its seed in
  * the process and the second (load/bench/fresh-simulators.ts). The quota-key work is then measured again on the Redis store,
- * one process and `--workers 2` (load/bench/store-rows.ts; the bench starts its own
- * redis-server, and says why when those rows are skipped). On Linux with taskset, autocannon runs
+ * one process and `--workers 2`, unpinned and with Redis on a core of its own, with the round
+ * trips a request cost (load/bench/store-rows.ts; the bench starts its own redis-server, and
+ * says why when those rows are skipped; `--only stores` measures that table alone). On Linux with taskset, autocannon runs
  * on CPU 0 and each server on CPU 1, as the hot path is measured. Not a test: it asserts nothing.
  *
  * Everything printed is collected into one plain structure (bench-results.ts), from which the
@@ -17,7 +18,7 @@
  * send their sections over IPC (section-channel.ts), among them a parameter's cost against its
  * range in days (range-costs.ts).
  *
- *   npm run bench -- [--duration 5] [--connections 32] [--report FILE]
+ *   npm run bench -- [--duration 5] [--connections 32] [--only stores] [--report FILE]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -33,7 +34,7 @@ import { renderBenchText } from './bench-text.js';
 import { firstVsWarmRow, firstVsWarmTable } from './first-vs-warm.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { runMeasurement } from './section-channel.js';
-import { measureStoreRows, storeTable } from './store-rows.js';
+import { measureStoreRows, measureStoreTable, storeTable, storeTableTitle, treeCpuUs } from './store-rows.js';
 
 const args = ((): BenchArgs => {
   try {
@@ -51,6 +52,18 @@ const { duration, connections, report } = args;
 const progress = (what: string): void => {
   process.stderr.write(`bench: ${what}\n`);
 };
+const STORES_CHART: BenchChartSpec = { kind: 'bars', id: 'stores-chart', title: 'The stores side by side', table: 'stores', columns: ['rps'], yLabel: 'requests / s' };
+if (args.only === 'stores') {
+  progress('the quota-key work on the memory store, then on the Redis store');
+  const results: BenchResults = { title: `analytics-sim benchmark, the store table only: ${connections} connections`, sections: [await measureStoreTable(connections)], charts: [STORES_CHART] };
+  process.stdout.write(renderBenchText(results));
+  if (report !== undefined) {
+    mkdirSync(dirname(report), { recursive: true });
+    writeFileSync(report, renderBenchReport(results));
+    process.stdout.write(`\nHTML report written to ${report}\n`);
+  }
+  process.exit(0);
+}
 
 interface Started {
   child: ChildProcess;
@@ -290,7 +303,10 @@ try {
   // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
   const quotaWork = { path: `/v1/query?website_id=${largest}`, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
   progress('the quota-key work on the memory store');
+  const quotaCpuBefore = treeCpuUs(quota.child.pid);
   const quotaResult = await measureAdmissionWork(quota.url, quotaWork, connections);
+  const quotaCpuAfter = treeCpuUs(quota.child.pid);
+  const memorySimCpuUs = quotaCpuBefore !== undefined && quotaCpuAfter !== undefined ? (quotaCpuAfter - quotaCpuBefore) / (WARM_UP_REQUESTS + MEASURED_REQUESTS) : undefined;
   const quotaRow: Measured = { name: 'quota key (300/60 s) 90k requests, limits on', ...quotaResult };
   rows.push(quotaRow);
   const { oracle, journal: journalInfo } = quotaResult;
@@ -298,7 +314,7 @@ try {
   // The store rows run several processes of their own (redis-server, workers): not pinned.
   pinned.unpin();
   progress('the quota-key work on the Redis store');
-  const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42']);
+  const storeRows = await measureStoreRows(quotaResult, quotaWork, connections, ['--seed', '42'], { memorySimCpuUs });
   const bareRows = rows.filter((r) => r.name.startsWith('bare node:http, POST'));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   const baseline = mean(bareRows.map((r) => r.rps)) || 1;
@@ -358,10 +374,7 @@ try {
     ],
   });
   sections.push(
-    storeTable(
-      storeRows,
-      `the quota-key work on each store (${WARM_UP_REQUESTS.toLocaleString('en')} warm-up + ${MEASURED_REQUESTS.toLocaleString('en')} measured requests, ${connections} connections, limits on, real clock; accuracy: the oracle over the whole journal)`,
-    ),
+    storeTable(storeRows, storeTableTitle(connections)),
   );
   sections.push(
     firstVsWarmTable([
@@ -391,7 +404,7 @@ for (const [script, flags] of [
 const charts: BenchChartSpec[] = [
   { kind: 'lines', id: 'range-costs-chart', title: 'One parameter against its range in days', table: 'range-costs', xLabel: 'days of range', yLabel: 'ms', log: true },
   { kind: 'bars', id: 'first-vs-warm-chart', title: 'First request against warm', table: 'first-vs-warm', columns: ['cold', 'warm'], yLabel: 'ms', log: true },
-  { kind: 'bars', id: 'stores-chart', title: 'The stores side by side', table: 'stores', columns: ['rps'], yLabel: 'requests / s' },
+  STORES_CHART,
 ];
 const results: BenchResults = { title, sections, charts };
 process.stdout.write(renderBenchText(results));

@@ -1,16 +1,25 @@
 /**
  * The bench rows of the shared store, measured in the same run on the same work
  * (load/bench/admission-work.ts): one simulator process on the memory store (the quota row the
- * bench already measures), one on a Redis store, and `serve --workers 2` on a Redis store. The
- * bench starts its own `redis-server` on a free port (with the tests' helper,
- * test/helpers/redis-server.ts) and stops it by process id; without `redis-server`, or when
- * the simulator cannot use the store, the Redis rows say why they were skipped (the bench is
- * not a test).
+ * bench already measures), one on a Redis store, and `serve --workers 2` on a Redis store,
+ * unpinned; then the same two Redis rows with Redis on a core of its own (Linux, taskset, two
+ * CPUs: redis-server and the load generator on CPU 0, the simulator's processes on CPU 1). Each
+ * Redis row says the round trips a request cost (the script calls Redis counted, `INFO
+ * commandstats` EVALSHA and EVAL, over the row's warm-up and measured requests: each call is
+ * one round trip) and Redis's CPU time per request. The bench starts its own `redis-server` on
+ * a free port (with the tests' helper, test/helpers/redis-server.ts) and stops it by process
+ * id; without `redis-server`, or when the simulator cannot use the store, the Redis rows say
+ * why they were skipped (the bench is not a test).
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Redis } from 'ioredis';
 import { startRedis, type RedisServer } from '../../test/helpers/redis-server.js';
 import { startServer, type Server } from '../runner.js';
-import { measureAdmissionWork, type AdmissionRequest, type AdmissionResult } from './admission-work.js';
+import { measureAdmissionWork, MEASURED_REQUESTS, WARM_UP_REQUESTS, type AdmissionRequest, type AdmissionResult } from './admission-work.js';
 import { RATE_COLUMNS, type BenchRow, type BenchTable } from './bench-results.js';
+import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 
 /** The Redis store reaches at least this share of the memory store's rate on the same work. */
 export const TARGET_RATIO = 0.5;
@@ -19,6 +28,10 @@ export const TARGET_RATIO = 0.5;
 export interface StoreRow {
   readonly name: string;
   readonly result?: AdmissionResult;
+  /** What Redis counted over the row's work, per request (warm-up and measured). */
+  readonly redis?: { readonly roundTrips: number; readonly cpuUs: number };
+  /** CPU time of the simulator's processes (a `--workers` primary and its workers together) per request, in µs (Linux). */
+  readonly simCpuUs?: number;
   readonly skipped?: string;
 }
 
@@ -28,12 +41,62 @@ interface RowPlan {
   readonly flags: readonly string[];
   /** Its own prefix, so no row sees another's windows or journal. */
   readonly prefix: string;
+  /** Redis and the load generator on CPU 0, the simulator on CPU 1. */
+  readonly pinned: boolean;
 }
 
 const REDIS_ROWS: readonly RowPlan[] = [
-  { name: 'redis store, 1 process', flags: [], prefix: 'bench-redis' },
-  { name: 'redis store, --workers 2', flags: ['--workers', '2'], prefix: 'bench-workers' },
+  { name: 'redis store, 1 process', flags: [], prefix: 'bench-redis', pinned: false },
+  { name: 'redis store, --workers 2', flags: ['--workers', '2'], prefix: 'bench-workers', pinned: false },
+  { name: 'redis CPU 0, 1 process CPU 1', flags: [], prefix: 'bench-redis-pinned', pinned: true },
+  { name: 'redis CPU 0, --workers 2 CPU 1', flags: ['--workers', '2'], prefix: 'bench-workers-pinned', pinned: true },
 ];
+
+/** The built CLI, as the simulator rows run it. */
+const CLI: readonly string[] = [process.execPath, 'dist/cli/main.js'];
+
+/** Script calls Redis answered (each one round trip of a client) and its CPU time, in µs, so far. */
+async function redisCounts(client: Redis): Promise<{ calls: number; cpuUs: number }> {
+  const info = await client.info('all');
+  const calls = (command: string): number => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  const seconds = (field: string): number => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return { calls: calls('evalsha') + calls('eval'), cpuUs: (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6 };
+}
+
+/**
+ * CPU time (user + system) a process and its children have used so far, in µs, from /proc
+ * (Linux; undefined elsewhere): a `--workers` primary with its workers.
+ */
+export function treeCpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  try {
+    const ticks = (id: string): number => {
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    // USER_HZ is 100 on Linux: a tick is 10 ms.
+    return [String(pid), ...children].reduce((sum, id) => sum + ticks(id), 0) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the pinned rows cannot run here, or null (Linux, taskset, two CPUs or more; counted whatever this process is pinned to). */
+function pinningProblem(): string | null {
+  if (process.platform !== 'linux' || cpus().length < 2) return 'needs Linux and two CPUs';
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return null;
+  } catch {
+    return 'taskset not found';
+  }
+}
+
+/** Sets the CPUs a running process may use (`taskset -p -c CPUS PID`). */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
 
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).trim().split('\n').slice(0, 2).join(' ');
 
@@ -41,33 +104,54 @@ const firstLine = (error: unknown): string => (error instanceof Error ? error.me
  * Measures the Redis rows one after the other (one simulator at a time, so they do not
  * compete for the cores), each against a fresh prefix of one `redis-server` the function
  * starts and always stops. `memory` is the memory-store row already measured on the same work;
- * `serveFlags` are the flags every simulator gets (the seed).
+ * `serveFlags` are the flags every simulator gets (the seed); `options.memorySimCpuUs` is the
+ * memory row's CPU time per request, when measured.
  */
 export async function measureStoreRows(
   memory: AdmissionResult,
   request: AdmissionRequest,
   connections: number,
   serveFlags: readonly string[],
-  command?: readonly string[],
+  options: { readonly command?: readonly string[]; readonly memorySimCpuUs?: number | undefined } = {},
 ): Promise<StoreRow[]> {
-  const rows: StoreRow[] = [{ name: 'memory store, 1 process', result: memory }];
+  const { command } = options;
+  const rows: StoreRow[] = [{ name: 'memory store, 1 process', result: memory, ...(options.memorySimCpuUs === undefined ? {} : { simCpuUs: options.memorySimCpuUs }) }];
   let redis: RedisServer;
   try {
     redis = await startRedis();
   } catch (error) {
     return [...rows, ...REDIS_ROWS.map((r) => ({ name: r.name, skipped: `skipped: no redis-server to measure with (${firstLine(error)})` }))];
   }
+  const counts = new Redis(redis.url);
+  const pinning = pinningProblem();
+  const allCpus = `0-${cpus().length - 1}`;
   try {
     for (const row of REDIS_ROWS) {
+      if (row.pinned && pinning !== null) {
+        rows.push({ name: row.name, skipped: `skipped: pinning ${pinning}` });
+        continue;
+      }
+      if (row.pinned) {
+        pin(redis.pid, '0');
+        pin(process.pid, '0');
+      }
       let server: Server | undefined;
       try {
-        server = await startServer(command, [...serveFlags, '--store', redis.url, '--store-prefix', row.prefix, ...row.flags]);
+        const cli = command ?? CLI;
+        server = await startServer(row.pinned ? ['taskset', '-c', '1', ...cli] : cli, [...serveFlags, '--store', redis.url, '--store-prefix', row.prefix, ...row.flags]);
       } catch (error) {
         rows.push({ name: row.name, skipped: `skipped: the simulator did not start on the Redis store: ${firstLine(error)}` });
         continue;
       }
       try {
-        rows.push({ name: row.name, result: await measureAdmissionWork(server.url, request, connections) });
+        const before = await redisCounts(counts);
+        const simBefore = treeCpuUs(server.child.pid);
+        const result = await measureAdmissionWork(server.url, request, connections);
+        const simAfter = treeCpuUs(server.child.pid);
+        const after = await redisCounts(counts);
+        const requests = WARM_UP_REQUESTS + MEASURED_REQUESTS;
+        const simCpu = simBefore !== undefined && simAfter !== undefined ? { simCpuUs: (simAfter - simBefore) / requests } : {};
+        rows.push({ name: row.name, result, redis: { roundTrips: (after.calls - before.calls) / requests, cpuUs: (after.cpuUs - before.cpuUs) / requests }, ...simCpu });
       } catch (error) {
         rows.push({ name: row.name, skipped: `failed: ${firstLine(error)}` });
       } finally {
@@ -75,9 +159,49 @@ export async function measureStoreRows(
       }
     }
   } finally {
+    if (pinning === null) pin(process.pid, allCpus);
+    counts.disconnect();
     await redis.stop();
   }
   return rows;
+}
+
+/** The title of the store table: the work every row runs. */
+export function storeTableTitle(connections: number): string {
+  return `the quota-key work on each store (${WARM_UP_REQUESTS.toLocaleString('en')} warm-up + ${MEASURED_REQUESTS.toLocaleString('en')} measured requests, ${connections} connections, limits on, real clock; accuracy: the oracle over the whole journal)`;
+}
+
+/**
+ * The store table alone (`npm run bench -- --only stores`): the quota-key work on the memory
+ * store, measured as the full bench measures it (load generator on CPU 0, simulator on CPU 1
+ * where taskset can pin them), then the Redis rows.
+ */
+export async function measureStoreTable(connections: number): Promise<BenchTable> {
+  const pinning = pinningProblem();
+  if (pinning === null) pin(process.pid, '0');
+  const serveFlags = ['--seed', '42'];
+  const memoryServer = await startServer(pinning === null ? ['taskset', '-c', '1', ...CLI] : CLI, serveFlags);
+  let memory: AdmissionResult;
+  let request: AdmissionRequest;
+  let memorySimCpuUs: number | undefined;
+  try {
+    const fixtures = (await (await fetch(`${memoryServer.url}/__sim/fixtures`)).json()) as BenchFixtures;
+    const { websiteId, readKey } = findLargestWebsite(fixtures);
+    const quotaSecret = fixtures.apiKeys.find((k) => k.id === 'key_acme_quota_default')?.secret ?? readKey;
+    request = {
+      path: `/v1/query?website_id=${websiteId}`,
+      headers: { 'content-type': 'application/json', 'x-api-key': quotaSecret },
+      body: JSON.stringify({ parameters: ['summary_metrics'], preset: 'today' }),
+    };
+    const simBefore = treeCpuUs(memoryServer.child.pid);
+    memory = await measureAdmissionWork(memoryServer.url, request, connections);
+    const simAfter = treeCpuUs(memoryServer.child.pid);
+    if (simBefore !== undefined && simAfter !== undefined) memorySimCpuUs = (simAfter - simBefore) / (WARM_UP_REQUESTS + MEASURED_REQUESTS);
+  } finally {
+    await memoryServer.stop();
+    if (pinning === null) pin(process.pid, `0-${cpus().length - 1}`);
+  }
+  return storeTable(await measureStoreRows(memory, request, connections, serveFlags, { memorySimCpuUs }), storeTableTitle(connections));
 }
 
 /**
@@ -92,6 +216,11 @@ export function storeTable(rows: readonly StoreRow[], title: string): BenchTable
     const ratio = redis.rps / memory.rps;
     notes.push(`redis store vs memory store, one process: ${ratio.toFixed(2)}x the rate (target ≥ ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
   }
+  const one = rows.find((row) => row.name === REDIS_ROWS[2]?.name)?.result;
+  const two = rows.find((row) => row.name === REDIS_ROWS[3]?.name)?.result;
+  if (memory && one) notes.push(`redis on a core of its own vs memory store (the memory row's layout: load on CPU 0, simulator on CPU 1): ${(one.rps / memory.rps).toFixed(2)}x the rate`);
+  if (one && two) notes.push(`--workers 2 vs 1 process, both on CPU 1, Redis and the load on CPU 0: ${(two.rps / one.rps).toFixed(2)}x the rate`);
+  notes.push('round trips/req: script calls Redis answered (INFO commandstats, EVALSHA + EVAL) over the warm-up and measured requests; sim cpu and redis cpu: CPU time (user + system) per request of the simulator processes and of redis-server (steadier than req/s on a shared machine)');
   const inexact = rows.filter((row) => row.result && (row.result.oracle.accuracy < 100 || row.result.oracle.overAdmissions > 0 || row.result.journal.dropped > 0));
   for (const row of inexact) {
     const r = row.result as AdmissionResult;
@@ -108,10 +237,27 @@ export function storeTable(rows: readonly StoreRow[], title: string): BenchTable
       { key: 'checks', label: 'checks' },
       { key: 'over', label: 'over' },
       { key: 'under', label: 'under' },
+      { key: 'trips', label: 'round trips/req', digits: 2 },
+      { key: 'simCpu', label: 'sim cpu µs/req', digits: 1 },
+      { key: 'redisCpu', label: 'redis cpu µs/req', digits: 1 },
     ],
-    rows: rows.map(({ name, result: r, skipped }): BenchRow =>
+    rows: rows.map(({ name, result: r, redis: counted, simCpuUs, skipped }): BenchRow =>
       r
-        ? { name, cells: { rps: r.rps, p50: r.p50, p99: r.p99, accuracy: r.oracle.accuracy, checks: r.oracle.checked, over: r.oracle.overAdmissions, under: r.oracle.underAdmissions } }
+        ? {
+            name,
+            cells: {
+              rps: r.rps,
+              p50: r.p50,
+              p99: r.p99,
+              accuracy: r.oracle.accuracy,
+              checks: r.oracle.checked,
+              over: r.oracle.overAdmissions,
+              under: r.oracle.underAdmissions,
+              trips: counted?.roundTrips ?? null,
+              simCpu: simCpuUs ?? null,
+              redisCpu: counted?.cpuUs ?? null,
+            },
+          }
         : { name, cells: {}, note: skipped ?? '' },
     ),
     notes,

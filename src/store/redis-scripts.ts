@@ -329,11 +329,26 @@ const ORDINAL_BODY = `
 return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 `;
 
+/**
+ * Takes an in-flight slot (`ACQUIRE_BODY`) and, only when it is taken, checks a window
+ * (`CONSUME_BODY`): the in-flight gate and the per-key quota, consecutive stages of a request,
+ * in one step. Runs inside {@link BATCH} only (it calls the two operations through `run`).
+ *
+ * KEYS: the acquire's two keys, then the consume's four. ARGV: the acquire's four arguments,
+ * then the consume's seven. Returns {the acquire's answer} or {the acquire's, the consume's}.
+ */
+const ACQUIRE_THEN_CONSUME_BODY = `
+local slot = run.acquire({KEYS[1], KEYS[2]}, {ARGV[1], ARGV[2], ARGV[3], ARGV[4]})
+if slot[1] ~= 1 then return {slot} end
+return {slot, run.consume({KEYS[3], KEYS[4], KEYS[5], KEYS[6]}, {ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]})}
+`;
+
 /** The operations {@link BATCH} runs, by the name a call gives: each body above as a Lua function of (KEYS, ARGV). */
 export const OPERATIONS = {
   begin: BEGIN_BODY,
   consume: CONSUME_BODY,
   acquire: ACQUIRE_BODY,
+  acquireThenConsume: ACQUIRE_THEN_CONSUME_BODY,
   release: RELEASE_BODY,
   append: APPEND_BODY,
   journal: JOURNAL_APPEND_BODY,

@@ -186,6 +186,9 @@ interface ScriptCommands {
   simEpoch(epoch: string, candidate: string): Promise<string>;
 }
 
+/** What the `consume` operation answers: allowed 0|1, remaining, reset, order, the instant judged at. */
+type ConsumeAnswer = [number, number, string, number, string];
+
 /** name → [script, number of keys] (undefined: the caller passes the count first). */
 const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
   simBatch: [scripts.BATCH, 1],
@@ -506,20 +509,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return out;
   };
 
+  /** A window check's keys and arguments, as the `consume` operation takes them. */
+  const consumeKeys = (id: string): string[] => [K.high, K.checks, K.winPrefix + id, K.windows];
+  const consumeArgs = (id: string, now: number, limit: number, windowMs: number): string[] => [id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)];
+  /** What the `consume` operation answered, as a decision. */
+  const decisionOf = ([allowed, remaining, reset, order, at]: ConsumeAnswer, limit: number): SharedWindowDecision => ({
+    allowed: allowed === 1,
+    limit,
+    remaining: Number(remaining),
+    reset: Number(reset),
+    order: Number(order),
+    at: Number(at),
+  });
+
   const windows: SharedWindows = {
-    consume: (id, now, limit, windowMs) =>
-      batched<[number, number, string, number, string]>(
-        'consume',
-        [K.high, K.checks, K.winPrefix + id, K.windows],
-        [id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)],
-      ).then(([allowed, remaining, reset, order, at]): SharedWindowDecision => ({
-        allowed: allowed === 1,
-        limit,
-        remaining: Number(remaining),
-        reset: Number(reset),
-        order: Number(order),
-        at: Number(at),
-      })),
+    consume: (id, now, limit, windowMs) => batched<ConsumeAnswer>('consume', consumeKeys(id), consumeArgs(id, now, limit, windowMs)).then((answer) => decisionOf(answer, limit)),
     peek: (id, now, limit, windowMs) =>
       ordered(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
         const heldNow = Number(count);
@@ -527,14 +531,25 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       }),
   };
 
+  /** A slot the `acquire` operation answered for `lease`: taken (and owned by this process, renewed) or not. */
+  const slotOf = ([acquired, before]: [number, number], lease: string, fingerprint: string): { acquired: boolean; held: number; lease: string | null } => {
+    if (acquired !== 1) return { acquired: false, held: Number(before), lease: null };
+    owned.set(lease, fingerprint);
+    return { acquired: true, held: Number(before), lease };
+  };
+
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched<[number, number]>('acquire', [K.leasePrefix + fingerprint, K.leases], [fingerprint, num(cap), lease, num(leaseTtlMs)]).then(([acquired, before]) => {
-        if (acquired !== 1) return { acquired: false, held: Number(before), lease: null };
-        owned.set(lease, fingerprint);
-        return { acquired: true, held: Number(before), lease };
-      });
+      return batched<[number, number]>('acquire', [K.leasePrefix + fingerprint, K.leases], [fingerprint, num(cap), lease, num(leaseTtlMs)]).then((answer) => slotOf(answer, lease, fingerprint));
+    },
+    acquireThenConsume: (fingerprint, cap, { id, now, limit, windowMs }) => {
+      const lease = `${processId}:${++leaseCount}`;
+      return batched<[[number, number], ConsumeAnswer?]>(
+        'acquireThenConsume',
+        [K.leasePrefix + fingerprint, K.leases, ...consumeKeys(id)],
+        [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)],
+      ).then(([slot, consumed]) => ({ slot: slotOf(slot, lease, fingerprint), decision: consumed === undefined ? null : decisionOf(consumed, limit) }));
     },
     release: (fingerprint, lease) => {
       // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.

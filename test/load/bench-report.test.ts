@@ -182,6 +182,12 @@ describe('the flags of npm run bench', () => {
     expect(() => parseBenchArgs(['--report', ''])).toThrow('--report needs a file name');
   });
 
+  it('take --only stores for the store table alone, and refuse any other part', () => {
+    expect(parseBenchArgs(['--only', 'stores'])).toMatchObject({ only: 'stores' });
+    expect(parseBenchArgs([])).toMatchObject({ only: undefined });
+    expect(() => parseBenchArgs(['--only', 'http'])).toThrow('--only takes stores, got "http".');
+  });
+
   it('refuse a bad number and an unknown flag', () => {
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow('--duration must be a whole number ≥ 1, got "0".');
     expect(() => parseBenchArgs(['--reprot', 'x.html'])).toThrow("unknown option '--reprot'. Did you mean --report?");

@@ -66,18 +66,31 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return CONTINUE;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
+  const { limiter } = x.sim;
+  // The quota is the next stage: a limiter that can take the slot and check the quota in one
+  // step (a shared store: one round trip) checks it now, only if the slot is taken.
+  const quota = limiter.acquireThenCheck ? quotaRule(x) : null;
+  if (quota && limiter.acquireThenCheck) {
+    return limiter.acquireThenCheck(fingerprint, cap, quota, x.now).then(
+      ({ slot, checked }) => takeSlot(x, fingerprint, cap, slot, checked === undefined ? null : { rule: quota, checked }),
+      degrade,
+    );
+  }
   let pending;
   try {
-    pending = x.sim.limiter.acquire(fingerprint, cap);
+    pending = limiter.acquire(fingerprint, cap);
   } catch {
     return degrade();
   }
-  return pending instanceof Promise ? pending.then((slot) => takeSlot(x, fingerprint, cap, slot), degrade) : takeSlot(x, fingerprint, cap, pending);
+  return pending instanceof Promise ? pending.then((slot) => takeSlot(x, fingerprint, cap, slot, null), degrade) : takeSlot(x, fingerprint, cap, pending, null);
 }
 
-/** Holds the slot taken, or refuses the request when the gate was full. */
-function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot): StageResult {
-  return slot.acquired ? next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap }) : refuseInFlight(x, cap, slot.held);
+/** Holds the slot taken (and the quota's check made with it), or refuses the request when the gate was full. */
+function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot, quotaChecked: Exchange['quotaChecked']): StageResult {
+  if (!slot.acquired) return refuseInFlight(x, cap, slot.held);
+  return quotaChecked === null
+    ? next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap })
+    : next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap, quotaChecked });
 }
 
 /**
@@ -113,13 +126,19 @@ function refuseInFlight(x: Exchange, cap: number, held: number): StageResult {
  * with the live message.
  */
 export function enforceKeyQuota(x: Exchange): StageResult | Promise<StageResult> {
-  if (!limited(x) || x.principal?.kind !== 'apikey') return CONTINUE;
-  const override = x.faults.quota;
-  const rule: WindowRule | null = override
-    ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs }
-    : keyQuotaRule(x.principal.key);
+  if (!limited(x)) return CONTINUE;
+  // Checked with the in-flight slot, in the stage before, from the same principal and faults.
+  if (x.quotaChecked !== null) return judge(x, x.quotaChecked.rule, x.quotaChecked.checked, 'API key rate limit exceeded', admitQuota, refuseQuota);
+  const rule = quotaRule(x);
   if (!rule) return CONTINUE;
   return checkWindow(x, rule, 'API key rate limit exceeded', admitQuota, refuseQuota);
+}
+
+/** The per-key quota that applies to the request: a scenario's `quota` step, else the key's own; null for none (or no key). */
+function quotaRule(x: Exchange): WindowRule | null {
+  if (x.principal?.kind !== 'apikey') return null;
+  const override = x.faults.quota;
+  return override ? { rule: 'key_quota', id: `api-key:${x.principal.key.id}`, limit: override.limit, windowMs: override.windowMs } : keyQuotaRule(x.principal.key);
 }
 
 /** `rate-limit-reset`: the reset of a quota decision as the profile reports it. */

@@ -1,4 +1,4 @@
-import type { SharedStore } from '../store/shared-store.js';
+import type { SharedStore, SharedWindowDecision } from '../store/shared-store.js';
 import type { Admission } from './admission.js';
 import type { WindowRule } from './rules.js';
 import type { WindowDecision } from './sliding-log.js';
@@ -32,6 +32,13 @@ export interface Limiter {
   acquire(fingerprint: string, cap: number): InFlightSlot | Promise<InFlightSlot>;
   /** Gives a slot back (its lease, for a shared store); never fails: a slot a store cannot take back expires there. */
   release(fingerprint: string, lease: string | null): void | Promise<void>;
+  /**
+   * Takes a slot as `acquire` does and, only when it is taken, checks `rule` at `now` as `check`
+   * does, in one atomic step: the in-flight gate and the per-key quota are consecutive stages,
+   * so a store asked over the network is asked once for both (`checked` is undefined when the
+   * slot was refused). Absent (memory): the stages ask one at a time.
+   */
+  acquireThenCheck?(fingerprint: string, cap: number, rule: WindowRule, now: number): Promise<{ slot: InFlightSlot; checked: CheckedWindow | null | undefined }>;
 }
 
 /** The limiter of one process: the simulator's admission store, in-flight gate and journal's check numbers. */
@@ -53,12 +60,21 @@ export function createMemoryLimiter(admission: Admission): Limiter {
   };
 }
 
+/** A shared store's decision as a numbered check (with the instant it was judged at when it is not `now`). */
+function checkedOf(decision: SharedWindowDecision, now: number): CheckedWindow {
+  return decision.at === now ? { decision, order: decision.order } : { decision, order: decision.order, at: decision.at };
+}
+
 /** The limiter of a simulator several processes serve: windows and leases in the shared store, which numbers every check. */
 export function createSharedLimiter(store: SharedStore): Limiter {
   return {
-    check: (rule, now) =>
-      store.windows.consume(rule.id, now, rule.limit, rule.windowMs).then((decision) => (decision.at === now ? { decision, order: decision.order } : { decision, order: decision.order, at: decision.at })),
+    check: (rule, now) => store.windows.consume(rule.id, now, rule.limit, rule.windowMs).then((decision) => checkedOf(decision, now)),
     acquire: (fingerprint, cap) => store.leases.acquire(fingerprint, cap),
     release: (fingerprint, lease) => (lease === null ? undefined : store.leases.release(fingerprint, lease).catch(() => undefined)),
+    acquireThenCheck: (fingerprint, cap, rule, now) =>
+      store.leases.acquireThenConsume(fingerprint, cap, { id: rule.id, now, limit: rule.limit, windowMs: rule.windowMs }).then(({ slot, decision }) => ({
+        slot,
+        checked: decision === null ? undefined : checkedOf(decision, now),
+      })),
   };
 }

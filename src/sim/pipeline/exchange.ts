@@ -4,7 +4,8 @@
  * this module imports none of them, so no stage depends on the list that runs it.
  */
 import type { ErrorDetail } from '../../contract/errors.js';
-import type { AdmissionRule } from '../admission/rules.js';
+import type { CheckedWindow } from '../admission/limiter.js';
+import type { AdmissionRule, WindowRule } from '../admission/rules.js';
 import type { Principal } from '../auth/principal.js';
 import type { Drop, SimError } from '../errors.js';
 import { NO_FAULTS, type FaultPlan } from '../faults/fault-plan.js';
@@ -50,6 +51,12 @@ export interface Exchange {
   readonly leaseId: string | null;
   readonly inFlight: number | null;
   readonly inFlightCap: number | null;
+  /**
+   * The per-key quota's check, made with the slot when the limiter takes both in one step
+   * (`Limiter.acquireThenCheck`: a shared store's one round trip); the quota stage judges it
+   * instead of checking again. Null otherwise.
+   */
+  readonly quotaChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow | null } | null;
   /** The decoded, schema-checked body. */
   readonly body?: unknown;
   /** The query string, validated field by field against the route's schema. */
@@ -87,6 +94,7 @@ export function startExchange(start: ExchangeStart): Exchange {
     leaseId: null,
     inFlight: null,
     inFlightCap: null,
+    quotaChecked: null,
     principal: start.principal,
     body: undefined,
     query: undefined,
@@ -99,7 +107,7 @@ export function startExchange(start: ExchangeStart): Exchange {
 
 /** What a stage may add to the exchange. */
 export type ExchangeFacts = Partial<
-  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
+  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'quotaChecked' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
 >;
 
 /** How a request ends: a reply, a refusal or a dropped connection. */

@@ -121,6 +121,14 @@ export interface SharedWindows {
   peek(id: string, now: number, limit: number, windowMs: number): Promise<WindowUsage>;
 }
 
+/** One window check asked of the store: the window's id, the instant, its limit and length. */
+export interface WindowAsk {
+  readonly id: string;
+  readonly now: number;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
 /** The in-flight leases of the SPEC 8.2.2 concurrency cap, per presented-secret fingerprint. */
 export interface SharedLeases {
   /**
@@ -129,6 +137,12 @@ export interface SharedLeases {
    * released, so a dead process's leases free themselves.
    */
   acquire(fingerprint: string, cap: number): Promise<{ acquired: boolean; held: number; lease: string | null }>;
+  /**
+   * Takes a slot as `acquire` does and, only when it is taken, checks and records one request in
+   * a window as {@link SharedWindows.consume} does, in one atomic step (`decision` is null when
+   * the slot was refused).
+   */
+  acquireThenConsume(fingerprint: string, cap: number, window: WindowAsk): Promise<{ slot: { acquired: boolean; held: number; lease: string | null }; decision: SharedWindowDecision | null }>;
   /** Gives a lease back; releasing one twice is harmless. */
   release(fingerprint: string, lease: string): Promise<void>;
   /** Slots held now by every fingerprint together. */

@@ -18,7 +18,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeArgumentError } from '../src/cli/args.js';
 import { renderHtmlReport } from './html-report.js';
-import { REPORTS_DIR, reportPath } from './report-path.js';
+import { describeReportPathProblem, REPORTS_DIR, reportPath } from './report-path.js';
 import {
   describeSimulatorProblem,
   PLAN_NAMES,
@@ -125,6 +125,10 @@ if (targets.length > 0 && starting.length > 0) {
 }
 const problem = describeSimulatorProblem(simulators);
 if (problem) fail(problem);
+for (const [flag, file] of [['--json', values.json], ['--report', values.report]] as const) {
+  const pathProblem = file === undefined ? undefined : describeReportPathProblem(flag, file);
+  if (pathProblem) fail(pathProblem);
+}
 const count = targets.length || simulators.instances || 1;
 for (const plan of plans) {
   const options = planOptions(plan, overrides, count);

@@ -82,6 +82,8 @@ describe('npm run load: bad combinations of targets and simulators', () => {
     ['--target together with --store', ['--target', 'http://127.0.0.1:9', '--store', 'redis://127.0.0.1:9'], /--target names simulators already running; --store/],
     ['a target that is not a URL', ['--target', 'localhost:8787'], /--target must be a URL/],
     ['a rate that cannot reach every target', ['--target', 'http://127.0.0.1:9,http://127.0.0.1:10,http://127.0.0.1:11', '--rate', '2'], /--rate 3 or more/],
+    ['an HTML report path that is a directory', ['--target', 'http://127.0.0.1:9', '--report', tmpdir()], /--report .* is a directory; give a file name/],
+    ['a JSON report path under a file', ['--target', 'http://127.0.0.1:9', '--json', join(REPO_ROOT, 'package.json', 'report.json')], /--json .* is a file, not a directory/],
   ];
   for (const [what, args, message] of cases) {
     it(`exits 2 before any load for ${what}`, async () => {

@@ -152,6 +152,15 @@ export const SLOW_CALL_MS = 1000;
 /** How long the open guard refuses calls at once (a 503 with Retry-After); then the next call tries Redis again. */
 export const SLOW_GUARD_MS = 2000;
 
+/** Journal entries read per round trip when the journal is listed. */
+export const JOURNAL_PAGE = 2000;
+
+/** The stream id right after `id` (`ms-seq`), for a range that starts after it on any Redis since 5. */
+function nextStreamId(id: string): string {
+  const [ms, seq] = id.split('-');
+  return `${ms}-${BigInt(seq ?? '0') + 1n}`;
+}
+
 /** Every how many window checks idle windows are swept, and how many at most per sweep. */
 const SWEEP_EVERY = 4096;
 const SWEEP_MAX = 1000;
@@ -563,10 +572,20 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const journal: SharedJournal = {
     append: (entry: JournalEntry) =>
       batched('journal', [K.journal, K.journalInfo], [JSON.stringify(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
-    list: () =>
-      ordered(() => client.xrange(K.journal, '-', '+')).then((entries) =>
-        entries.map(([, fields]) => JSON.parse(fields[1] as string) as JournalEntry).sort((a, b) => a.seq - b.seq),
-      ),
+    list: async () => {
+      // Page by page: the whole journal in one reply (100,000 entries, about 100 MB) can take
+      // longer than the command timeout on a busy machine.
+      const kept: JournalEntry[] = [];
+      let from = '-';
+      for (;;) {
+        const page = await ordered(() => client.xrange(K.journal, from, '+', 'COUNT', JOURNAL_PAGE));
+        for (const [, fields] of page) kept.push(JSON.parse(fields[1] as string) as JournalEntry);
+        const last = page[page.length - 1];
+        if (page.length < JOURNAL_PAGE || last === undefined) break;
+        from = nextStreamId(last[0]);
+      }
+      return kept.sort((a, b) => a.seq - b.seq);
+    },
     info: () =>
       ordered(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first]): JournalInfo => {
         const kept = Number(size);

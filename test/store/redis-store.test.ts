@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeSlot, createSlidingLog, peekSlots, type SlidingLog } from '../../src/sim/admission/sliding-log.js';
 import type { JournalEntry } from '../../src/sim/journal/journal.js';
 import { BEGIN_COMMANDS, type SharedSettings } from '../../src/sim/store/shared-store.js';
-import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/store/redis-store.js';
+import { createRedisStore, JOURNAL_PAGE, type RedisStore, type RedisStoreOptions } from '../../src/store/redis-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -342,6 +342,14 @@ describe('the decision journal in Redis', () => {
     expect((await b.journal.list()).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect((await a.journal.list())[0]).toEqual(entry(1, T0 + 1));
     expect(await a.journal.info()).toMatchObject({ complete: true, capacity: 5, size: 4, dropped: 0 });
+  });
+
+  it('lists every entry of a journal longer than one read, in seq order', async () => {
+    const store = openStore();
+    await store.open({ ...SETTINGS, journalCapacity: 3 * JOURNAL_PAGE });
+    const count = 2 * JOURNAL_PAGE + 1;
+    await Promise.all(Array.from({ length: count }, (_, i) => store.journal.append(entry(count - i, T0 + i))));
+    expect((await store.journal.list()).map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
   });
 
   it('keeps the newest entries up to its capacity and says it is incomplete since the oldest kept', async () => {

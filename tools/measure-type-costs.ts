@@ -1,15 +1,17 @@
 /**
  * `npm run measure:costs`: measures what one day of each query type costs in the synchronous
- * pass that computes its rows, and writes the weights the work budget reads
- * (src/sim/query/engine/type-weights.ts). Not a test: the figures are this machine's.
+ * pass that computes its rows session by session, and writes the weights docs/query-types.md
+ * lists (src/sim/query/engine/type-weights.ts). Not a test: the figures are this machine's.
  *
  * For every type over a website with a date range: a warm-up query of a week before the
  * measured range (so the type's code is compiled), then a query of `--days` days (default 180,
  * a page of 10,000 rows) on a large website, whose days and derived records the query's pieces
- * generate before its pass, as they do for any long range. The longest stretch without a
- * yield, divided by the days, is the type's cost of a day; its weight is that cost in
- * {@link UNIT_MS} units, rounded up to a tenth, at least 1. Then the longest range that weight
- * admits is run on days not read yet, and the weight raised until its pass fits the budget.
+ * generate before its pass, as they do for any long range. A type that folds per-day digests
+ * without filters is asked with a filter that keeps every session, so its session-by-session
+ * pass is what is measured. The longest stretch without a yield, divided by the days, is the
+ * type's cost of a day; its weight is that cost in {@link UNIT_MS} units, rounded up to a tenth,
+ * at least 1. Printed with it: the pass that weight stands for at the longest range a parameter
+ * may ask for ({@link MAX_PARAMETER_SITE_DAYS} days of one large website).
  *
  *   npm run measure:costs -- [--days 180] [--write]
  */
@@ -17,8 +19,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSimulator } from '../src/index.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../src/sim/query/registry.js';
-import { TYPE_DAY_WEIGHTS } from '../src/sim/query/engine/type-weights.js';
-import { MAX_PARAMETER_WORK, UNIT_MS } from '../src/sim/query/engine/work-budget.js';
+import { MAX_PARAMETER_SITE_DAYS, UNIT_MS } from '../src/sim/query/engine/work-budget.js';
+import { foldsDayDigests } from '../src/sim/query/readers/digest-days.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,8 +34,6 @@ if (values.help) {
   process.exit(0);
 }
 const days = Number(values.days);
-// Measured as if every type weighed 1: the weights written last time must not refuse the ranges measured now.
-for (const type of Object.keys(TYPE_DAY_WEIGHTS)) delete (TYPE_DAY_WEIGHTS as Record<string, number>)[type];
 const DAY = 86_400_000;
 
 const sim = createSimulator({ seed: 42, clock: 'virtual', limits: 'off', yieldToEventLoop: () => new Promise<void>((resolve) => setImmediate(resolve)) });
@@ -47,6 +47,13 @@ const SITES = [
 
 const end = Date.UTC(2025, 4, 31);
 const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** A filter no session fails: it turns the per-day digests off, so the session-by-session pass is timed. */
+const KEEPS_EVERY_SESSION = [{ field: 'country', op: 'ne', value: 'Nowhere' }];
+const digested = (type: string): boolean => {
+  const definition = findQueryType(type);
+  return definition !== undefined && foldsDayDigests(definition);
+};
 
 async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: number, toMs: number): Promise<{ ms: number; ok: boolean }> {
   let last = performance.now();
@@ -64,7 +71,7 @@ async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: 
     path: '/v1/query',
     query: { website_id: site.id },
     headers: { host: 'measure.test', 'content-type': 'application/json', 'x-api-key': site.key },
-    body: JSON.stringify({ parameters: [type], startDate: iso(fromMs), endDate: iso(toMs), limit: 10_000 }),
+    body: JSON.stringify({ parameters: [type], startDate: iso(fromMs), endDate: iso(toMs), limit: 10_000, filters: digested(type) ? KEEPS_EVERY_SESSION : [] }),
   });
   clearImmediate(timer);
   longest = Math.max(longest, performance.now() - last);
@@ -84,7 +91,7 @@ interface Measured {
   msPerDay: number;
   weight: number;
   site: string;
-  capDays: number;
+  /** The pass the weight stands for at {@link MAX_PARAMETER_SITE_DAYS} days. */
   capMs: number;
 }
 const measured: Measured[] = [];
@@ -100,45 +107,17 @@ for (const type of QUERY_TYPE_NAMES) {
     const { ms, ok } = await longestPiece(site, type, end - (days - 1) * DAY, end);
     if (!ok) continue;
     const msPerDay = ms / days;
-    let weight = Math.max(1, tenthUp(msPerDay / UNIT_MS));
-    // Then the longest range the weight admits. A long range can cost more a day than a short
-    // one (its days and derived records no longer all fit the traffic cache, so the pass makes
-    // some again): heavier until it fits, then the lightest tenth in between that still fits.
-    const budgetMs = MAX_PARAMETER_WORK * UNIT_MS;
-    const capEnd = end - (days + 30 * 7 + 1) * DAY;
-    const atCap = async (w: number): Promise<{ days: number; ms: number }> => {
-      const capDays = Math.floor(MAX_PARAMETER_WORK / w);
-      return { days: capDays, ms: (await longestPiece(site, type, capEnd - (capDays - 1) * DAY, capEnd)).ms };
-    };
-    let cap = await atCap(weight);
-    if (cap.ms > budgetMs) {
-      let light = weight;
-      for (let attempt = 0; attempt < 6 && cap.ms > budgetMs; attempt++) {
-        light = weight;
-        weight = Math.max(weight + 0.1, tenthUp((weight * cap.ms) / budgetMs));
-        cap = await atCap(weight);
-      }
-      for (let step = 0; step < 5 && weight - light > 0.15; step++) {
-        const middle = tenthUp((light + weight) / 2);
-        if (middle >= weight) break;
-        const tried = await atCap(middle);
-        if (tried.ms <= budgetMs) {
-          weight = middle;
-          cap = tried;
-        } else light = middle;
-      }
-    }
-    const capDays = cap.days;
-    const capMs = cap.ms;
-    measured.push({ type, msPerDay, weight, site: site.id, capDays, capMs });
+    const weight = Math.max(1, tenthUp(msPerDay / UNIT_MS));
+    const capMs = MAX_PARAMETER_SITE_DAYS * weight * UNIT_MS;
+    measured.push({ type, msPerDay, weight, site: site.id, capMs });
     break;
   }
 }
 
-process.stdout.write(`cost of a day of each type, ${days} days on a large website (unit ${UNIT_MS.toFixed(3)} ms; budget ${MAX_PARAMETER_WORK} units, ${(MAX_PARAMETER_WORK * UNIT_MS).toFixed(0)} ms):\n`);
+process.stdout.write(`cost of a day of each type read session by session, ${days} days on a large website (unit ${UNIT_MS.toFixed(3)} ms; a parameter may ask for ${MAX_PARAMETER_SITE_DAYS} days):\n`);
 for (const row of [...measured].sort((a, b) => b.msPerDay - a.msPerDay)) {
   process.stdout.write(
-    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${row.weight.toFixed(1).padStart(4)}  longest range ${String(row.capDays).padStart(4)} days: ${row.capMs.toFixed(0).padStart(4)} ms  (${row.site})\n`,
+    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${row.weight.toFixed(1).padStart(4)}  pass at ${MAX_PARAMETER_SITE_DAYS} days about ${row.capMs.toFixed(0).padStart(5)} ms  (${row.site})\n`,
   );
 }
 if (values.write) {
@@ -152,8 +131,8 @@ if (values.write) {
       '// Written by `npm run measure:costs -- --write` (tools/measure-type-costs.ts); edit by measuring again.',
       '',
       '/**',
-      ' * What a website-day of each query type weighs in the work budget (`work-budget.ts`): the',
-      ` * type's measured cost of a day in units of ${UNIT_MS.toFixed(3)} ms, rounded up to a tenth. A type not listed weighs 1.`,
+      " * What a website-day of each query type costs in the pass that computes its rows session by session",
+      ` * (\`dayWeightOf\`, \`work-budget.ts\`): its measured cost in units of ${UNIT_MS.toFixed(3)} ms, rounded up to a tenth. A type not listed weighs 1.`,
       ' */',
       'export const TYPE_DAY_WEIGHTS: Readonly<Record<string, number>> = {',
       ...lines,

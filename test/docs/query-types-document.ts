@@ -1,7 +1,8 @@
 import { PROFILE_SWITCHES } from '../../src/sim/profile.js';
 import { rowFields } from '../../src/sim/query/engine/definition.js';
 import { allowedFilters, QUERY_TYPES } from '../../src/sim/query/registry.js';
-import { dayWeightOf, MAX_PARAMETER_WORK } from '../../src/sim/query/engine/work-budget.js';
+import { dayWeightOf, MAX_PARAMETER_SITE_DAYS, UNIT_MS } from '../../src/sim/query/engine/work-budget.js';
+import { foldsDayDigests } from '../../src/sim/query/readers/digest-days.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
@@ -21,7 +22,10 @@ export function queryTypesDocument(): string {
       const extras = t.extraFilters.filter((f) => allowedFilters(t).includes(f));
       const specFields = t.spec ? `<br>spec: ${rowFields(t, 'spec').join(', ')}` : '';
       const weight = dayWeightOf(t.name);
-      const budget = t.target !== 'website' || t.skipDateRange ? '—' : `${weight} (${Math.floor(MAX_PARAMETER_WORK / weight)} days)`;
+      const budget =
+        t.target !== 'website' || t.skipDateRange
+          ? '—'
+          : `${weight} (${Math.round((MAX_PARAMETER_SITE_DAYS * weight * UNIT_MS) / 100) / 10} s${foldsDayDigests(t) ? ' with filters; per-day digests without' : ''})`;
       return `| \`${t.name}\` | ${cell(Object.keys(t.fields).join(', '))}${specFields} | ${cell(extras.join(', ')) || '—'} | ${t.liveLimit ?? '—'} | ${budget} | ${notes.join('; ') || '—'} |`;
     });
     return `## ${family} (${types.length})\n\n| type | row fields (live) | extra filters | own limit | day weight | notes |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
@@ -40,10 +44,13 @@ ones only under the spec profile (the older, broader list). Types needing the er
 feature answer 402 \`FEATURE_UNAVAILABLE\` for organizations on the free plan: under spec on a
 \`website_id\` query, under live at every website scope (\`website_id\`, \`organization_id\`, or
 none with an organization implied); *under live* ones only under the live profile.
-*Day weight* is what a day of a medium or larger website weighs in the work budget of one
-parameter (${MAX_PARAMETER_WORK}), measured by \`npm run measure:costs\`; a small website's day weighs half
-as much, a tiny one's a tenth whatever the type. In brackets, the longest range it admits on one
-medium or larger website.
+*Day weight* is what the pass that computes a type's rows costs a day of a medium or larger
+website read session by session, in units of ${UNIT_MS.toFixed(3)} ms, measured by \`npm run measure:costs\`.
+Every type answers up to ${MAX_PARAMETER_SITE_DAYS} website-days a parameter (five years of one website; a small
+website's day counts half, a tiny one's a tenth): in brackets, how long that pass holds the
+event loop at ${MAX_PARAMETER_SITE_DAYS} days of one large website, estimated from the weight. The types marked
+*per-day digests* read each whole day of an unfiltered range on one website from a digest of it
+instead, so their pass follows the days: tens of milliseconds at ${MAX_PARAMETER_SITE_DAYS} days.
 
 Rows have the live fields under both profiles, except where SPEC.md shows another shape: those
 types list their *spec* fields too.

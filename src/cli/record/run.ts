@@ -30,7 +30,7 @@ export interface RecordingRun {
 /**
  * Parameters × days one request asks at most: a request of 50 types over a week, fewer over
  * longer ranges, so one request stays light for the deployment (the simulator refuses more
- * than 4,000 website-days a request).
+ * than 10,000 website-days a request).
  */
 const WORK_PER_REQUEST = 3000;
 

@@ -35,7 +35,7 @@ describe('an organization of 10,000 websites', () => {
       {
         field: 'parameters[0]',
         message:
-          "country asks for 7026 website-days of data; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website",
+          "country asks for 7026 website-days of data; one parameter may ask for at most 2000, five years of one website (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
       },
     ]);
   });
@@ -63,6 +63,6 @@ describe('an organization of 10,000 websites of ordinary traffic', () => {
     });
     const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { organization_id: 'org_acme' }, body: { parameters: ['country'], preset: 'yesterday' } });
     expect(answer.status).toBe(400);
-    expect(answer.json.details[0].message).toMatch(/^country asks for 5004 website-days of data; one parameter may ask for at most 1500/);
+    expect(answer.json.details[0].message).toMatch(/^country asks for 5004 website-days of data; one parameter may ask for at most 2000,/);
   });
 });

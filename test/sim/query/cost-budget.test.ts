@@ -1,30 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../../src/sim/query/registry.js';
-import { dayWeightOf, MAX_PARAMETER_WORK } from '../../../src/sim/query/engine/work-budget.js';
+import { MAX_PARAMETER_SITE_DAYS, MAX_SITE_DAYS } from '../../../src/sim/query/engine/work-budget.js';
+import { PREFETCH_PIECE } from '../../../src/sim/query/engine/prefetch-traffic.js';
 import { TYPE_DAY_WEIGHTS } from '../../../src/sim/query/engine/type-weights.js';
 
 describe('the work one request may ask for', () => {
-  it('refuses a batch that asks for more than 4000 website-days with 400 and says how much it asked', async () => {
+  it('refuses a batch that asks for more than 10000 website-days with 400 and says how much it asked', async () => {
+    expect(MAX_SITE_DAYS).toBe(10_000);
     const sim = freshSimulator();
-    const batch = Array.from({ length: 50 }, () => ({ parameters: ['summary_metrics'], preset: 'last_90d' }));
+    const batch = Array.from({ length: 30 }, () => ({ parameters: ['summary_metrics'], startDate: '2024-06-03', endDate: '2025-06-01' }));
     const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: 'web_acme_store' }, body: batch });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe('VALIDATION_ERROR');
     expect(answer.json.details).toEqual([
-      { field: 'batch', message: 'This request asks for 4500 website-days of data; at most 4000 per request (a small website\'s day counts half, a tiny one\'s a tenth). Split it, shorten the ranges, or name one website' },
+      { field: 'batch', message: 'This request asks for 10920 website-days of data; at most 10000 per request (a small website\'s day counts half, a tiny one\'s a tenth). Split it, shorten the ranges, or name one website' },
     ]);
   });
 
-  it("counts every website of an organization scope, a small website's day as half and a tiny one's as a tenth", async () => {
+  it("counts every website of an organization scope, a small website's day as half and a tiny one's as a tenth: five years of an organization's websites at once are refused", async () => {
     const sim = freshSimulator();
     const answer = await call(sim, 'POST', '/v1/query', {
       key: secretOf(sim, 'key_acme_read'),
       query: { organization_id: 'org_acme' },
-      body: { parameters: ['browser_name', 'country', 'language'], startDate: '2024-04-27', endDate: '2025-05-31' },
+      body: { parameters: ['browser_name'], startDate: '2020-06-01', endDate: '2025-05-31' },
     });
     expect(answer.status).toBe(400);
-    expect(answer.json.details[0].message).toMatch(/^This request asks for 4320 website-days/);
+    expect(answer.json.details).toEqual([
+      { field: 'parameters[0]', message: "browser_name asks for 6574 website-days of data; one parameter may ask for at most 2000, five years of one website (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website" },
+    ]);
   });
 
   it('limits uptime_recent_checks to 31 days', async () => {
@@ -43,12 +47,10 @@ describe('the work one request may ask for', () => {
     const answer = await call(sim, 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body: { parameters: ['summary_metrics'], startDate: '2015-06-03', endDate: '2025-06-01' } });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe('VALIDATION_ERROR');
-    const weight = dayWeightOf('summary_metrics');
-    const asked = weight === 1 ? '3652 website-days of data' : `3652 website-days of data, which weigh ${Math.ceil((3652 * (10 * weight)) / 10)} (a day of summary_metrics weighs ${weight})`;
     expect(answer.json.details).toEqual([
       {
         field: 'parameters[0]',
-        message: `summary_metrics asks for ${asked}; one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website`,
+        message: "summary_metrics asks for 3652 website-days of data; one parameter may ask for at most 2000, five years of one website (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website",
       },
     ]);
   });
@@ -67,10 +69,10 @@ describe('the work one request may ask for', () => {
     const answer = await call(pieces, 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
     expect(answer.status).toBe(200);
     // The first parameter generates 364 days and the day before (its per-day digests are
-    // derived like records, which may reach back a day) and their 365 digests, 16 between two
-    // yields and one more before its pass; one yield between the parameters; the second finds
-    // the days cached and derives its own 365 digests of page views the same way.
-    expect(yields).toBe(Math.ceil(730 / 16) + 1 + Math.ceil(365 / 16));
+    // derived like records, which may reach back a day) and their 365 digests, a piece between
+    // two yields and one more before its pass; one yield between the parameters; the second
+    // finds the days cached and derives its own 365 digests of page views the same way.
+    expect(yields).toBe(Math.ceil(730 / PREFETCH_PIECE) + 1 + Math.ceil(365 / PREFETCH_PIECE));
     const whole = await call(freshSimulator(), 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
     expect(answer.text).toBe(whole.text);
   });
@@ -93,25 +95,23 @@ describe('the work one request may ask for', () => {
     expect(generatedByPass).toEqual(['ai_products']);
   });
 
-  it("weighs a day of a costly type by its measured weight: the longest range that weight admits is answered, a day more is refused with 400 naming the weight", async () => {
-    const weight = dayWeightOf('vitals_overview');
-    expect(weight).toBeGreaterThan(1);
-    const longest = Math.floor(MAX_PARAMETER_WORK / weight);
-    const sim = freshSimulator();
+  it('answers five years of the heaviest type on one large website, and refuses a day past the cap with 400 naming it, whatever the type', async () => {
+    const sim = freshSimulator({ limits: 'off' });
     const key = secretOf(sim, 'key_acme_read');
-    const endDate = '2025-05-31';
     const startOf = (days: number): string => new Date(Date.UTC(2025, 4, 31) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-    const admitted = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['vitals_overview'], startDate: startOf(longest), endDate } });
-    expect(admitted.status).toBe(200);
-    expect(admitted.json.data[0].success).toBe(true);
-    const refused = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['vitals_overview'], startDate: startOf(longest + 1), endDate } });
-    expect(refused.status).toBe(400);
-    expect(refused.json.details).toEqual([
-      {
-        field: 'parameters[0]',
-        message: `vitals_overview asks for ${longest + 1} website-days of data, which weigh ${Math.ceil(((longest + 1) * (10 * weight)) / 10)} (a day of vitals_overview weighs ${weight}); one parameter may ask for at most 1500 (a small website's day counts half, a tiny one's a tenth; docs/query-types.md lists each type's weight). Shorten its range or name one website`,
-      },
-    ]);
+    const fiveYears = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['interesting_sessions'], startDate: startOf(5 * 365 + 2), endDate: '2025-05-31', limit: 3 } });
+    expect(fiveYears.status).toBe(200);
+    expect(fiveYears.json.data[0].success).toBe(true);
+    for (const type of ['interesting_sessions', 'summary_metrics']) {
+      const refused = await call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: [type], startDate: startOf(MAX_PARAMETER_SITE_DAYS + 1), endDate: '2025-05-31' } });
+      expect(refused.status).toBe(400);
+      expect(refused.json.details).toEqual([
+        {
+          field: 'parameters[0]',
+          message: `${type} asks for 2001 website-days of data; one parameter may ask for at most 2000, five years of one website (a small website's day counts half, a tiny one's a tenth). Shorten its range or name one website`,
+        },
+      ]);
+    }
   });
 
   it('weighs only query types that exist, each heavier than 1, to a tenth', () => {

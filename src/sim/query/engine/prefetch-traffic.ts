@@ -12,10 +12,11 @@ import type { ParameterPlan, QueryPlan } from './plan.js';
 export const PREFETCH_THRESHOLD = 64;
 
 /**
- * Website-days generated between two yields: a few milliseconds of work (days already cached do
- * not count; a day's derived records count as one more day each).
+ * Website-days generated between two yields: a day of the largest website, or its per-day
+ * digests, take up to about 6 ms, so a piece holds the event loop about 50 ms at most (days
+ * already cached do not count; a day's derived records count as one more day each).
  */
-export const PREFETCH_PIECE = 16;
+export const PREFETCH_PIECE = 8;
 
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
 function dayRange(parameter: ParameterPlan, now: number): [number, number] | null {

@@ -1,8 +1,8 @@
 // Written by `npm run measure:costs -- --write` (tools/measure-type-costs.ts); edit by measuring again.
 
 /**
- * What a website-day of each query type weighs in the work budget (`work-budget.ts`): the
- * type's measured cost of a day in units of 0.167 ms, rounded up to a tenth. A type not listed weighs 1.
+ * What a website-day of each query type costs in the pass that computes its rows session by session
+ * (`dayWeightOf`, `work-budget.ts`): its measured cost in units of 0.167 ms, rounded up to a tenth. A type not listed weighs 1.
  */
 export const TYPE_DAY_WEIGHTS: Readonly<Record<string, number>> = {
   ai_landing_pages: 1.3,

@@ -4,28 +4,29 @@ import { daysOf, type ParameterPlan, type QueryPlan } from './plan.js';
 import { TYPE_DAY_WEIGHTS } from './type-weights.js';
 
 /**
- * Most work one request may ask for, in website-days (days of range × websites in scope,
- * summed over parameters and queries, each website weighed by {@link weighWebsites}): a few
- * seconds of generation on a cold cache, done in pieces that yield to other requests (see
- * `prefetch-traffic.ts`).
+ * Most website-days one request may ask for (days of range × websites in scope, summed over
+ * parameters and queries, each website weighed by {@link weighWebsites}): five parameters of
+ * {@link MAX_PARAMETER_SITE_DAYS} each, an all-time dashboard of one website. The days are
+ * generated in pieces that yield to other requests (see `prefetch-traffic.ts`).
  */
-export const MAX_SITE_DAYS = 4000;
+export const MAX_SITE_DAYS = 10_000;
 
 /**
- * Most work one parameter may ask for, in units of {@link UNIT_MS}: website-days, each
- * weighing its type's {@link dayWeightOf}. A parameter's rows are computed in one synchronous
- * pass over days already generated (`prefetch-traffic.ts` makes them in pieces first), so this
- * is what bounds the longest time a request holds the event loop: 1,500 units of 1/6 ms,
- * 250 ms on the machine the weights were measured on (docs/query-types.md lists each type's
- * weight and the longest range it allows).
+ * Most website-days one parameter may ask for, whatever its type: five years of one website
+ * (1,827 days) and a little more, so an all-time range of any type answers on every website, as
+ * the live service does; a decade, or years of an organization's many websites at once, is
+ * refused. A parameter's rows are computed in one synchronous pass over days already generated
+ * (`prefetch-traffic.ts` makes them in pieces first): for the types that fold per-day digests
+ * without filters (`readers/digest-days.ts`) that pass follows the days (tens of milliseconds
+ * at the cap); for the others it follows the sessions, about {@link dayWeightOf} ×
+ * {@link UNIT_MS} a day of a large website (docs/query-types.md lists each type's weight).
  */
-export const MAX_PARAMETER_WORK = 1500;
+export const MAX_PARAMETER_SITE_DAYS = 2000;
 
 /**
- * The cost, in milliseconds of the synchronous pass, that one unit of the parameter budget
- * stands for: about what a day of the cheapest types (breakdowns by one session field) costs on
- * a large website, so those keep the whole budget. `npm run measure:costs` measures each type
- * in these units.
+ * The cost, in milliseconds of the synchronous pass, of a unit of {@link dayWeightOf}: about what
+ * a day of the cheapest types (breakdowns by one session field) costs on a large website read
+ * session by session. `npm run measure:costs` measures each type in these units.
  */
 export const UNIT_MS = 1 / 6;
 
@@ -41,9 +42,8 @@ const WEIGHING = "a small website's day counts half, a tiny one's a tenth";
 
 /**
  * The websites of a scope as the budgets count them, in tenths of a website (see
- * {@link DAY_TENTHS}): `sampled`, the days whose pass a type's day weight scales (small and
- * larger websites), and `flat`, the tiny websites' days, whose handful of sessions costs what
- * visiting the day costs whatever the type.
+ * {@link DAY_TENTHS}): `sampled`, the small and larger websites, and `flat`, the tiny ones,
+ * whose handful of sessions a day costs what visiting the day costs whatever the type.
  */
 export interface ScopeWeight {
   readonly sampled: number;
@@ -69,28 +69,25 @@ export function weighWebsites(websites: readonly Pick<Website, 'size'>[]): Scope
 }
 
 /**
- * What a website-day of `type` weighs in the parameter budget: its measured cost of a day in
- * {@link UNIT_MS} units, to a tenth (src/sim/query/engine/type-weights.ts), 1 for the types not listed
- * there.
+ * What a website-day of `type` costs in the pass that computes its rows session by session, in
+ * {@link UNIT_MS} units, as measured to a tenth (src/sim/query/engine/type-weights.ts); 1 for the
+ * types not listed there. It refuses nothing: it says how long a long range of the type holds
+ * the event loop.
  */
 export function dayWeightOf(type: string): number {
   return Object.hasOwn(TYPE_DAY_WEIGHTS, type) ? (TYPE_DAY_WEIGHTS[type] as number) : 1;
 }
 
-/**
- * Website-days of a parameter, in tenths, `weight` scaling the sampled part (1: the
- * request-wide measure; the type's {@link dayWeightOf}: the parameter's).
- */
-export function costOf(parameter: ParameterPlan, scope: ScopeWeight, weight = 1): number {
-  const tenths = parameter.type.target === 'website' ? scope.sampled * weight + scope.flat : 10 * weight;
+/** Website-days of a parameter, in tenths of a website-day. */
+export function costOf(parameter: ParameterPlan, scope: ScopeWeight): number {
+  const tenths = parameter.type.target === 'website' ? scope.sampled + scope.flat : 10;
   return parameter.type.skipDateRange ? tenths : daysOf(parameter) * tenths;
 }
 
 /**
- * The work budgets of a request ({@link MAX_PARAMETER_WORK} per parameter, its website-days
- * weighed by its type; then {@link MAX_SITE_DAYS} website-days in all): the first one it
- * exceeds, as a 400 detail naming the cap and what was asked, or null. `batch`: whether the
- * details name `batch[i].` per query.
+ * The work budgets of a request ({@link MAX_PARAMETER_SITE_DAYS} per parameter, then
+ * {@link MAX_SITE_DAYS} in all): the first one it exceeds, as a 400 detail naming the cap and
+ * what was asked, or null. `batch`: whether the details name `batch[i].` per query.
  */
 export function checkWorkBudget(plans: readonly QueryPlan[], scope: ScopeWeight, batch: boolean): ErrorDetail | null {
   let total = 0;
@@ -100,15 +97,10 @@ export function checkWorkBudget(plans: readonly QueryPlan[], scope: ScopeWeight,
       const parameter = parameters[i] as ParameterPlan;
       const cost = costOf(parameter, scope);
       total += cost;
-      const weight = dayWeightOf(parameter.type.name);
-      const work = weight === 1 ? cost : costOf(parameter, scope, weight);
-      // Weights have one decimal: a range the weight admits exactly must not fail on a rounding error.
-      if (work > MAX_PARAMETER_WORK * 10 + 1e-6) {
-        const siteDays = Math.ceil(cost / 10);
-        const asked = work === cost ? `${siteDays} website-days of data` : `${siteDays} website-days of data, which weigh ${Math.ceil(work / 10)} (a day of ${parameter.type.name} weighs ${weight})`;
+      if (cost > MAX_PARAMETER_SITE_DAYS * 10) {
         return {
           field: `${batch ? `batch[${q}].` : ''}parameters[${i}]`,
-          message: `${parameter.type.name} asks for ${asked}; one parameter may ask for at most ${MAX_PARAMETER_WORK} (${WEIGHING}; docs/query-types.md lists each type's weight). Shorten its range or name one website`,
+          message: `${parameter.type.name} asks for ${Math.ceil(cost / 10)} website-days of data; one parameter may ask for at most ${MAX_PARAMETER_SITE_DAYS}, five years of one website (${WEIGHING}). Shorten its range or name one website`,
         };
       }
     }

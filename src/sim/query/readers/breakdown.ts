@@ -2,6 +2,9 @@ import type { SessionDimension } from '../../model/traffic.js';
 import { createDistinct, percentage } from './aggregate.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext } from '../engine/definition.js';
 import { visitSessions, type SessionVisit } from './session-visits.js';
+import { allowsDigests, walkDigestDays } from './digest-days.js';
+import { DIMENSION_DAY_DIGESTS, type DimensionDayDigest } from './dimension-day-digest.js';
+import { createVisitorBits } from './visitor-bits.js';
 
 /** Weighted totals of one breakdown group. */
 export interface BreakdownStats {
@@ -49,6 +52,62 @@ export function groupVisits<K>(ctx: RunContext, keyOf: KeyOf<K>): Map<K, Breakdo
   return groupVisitsBy(ctx, [keyOf])[0] as Map<K, BreakdownStats>;
 }
 
+/** Dimensions with at most this many values count distinct visitors in a bitmap per group. */
+const BITMAP_GROUPS = 1024;
+
+/**
+ * {@link groupVisits} by a key that follows from the code of one session dimension (null leaves
+ * the session out). Without filters on one website, the days the range covers whole fold their
+ * per-day digest ({@link DIMENSION_DAY_DIGESTS}) as their sessions would have counted: the same
+ * groups first seen in the same order, the same visitors, sums of whole numbers.
+ */
+export function groupVisitsByCode<K>(ctx: RunContext, dimension: SessionDimension, keyOfCode: (code: number) => K | null): Map<K, BreakdownStats> {
+  if (!allowsDigests(ctx)) return groupVisits(ctx, (s) => keyOfCode(s.batch.dims[dimension][s.index] as number));
+  const groups = new Map<K, BreakdownStats>();
+  const indexes = new Map<K, number>();
+  const isNew = ctx.dictionaries.values[dimension].length <= BITMAP_GROUPS ? createVisitorBits() : createDistinct();
+  const statsOf = (key: K): BreakdownStats => {
+    let stats = groups.get(key);
+    if (!stats) {
+      stats = { pageviews: 0, visitors: 0, sessions: 0 };
+      groups.set(key, stats);
+      indexes.set(key, indexes.size);
+    }
+    return stats;
+  };
+  const visit = (session: SessionVisit): void => {
+    const key = keyOfCode(session.batch.dims[dimension][session.index] as number);
+    if (key === null) return;
+    const stats = statsOf(key);
+    const w = session.batch.weight;
+    stats.pageviews += session.matched * w;
+    stats.sessions += w;
+    if (isNew(indexes.get(key) as number, session.visitorKey)) stats.visitors += w;
+  };
+  const fold = (digest: DimensionDayDigest): void => {
+    const w = digest.weight;
+    for (let k = 0; k < digest.codes.length; k++) {
+      const key = keyOfCode(digest.codes[k] as number);
+      if (key === null) continue;
+      const stats = statsOf(key);
+      const group = indexes.get(key) as number;
+      stats.pageviews += (digest.pageviews[k] as number) * w;
+      stats.sessions += (digest.sessions[k] as number) * w;
+      for (let v = digest.visitorOffsets[k] as number; v < (digest.visitorOffsets[k + 1] as number); v++) {
+        if (isNew(group, digest.visitors[v] as number)) stats.visitors += w;
+      }
+    }
+  };
+  walkDigestDays(ctx, {
+    part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
+    whole(website, day, ingested) {
+      fold(ctx.traffic.derived(DIMENSION_DAY_DIGESTS[dimension], website, day));
+      ingested(visit);
+    },
+  });
+  return groups;
+}
+
 /**
  * Sorts rows as the live builders order them (`visitors DESC`), then by pageviews and by a
  * name so that ties are stable.
@@ -80,16 +139,24 @@ export function visitorShare(visitors: number, total: number): number {
  * leaving out the empty value (the builders' `<column> != ''`), ordered by visitors.
  */
 export function dimensionRows(ctx: RunContext, dimension: SessionDimension): Row[] {
-  return labelledRows(ctx, (session) => {
-    const value = ctx.dictionaries.values[dimension][session.batch.dims[dimension][session.index] as number] ?? '';
-    return value === '' ? null : value;
-  });
+  const values = ctx.dictionaries.values[dimension];
+  return rowsOfGroups(
+    groupVisitsByCode(ctx, dimension, (code) => {
+      const value = values[code] ?? '';
+      return value === '' ? null : value;
+    }),
+  );
 }
 
 /** Rows of `name, pageviews, visitors, percentage` grouped by a string label (null leaves a session out). */
 export function labelledRows(ctx: RunContext, labelOf: KeyOf<string>): Row[] {
+  return rowsOfGroups(groupVisits(ctx, labelOf));
+}
+
+/** Rows of `name, pageviews, visitors, percentage` of groups by name, ordered by visitors. */
+function rowsOfGroups(groups: Map<string, BreakdownStats>): Row[] {
   const rows: Row[] = [];
-  for (const [name, stats] of groupVisits(ctx, labelOf)) rows.push({ name, pageviews: stats.pageviews, visitors: stats.visitors });
+  for (const [name, stats] of groups) rows.push({ name, pageviews: stats.pageviews, visitors: stats.visitors });
   sortByVisitors(rows, (r) => r.name as string);
   const total = visitorTotal(rows);
   return rows.map((r) => ({ ...r, percentage: visitorShare(r.visitors as number, total) }));
@@ -139,6 +206,7 @@ export function defineDimensionBreakdown(spec: DimensionBreakdownSpec): QueryTyp
     customizable: true,
     defaultFields: BREAKDOWN_FIELDS,
     ...rest,
+    derives: [...(rest.derives ?? (typeof rest.family === 'string' ? [] : (rest.family.derives ?? []))), DIMENSION_DAY_DIGESTS[dimension]],
     sql: breakdownSql(dimension),
     run: (ctx) => dimensionRows(ctx, dimension),
   });

@@ -1,8 +1,16 @@
 import type { Website } from '../../model/entities.js';
 import { DAY_MS } from '../../model/world.js';
-import type { RunContext } from '../engine/definition.js';
+import type { QueryTypeDefinition, RunContext } from '../engine/definition.js';
 import { ingestedSessions } from './ingested-sessions.js';
 import type { SessionVisit } from './session-visits.js';
+
+/** The name of every per-day digest derivation starts with this. */
+export const DAY_DIGEST_PREFIX = 'digest:';
+
+/** Whether `type` reads per-day digests when it may (one of its `derives` is a digest). */
+export function foldsDayDigests(type: Pick<QueryTypeDefinition, 'derives'>): boolean {
+  return type.derives.some((source) => typeof source !== 'function' && source.name.startsWith(DAY_DIGEST_PREFIX));
+}
 
 /** What {@link walkDigestDays} hands over, in the order a scan of the range visits sessions. */
 export interface DigestWalk {

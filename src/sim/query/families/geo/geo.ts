@@ -2,6 +2,7 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 import catalogue from './geo-catalogue.json' with { type: 'json' };
+import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 
 /** The geo family: its types' fields and meta are in geo-catalogue.json. */
 const FAMILY: QueryFamilySpec = { name: 'geo', catalogue: readCatalogue('geo', catalogue) };
@@ -70,6 +71,7 @@ export const geoTypes: QueryTypeDefinition[] = [
     publicAccess: true,
     customizable: true,
     limit: 100,
+    derives: [DIMENSION_DAY_DIGESTS.country],
     sql: breakdownSql('country'),
     run(ctx) {
       // deduplicateGeo merges rows sharing a country code; the world has one row per code already.

@@ -1,5 +1,7 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import { createPairSet } from '../../readers/pair-set.js';
+import { packLists } from '../../readers/packed-lists.js';
+import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 
 /** Which views of a session a page breakdown counts: all of them, or only its first or last. */
 export type PageViewMode = 'all' | 'entry' | 'exit';
@@ -60,15 +62,7 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
     if (mode === 'all') for (let p = first; p < end; p++) count(pagePaths[p] as number, i, v);
     else if (end > first) count(pagePaths[mode === 'entry' ? first : end - 1] as number, i, v);
   }
-  const visitorOffsets = new Uint32Array(order.length + 1);
-  let total = 0;
-  visitorLists.forEach((list, slot) => {
-    visitorOffsets[slot] = total;
-    total += list.length;
-  });
-  visitorOffsets[order.length] = total;
-  const visitors = new Uint32Array(total);
-  visitorLists.forEach((list, slot) => visitors.set(list, visitorOffsets[slot] as number));
+  const { offsets: visitorOffsets, values: visitors } = packLists(visitorLists);
   return {
     weight: batch.weight,
     paths: Uint16Array.from(order),
@@ -80,7 +74,7 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
 }
 
 function pageDigestOf(mode: PageViewMode): Derivation<PageDayDigest> {
-  return { name: `page-views-${mode}`, derive: ({ sessions }) => digestDay(mode, sessions) };
+  return { name: `${DAY_DIGEST_PREFIX}page-views-${mode}`, derive: ({ sessions }) => digestDay(mode, sessions) };
 }
 
 /** The per-day digests of page views, by mode: shared with the traffic they are derived from. */

@@ -1,6 +1,7 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createPairSet } from '../../readers/pair-set.js';
+import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf } from '../../readers/session-visits.js';
 
 /**
@@ -74,4 +75,4 @@ function digestDay(batch: SessionBatch): SessionDayDigest {
 }
 
 /** The per-day digest of session totals: shared with the traffic it is derived from. */
-export const SESSION_DAY_DIGEST: Derivation<SessionDayDigest> = { name: 'session-totals', derive: ({ sessions }) => digestDay(sessions) };
+export const SESSION_DAY_DIGEST: Derivation<SessionDayDigest> = { name: `${DAY_DIGEST_PREFIX}session-totals`, derive: ({ sessions }) => digestDay(sessions) };

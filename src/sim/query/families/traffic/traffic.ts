@@ -2,7 +2,8 @@ import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { parseReferrer } from '../../readers/parse-referrers.js';
-import { breakdownSql, defineDimensionBreakdown, groupVisits, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
+import { breakdownSql, defineDimensionBreakdown, groupVisitsByCode, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 import catalogue from './traffic-catalogue.json' with { type: 'json' };
 
 /** The traffic family: its types' fields and meta are in traffic-catalogue.json. */
@@ -16,8 +17,7 @@ const FAMILY: QueryFamilySpec = { name: 'traffic', catalogue: readCatalogue('tra
  */
 function referrerRows(ctx: RunContext, withDirect: boolean): Row[] {
   const { referrerSourceType, sourceTypes } = ctx.dictionaries;
-  const groups = groupVisits(ctx, (s) => {
-    const code = s.batch.dims.referrer[s.index] as number;
+  const groups = groupVisitsByCode(ctx, 'referrer', (code) => {
     if (code === 0 && !withDirect) return null;
     return code === 0 ? 'direct' : parseReferrer(ctx.dictionaries.values.referrer[code] ?? '').url;
   });
@@ -106,6 +106,7 @@ const defineTrafficType = declareUnder({
 export const trafficTypes: QueryTypeDefinition[] = [
   defineTrafficType({
     name: 'top_referrers',
+    derives: [DIMENSION_DAY_DIGESTS.referrer],
     sql: breakdownSql('domain(referrer)'),
     run(ctx) {
       return referrerRows(ctx, false);
@@ -141,6 +142,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
   }),
   defineTrafficType({
     name: 'traffic_sources',
+    derives: [DIMENSION_DAY_DIGESTS.referrer],
     sql: breakdownSql("multiIf(referrer = '', 'direct', domain(referrer))"),
     run(ctx) {
       return referrerRows(ctx, true);

@@ -1,0 +1,20 @@
+/** Lists of whole numbers packed into one array: list `k` is `values[offsets[k] .. offsets[k + 1])`. */
+export interface PackedLists {
+  /** One more entry than lists. */
+  readonly offsets: Uint32Array;
+  readonly values: Uint32Array;
+}
+
+/** Packs `lists` (unsigned 32-bit values) into two typed arrays, in order. */
+export function packLists(lists: readonly (readonly number[])[]): PackedLists {
+  const offsets = new Uint32Array(lists.length + 1);
+  let total = 0;
+  lists.forEach((list, k) => {
+    offsets[k] = total;
+    total += list.length;
+  });
+  offsets[lists.length] = total;
+  const values = new Uint32Array(total);
+  lists.forEach((list, k) => values.set(list, offsets[k] as number));
+  return { offsets, values };
+}

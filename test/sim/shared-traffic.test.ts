@@ -133,3 +133,37 @@ describe('rows of seeded traffic shared between simulators', () => {
     expect(await onWww(later, today)).toBe(await onWww(lone, today));
   });
 });
+
+/** The rows of `body`'s only parameter on `websiteId`. */
+async function rowsOf(sim: Simulator, websiteId: string, body: object): Promise<unknown> {
+  const answer = await call(sim, 'POST', '/v1/query', { key: secretOf(sim, 'key_acme_read'), query: { website_id: websiteId }, body });
+  expect(answer.status).toBe(200);
+  return answer.json.data[0].data;
+}
+
+describe('what a shared seeded result keys on', () => {
+  it("never serves a fresh simulator rows another computed after receiving records of its own on other days", async () => {
+    // mcp_summary says whether the website ever received a tool call, whatever the range: web_acme_labs
+    // (tiny) has no MCP server of its own, so only a received call makes it tracked.
+    const lastWeek = { parameters: ['mcp_summary'], startDate: '2025-05-12', endDate: '2025-05-18' };
+    const receiving = freshSimulator();
+    const sent = await call(receiving, 'POST', '/mcp', { key: secretOf(receiving, 'key_acme_track'), body: [{ tool: 'search', durationMs: 12, websiteId: 'web_acme_labs' }] });
+    expect(sent.status).toBe(202);
+    expect(await rowsOf(receiving, 'web_acme_labs', lastWeek)).toMatchObject([{ calls: 0, tracked: 1 }]);
+    const lone = await rowsOf(freshSimulator({ trafficCacheBytes: 0 }), 'web_acme_labs', lastWeek);
+    expect(lone).toMatchObject([{ calls: 0, tracked: 0 }]);
+    expect(await rowsOf(freshSimulator(), 'web_acme_labs', lastWeek)).toEqual(lone);
+  });
+
+  it('gives a range that ends after now the rows of its own end, not those of another end cut at the same instant', async () => {
+    // ai_weekly_digest compares the range with the one before it, as long as the range asked.
+    const untilFriday = { parameters: ['ai_weekly_digest'], startDate: '2025-05-28', endDate: '2025-06-06' };
+    const untilMonthEnd = { ...untilFriday, endDate: '2025-06-30' };
+    const lone = await rowsOf(freshSimulator({ trafficCacheBytes: 0 }), 'web_acme_www', untilMonthEnd);
+    expect(lone).not.toEqual(await rowsOf(freshSimulator({ trafficCacheBytes: 0 }), 'web_acme_www', untilFriday));
+    const sim = freshSimulator();
+    await rowsOf(sim, 'web_acme_www', untilFriday);
+    expect(await rowsOf(sim, 'web_acme_www', untilMonthEnd)).toEqual(lone);
+    expect(await rowsOf(freshSimulator(), 'web_acme_www', untilMonthEnd)).toEqual(lone);
+  });
+});

@@ -4,6 +4,7 @@ import type { IngestLedger } from '../../ingest/ingest-ledger.js';
 import type { QueryScope, QueryTypeDefinition } from './definition.js';
 import { scopeKey, type ResultCache } from './result-cache.js';
 import { ownersOf } from './scope-owners.js';
+import { countOwnData } from './own-data.js';
 
 /**
  * The serialized answers of repeated queries: for a remembered plan (the same body text, time
@@ -103,7 +104,7 @@ export function createAnswerMemo(sources: AnswerSources): AnswerMemo {
   let keptChars = 0;
   const markOf = (owners: readonly string[]): DataMark => {
     return {
-      owned: sources.trackedEvents.countOwned(owners) + sources.ingested.countOwned(owners) + sources.profiles.version(owners),
+      owned: countOwnData(owners, sources.trackedEvents, sources.ingested, sources.profiles),
       clears: sources.results.clears(),
     };
   };

@@ -1,5 +1,5 @@
 import type { Dictionaries } from '../../model/traffic.js';
-import type { TrafficReader } from '../../traffic-cache.js';
+import { MAX_SHARED_SCOPE, type TrafficReader } from '../../traffic-cache.js';
 import type { ShortLink, UptimeMonitor, Website } from '../../model/entities.js';
 import type { EventReader } from '../../ingest/event-store.js';
 import type { IngestLedger } from '../../ingest/ingest-ledger.js';
@@ -11,6 +11,7 @@ import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js'
 import { allowedFilters } from '../registry.js';
 import { resultKey, scopeKey, type ResultCache } from './result-cache.js';
 import { ownersOf } from './scope-owners.js';
+import { countOwnData } from './own-data.js';
 import type { ReplayIndex } from './replay-lookup.js';
 
 /** The outcome of one parameter: its rows are already serialized (`rowsJson`, a JSON array). */
@@ -145,6 +146,8 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
   const baseKey = type.skipDateRange
     ? null
     : resultKey(type, scopeText, { fromMs: parameter.fromMs, toMs, unit: parameter.unit }, env.timezone, plan.filters) +
+      // A range cut at now still reports the end it asked (ai_weekly_digest's period before it, retention's cohorts).
+      (parameter.toMs === toMs ? '' : `|r${parameter.toMs}`) +
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
       ingested +
       identified;
@@ -186,8 +189,10 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       // A retention row is observed up to the instant of the request (`observed_before`), whatever its range.
       (type.observedAtNow ? `|n${env.now}` : '');
     // Rows of generated traffic alone are the same in every simulator of the world and seed at
-    // the same instant (a few types read the clock): a fresh simulator takes another's.
-    const seeded = ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow;
+    // the same instant (a few types read the clock): a fresh simulator takes another's. The
+    // scope's owners must hold nothing of their own on any day, not only on the range's: a few
+    // types read received data whatever the range (mcp_summary's `tracked`).
+    const seeded = ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
     const rows = seeded ? (): Row[] => env.traffic.seeded(entitiesOf(scope), env.dictionaries, `${key}|t${env.now}`, compute) : compute;
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, rows, from, count) };
   } catch (error) {
@@ -198,6 +203,16 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     }
     return { parameter: parameter.key, success: false, error: 'Query execution failed', rowsJson: '[]' };
   }
+}
+
+/**
+ * Whether the scope's owners hold no tracked event, ingested record or identify of the
+ * simulator's own, on any day (a scope too large for the store of seeded results is not asked).
+ */
+function ownsNothing(scope: QueryScope, env: ExecutionEnvironment): boolean {
+  if (scope.kind !== 'websites') return true;
+  if (scope.websites.length > MAX_SHARED_SCOPE) return false;
+  return countOwnData(ownersOf(scope), env.events, env.ingested, env.profiles) === 0;
 }
 
 /** The entities whose every field decides a scope's generated traffic: its websites, its link or its monitor. */

@@ -16,7 +16,8 @@
  * console table (bench-text.ts) and, with `--report FILE`, a self-contained HTML report with
  * charts (bench-report.ts) are rendered; the measurements that run in processes of their own
  * send their sections over IPC (section-channel.ts), among them a parameter's cost against its
- * range in days (range-costs.ts).
+ * range in days (range-costs.ts) and all-time ranges on the largest website with the longest
+ * event-loop hold and a 365-day dashboard (long-ranges.ts).
  *
  *   npm run bench -- [--duration 5] [--connections 32] [--only stores] [--report FILE]
  */
@@ -396,6 +397,7 @@ for (const [script, flags] of [
   ['load/bench/in-process.ts', []],
   ['load/bench/fresh-simulators.ts', []],
   ['load/bench/range-costs.ts', []],
+  ['load/bench/long-ranges.ts', []],
 ] as const) {
   progress(script);
   for (const section of await runMeasurement(script, flags)) sections = addSection(sections, section);

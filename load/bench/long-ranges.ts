@@ -1,0 +1,117 @@
+/**
+ * Long ranges on the largest website, in process (`sim.handle`, limits off, yielding to the
+ * event loop between pieces as the server does): an all-time parameter of a few types, from the
+ * website's creation to today, and a 365-day 5-parameter dashboard batch. For each: the first
+ * query of a simulator whose seed nothing in the process used (cold: its days generated in
+ * pieces), the same query of a second simulator of that seed a minute later (its days and their
+ * per-day digests cached, its rows computed again: the pass alone), and the second asked again
+ * (warm: the answer kept; median of 5). The longest loop hold is the longest stretch without a turn of the
+ * event loop, timed by a `setImmediate` ticker: what another request would have waited. Sends its
+ * table to the bench (section-channel.ts). Run in a process of its own.
+ */
+import { createSimulator, type Simulator } from '../../src/index.js';
+import type { BenchRow } from './bench-results.js';
+import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
+import { emitSection } from './section-channel.js';
+
+/** Types that fold per-day digests (pages, summary, breakdowns), and heavier ones read session by session. */
+const TYPES = ['top_pages', 'summary_metrics', 'entry_pages', 'top_referrers', 'country', 'sessions_time_series', 'vitals_overview', 'interesting_sessions'] as const;
+const DASHBOARD = ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'];
+const START = Date.UTC(2025, 5, 2, 12);
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+const WARM_REPEATS = 5;
+
+const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const yieldToEventLoop = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface Timed {
+  readonly ms: number;
+  /** CPU time of the process over the query (user + system): steadier than wall time on a busy machine. */
+  readonly cpuMs: number;
+  readonly holdMs: number;
+  readonly status: number;
+}
+
+/** Asks `body` of `sim` on the largest website, timing it and the longest stretch the loop was held. */
+async function timedQuery(sim: Simulator, body: object): Promise<Timed> {
+  const { websiteId, readKey } = findLargestWebsite(sim.fixtures() as unknown as BenchFixtures);
+  let last = performance.now();
+  let holdMs = 0;
+  let ticker: NodeJS.Immediate | undefined;
+  const tick = (): void => {
+    const now = performance.now();
+    holdMs = Math.max(holdMs, now - last);
+    last = now;
+    ticker = setImmediate(tick);
+  };
+  ticker = setImmediate(tick);
+  const began = performance.now();
+  const cpu = process.cpuUsage();
+  const answer = await sim.handle({
+    method: 'POST',
+    path: '/v1/query',
+    query: { website_id: websiteId },
+    headers: { 'content-type': 'application/json', 'x-api-key': readKey },
+    body: JSON.stringify(body),
+  });
+  const ms = performance.now() - began;
+  const used = process.cpuUsage(cpu);
+  clearImmediate(ticker);
+  holdMs = Math.max(holdMs, performance.now() - last);
+  return { ms, cpuMs: (used.user + used.system) / 1000, holdMs, status: answer.status };
+}
+
+/** Cold, days cached and warm timings of `body`, with simulators of a seed of its own. */
+async function threeWays(seed: string, body: object): Promise<BenchRow['cells']> {
+  const cold = await timedQuery(createSimulator({ seed, limits: 'off', startMs: START, yieldToEventLoop }), body);
+  if (cold.status !== 200) return { cold: `refused (${cold.status})` };
+  const second = createSimulator({ seed, limits: 'off', startMs: START + MINUTE, yieldToEventLoop });
+  const cached = await timedQuery(second, body);
+  const warm: Timed[] = [];
+  for (let i = 0; i < WARM_REPEATS; i++) warm.push(await timedQuery(second, body));
+  warm.sort((a, b) => a.ms - b.ms);
+  const hold = Math.max(cold.holdMs, cached.holdMs, ...warm.map((w) => w.holdMs));
+  return { cold: cold.ms, coldCpu: cold.cpuMs, coldHold: cold.holdMs, cached: cached.ms, cachedCpu: cached.cpuMs, cachedHold: cached.holdMs, warm: (warm[WARM_REPEATS >> 1] as Timed).ms, hold };
+}
+
+const probe = createSimulator({ seed: 'long-ranges-probe', startMs: START });
+const fixtures = probe.fixtures() as unknown as BenchFixtures;
+const largest = findLargestWebsite(fixtures);
+const created = (fixtures.websites as readonly { id: string; createdAt?: number | string }[]).find((w) => w.id === largest.websiteId)?.createdAt;
+const createdAt = created === undefined ? START - 365 * DAY : typeof created === 'number' ? created : Date.parse(created);
+const allTime = { startDate: iso(createdAt), endDate: iso(START) };
+const allTimeDays = Math.round((Date.UTC(2025, 5, 2) - Math.floor(createdAt / DAY) * DAY) / DAY) + 1;
+
+// Compiles the code on a week of another seed, so the cold rows time the data, not the compiler.
+for (const type of TYPES) await timedQuery(createSimulator({ seed: 'long-ranges-warm-up', limits: 'off', startMs: START, yieldToEventLoop }), { parameters: [type], preset: 'last_7d' });
+
+const rows: BenchRow[] = [];
+for (const type of TYPES) rows.push({ name: `${type}, all time`, cells: await threeWays(`long-${type}`, { parameters: [type], ...allTime, limit: 10 }) });
+rows.push({
+  name: '5-parameter dashboard, 365 days',
+  cells: await threeWays('long-dashboard', { parameters: DASHBOARD, startDate: iso(START - 365 * DAY), endDate: iso(START - DAY), limit: 10 }),
+});
+
+await emitSection({
+  kind: 'table',
+  id: 'long-ranges',
+  title: `long ranges in process on the largest website (${largest.websiteId}; all time: ${allTime.startDate} to ${allTime.endDate}, ${allTimeDays} days) (ms)`,
+  nameLabel: 'query',
+  columns: [
+    { key: 'cold', label: 'cold', digits: 1 },
+    { key: 'coldCpu', label: 'cold cpu', digits: 1 },
+    { key: 'coldHold', label: 'cold hold', digits: 1 },
+    { key: 'cached', label: 'days cached', digits: 1 },
+    { key: 'cachedCpu', label: 'cached cpu', digits: 1 },
+    { key: 'cachedHold', label: 'cached hold', digits: 1 },
+    { key: 'warm', label: 'warm', digits: 2 },
+    { key: 'hold', label: 'longest hold', digits: 1 },
+  ],
+  rows,
+  notes: [
+    'cold: the first query of a seed not used before in the process; days cached: a second simulator of that seed a minute later (its rows computed again over the cached days and per-day digests); warm: the second asked again, median of 5',
+    `cpu: the process's CPU time over the query (steadier than wall time while other work shares the machine); hold: the longest stretch without a turn of the event loop (a setImmediate ticker), what another request waits; the dashboard is ${DASHBOARD.join(', ')}`,
+    'top_pages, summary_metrics, entry_pages, top_referrers and country fold per-day digests (src/sim/query/readers/digest-days.ts); sessions_time_series, vitals_overview and interesting_sessions read their days session by session',
+  ],
+});

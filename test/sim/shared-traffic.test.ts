@@ -167,3 +167,43 @@ describe('what a shared seeded result keys on', () => {
     expect(await rowsOf(freshSimulator(), 'web_acme_www', untilMonthEnd)).toEqual(lone);
   });
 });
+
+describe('seeded results of one profile', () => {
+  it('gives a simulator under the live profile the rows of one alone under it, after a spec simulator answered the same query', async () => {
+    const body = { parameters: ['top_pages', 'summary_metrics', 'error_types'], startDate: '2025-05-19', endDate: '2025-05-25' };
+    const spec = await onWww(freshSimulator(), body);
+    const live = await onWww(freshSimulator({ profile: 'live' }), body);
+    expect(live).not.toBe(spec);
+    expect(live).toBe(await onWww(freshSimulator({ profile: 'live', trafficCacheBytes: 0 }), body));
+    expect(await onWww(freshSimulator(), body)).toBe(spec);
+  });
+});
+
+describe('seeded results of a declared world', () => {
+  /** A world of one declared website whose pages are `paths`: the website's own fields are the same whatever they are. */
+  const worldOf = (paths: readonly string[]) => ({
+    organizations: [{ id: 'org_mine', plan: 'pro' as const }],
+    websites: [{ id: 'web_mine_shop', organizationId: 'org_mine', domain: 'shop.mine.dev', kind: 'shop' as const, pages: paths.map((path) => ({ path, weight: 1 })) }],
+    keys: [{ id: 'key_mine_read', organizationId: 'org_mine', scopes: ['read:data' as const] }],
+  });
+
+  /** The top pages' paths of web_mine_shop, last week. */
+  async function pathsOf(sim: Simulator): Promise<string[]> {
+    const answer = await call(sim, 'POST', '/v1/query', {
+      key: secretOf(sim, 'key_mine_read'),
+      query: { website_id: 'web_mine_shop' },
+      body: { parameters: ['top_pages'], startDate: '2025-05-19', endDate: '2025-05-25', limit: 1000 },
+    });
+    expect(answer.status).toBe(200);
+    return (answer.json.data[0].data as { path: string }[]).map((row) => row.path).sort();
+  }
+
+  it("never serves a world the rows of another world's website of the same id and fields", async () => {
+    const shop = await pathsOf(freshSimulator({ world: worldOf(['/kits', '/pricing']) }));
+    expect(shop).toContain('/kits');
+    const other = await pathsOf(freshSimulator({ world: worldOf(['/docs', '/blog']) }));
+    expect(other).toContain('/docs');
+    expect(other).not.toContain('/kits');
+    expect(other).toEqual(await pathsOf(freshSimulator({ world: worldOf(['/docs', '/blog']), trafficCacheBytes: 0 })));
+  });
+});

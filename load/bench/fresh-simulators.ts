@@ -1,9 +1,9 @@
 /**
  * What a fresh simulator's first 30-day query costs in process: `summary_metrics` and
  * `top_pages` over `last_30d` on web_acme_store, asked of the first simulator of seed 42 in
- * this process (its traffic generated), of a second simulator of seed 42 (the traffic shared
- * with the first, src/sim/traffic-cache.ts), after a reset, and of the first simulator of seed
- * 43 (generated again: another seed shares nothing). A CI suite that takes a fresh simulator per
+ * this process (its traffic generated), of a second simulator of seed 42 (the traffic and, at
+ * the same instant, the rows shared with the first, src/sim/traffic-cache.ts), after a reset,
+ * and of the first simulator of seed 43 (generated again: another seed shares nothing). A CI suite that takes a fresh simulator per
  * test pays the second row per test. Run in a process of its own, so the first row is cold.
  */
 import { createSimulator, type Simulator } from '../../src/index.js';

@@ -192,8 +192,11 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     // the same instant (a few types read the clock): a fresh simulator takes another's. The
     // scope's owners must hold nothing of their own on any day, not only on the range's: a few
     // types read received data whatever the range (mcp_summary's `tracked`).
-    const seeded = ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
-    const rows = seeded ? (): Row[] => env.traffic.seeded(entitiesOf(scope), env.dictionaries, `${key}|t${env.now}`, compute) : compute;
+    // Asked on a miss only: a cached page costs no count of the owners' data.
+    const rows = (): Row[] =>
+      ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env)
+        ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, `${key}|t${env.now}`, compute)
+        : compute();
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, rows, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {

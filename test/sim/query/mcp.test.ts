@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshSimulator } from '../../helpers/sim.js';
+import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { column, rowsFor, STORE, sumOf, type Row, type Target } from './support.js';
 
 const WEEK = { startDate: '2025-05-26', endDate: '2025-06-01' };
@@ -71,5 +71,14 @@ describe('MCP calls over time', () => {
     const sim = freshSimulator();
     const [summary] = await rowsFor(sim, 'mcp_summary', WEEK, { website_id: 'web_acme_labs' });
     expect(summary).toMatchObject({ calls: 0, errors: 0, last_call: null, tracked: 0, servers: [] });
+  });
+
+  it('says a website without an MCP server is tracked once it received a call, whatever day the range covers', async () => {
+    const sim = freshSimulator();
+    const lastWeek = { startDate: '2025-05-12', endDate: '2025-05-18' };
+    expect(await rowsFor(sim, 'mcp_summary', lastWeek, { website_id: 'web_acme_labs' })).toMatchObject([{ calls: 0, tracked: 0 }]);
+    const sent = await call(sim, 'POST', '/mcp', { key: secretOf(sim, 'key_acme_track'), body: [{ tool: 'search', durationMs: 12, websiteId: 'web_acme_labs' }] });
+    expect(sent.status).toBe(202);
+    expect(await rowsFor(sim, 'mcp_summary', lastWeek, { website_id: 'web_acme_labs' })).toMatchObject([{ calls: 0, tracked: 1 }]);
   });
 });

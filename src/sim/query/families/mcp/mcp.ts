@@ -18,9 +18,17 @@ import catalogue from './mcp-catalogue.json' with { type: 'json' };
 
 /**
  * The mcp family: its types read analytics.mcp_tool_calls, deriving mcpToolCalls on each day of
- * their range; their fields and meta are in mcp-catalogue.json.
+ * their range; their fields and meta are in mcp-catalogue.json. mcp_summary's `tracked` says
+ * whether the scope ever received a call, whatever the range: their cached rows key on the
+ * calls of every day (`readsEveryDay`).
  */
-const FAMILY: QueryFamilySpec = { name: 'mcp', table: 'analytics.mcp_tool_calls', derives: [mcpToolCalls], catalogue: readCatalogue('mcp', catalogue) };
+const FAMILY: QueryFamilySpec = {
+  name: 'mcp',
+  table: 'analytics.mcp_tool_calls',
+  derives: [mcpToolCalls],
+  readsEveryDay: true,
+  catalogue: readCatalogue('mcp', catalogue),
+};
 
 /** The live default LIMIT of the mcp lists. */
 const MCP_LIST_LIMIT = 100;

@@ -217,8 +217,9 @@ const SERVE_OPTIONS = `  --port <n>            Port to listen on; 0 picks a free
                         (1,000, 10,000); declare your own in the config file's world
   --locale <code>       Faker locale of a generated world's names and domains: en,
                         en_GB, de, fr, es, it, nl, pt_BR, pl, sv, ja or ko (English
-                        when not given); half its websites' visitors then live where
-                        it is spoken, in faker's towns too, with its language
+                        when not given); half of each generated website's visitors
+                        then live where it is spoken (in faker's towns too, in its
+                        first country), with its language; en keeps the worldwide mix
   --log                 Print one line per request (method, path, status, time, request id)
   --config <file>       Read options, scenarios and extra API keys from a JSON file
                         (default: ./analytics-sim.config.json when it exists). A flag

@@ -28,7 +28,7 @@ export interface SharedStore {
    */
   open(settings: SharedSettings): Promise<void>;
   /**
-   * One round trip at the start of every request: numbers the request among all requests of all
+   * At the start of every request, one atomic step: numbers the request among all requests of all
    * processes (`index`, from 1 since the last reset), reserves its journal position (`seq`, from
    * 1, only when `service` is true, else 0), and returns the commands logged after position
    * `after` (at most {@link BEGIN_COMMANDS} of them; `read` fetches the rest) and the last

@@ -84,10 +84,9 @@ export const monitorRoutes = defineResource<UptimeMonitor, CreateMonitor, Update
       websiteId: body.websiteId === undefined ? item.websiteId : body.websiteId,
       updatedAt: ctx.now,
     };
-    if (next.intervalSeconds !== item.intervalSeconds) {
-      ctx.state.traffic.clear();
-      ctx.state.results.clear();
-    }
+    if (next.intervalSeconds !== item.intervalSeconds) ctx.state.traffic.clear();
+    // uptime rows read the URL, and the result cache keys on the monitor's id.
+    if (next.intervalSeconds !== item.intervalSeconds || next.url !== item.url || next.name !== item.name) ctx.state.results.clear();
     return next;
   },
   remove: (state, item, now) => deleteMonitor(state, item.id, now),

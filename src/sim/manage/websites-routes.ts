@@ -47,10 +47,10 @@ export const websiteRoutes = defineResource<Website, CreateWebsite, UpdateWebsit
       return taken('Domain', body.domain, 'by a website of this organization');
     }
     const size = body.trafficSize ?? item.size;
-    if (size !== item.size) {
-      ctx.state.traffic.clear();
-      ctx.state.results.clear();
-    }
+    if (size !== item.size) ctx.state.traffic.clear();
+    // Rows read the domain and the name too (error file names, MCP server names, revenue), and
+    // the result cache keys on the website's id: they go whenever one of them changes.
+    if (size !== item.size || (body.domain ?? item.domain) !== item.domain || (body.name ?? item.name) !== item.name) ctx.state.results.clear();
     return {
       ...item,
       name: body.name ?? item.name,

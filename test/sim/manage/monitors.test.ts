@@ -46,6 +46,18 @@ describe('uptime monitors: create, read, update, delete', () => {
     expect((await query()).json.data[0].data[0].total_checks).toBe(144);
   });
 
+  it('lists its checks under the new URL once the URL changed', async () => {
+    const sim = manageSimulator();
+    const recentUrl = async (): Promise<unknown> => {
+      const answer = await as(sim, { key: 'key_acme_monitors' }).post('/v1/query', { parameters: ['uptime_recent_checks'], preset: 'yesterday', limit: 1 }, { schedule_id: 'mon_acme_api' });
+      return answer.json.data[0].data[0].url;
+    };
+    const before = await recentUrl();
+    expect(before).not.toBe('https://api.acme.io/v2/health');
+    await as(sim, { key: 'key_acme_all' }).patch('/v1/monitors/mon_acme_api', { url: 'https://api.acme.io/v2/health' });
+    expect(await recentUrl()).toBe('https://api.acme.io/v2/health');
+  });
+
   it('answers 422 naming the interval, the url and the name', async () => {
     const answer = await as(manageSimulator(), { key: 'key_acme_all' }).post('/v1/monitors', { name: '', url: 'not a url', intervalSeconds: 10 });
     expect(refusal(answer)).toEqual({ status: 422, code: 'VALIDATION' });

@@ -142,6 +142,21 @@ describe('websites: created websites are real to the Query API', () => {
     expect(await sessionsOf(tiny.id)).toBeGreaterThan(50_000);
   });
 
+  it('answers with the new domain once the domain changed, as a simulator that never asked before it does', async () => {
+    const serversAfterRename = async (askFirst: boolean): Promise<unknown> => {
+      const sim = manageSimulator();
+      const servers = async (): Promise<unknown> => {
+        const answer = await as(sim, { key: 'key_acme_read' }).post('/v1/query', { parameters: ['mcp_summary'], startDate: '2025-05-12', endDate: '2025-05-18' }, { website_id: 'web_acme_www' });
+        return answer.json.data[0].data[0].servers;
+      };
+      if (askFirst) expect(await servers()).toEqual(['acme-mcp']);
+      expect((await as(sim, { key: 'key_acme_all' }).patch('/v1/websites/web_acme_www', { domain: 'renamed.example' })).status).toBe(200);
+      return servers();
+    };
+    expect(await serversAfterRename(false)).toEqual(['renamed-mcp']);
+    expect(await serversAfterRename(true)).toEqual(['renamed-mcp']);
+  });
+
   it('is gone from the Query API once deleted, and what was attached to it stays, detached', async () => {
     const sim = manageSimulator();
     const admin = as(sim, { key: 'key_acme_all' });

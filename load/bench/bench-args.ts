@@ -10,7 +10,7 @@ import { describeReportPathProblem, REPORTS_DIR, reportPath } from '../report-pa
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
 Measures the simulator against a bare node:http server in the same run (docs/benchmarks.md)
-and prints one table; not a test, it asserts nothing.
+and prints its tables; not a test, it asserts nothing.
 
 Options:
   --duration <s>      seconds of load per HTTP row, after 1 s of warm-up (default 5)

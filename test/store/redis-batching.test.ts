@@ -1,6 +1,8 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
+import type { JournalEntry } from '../../src/sim/journal/journal.js';
 import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { call, secretOf } from '../helpers/sim.js';
@@ -13,6 +15,7 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
  */
 let redis: RedisServer;
 const stores: RedisStore[] = [];
+const clients: Redis[] = [];
 let prefixes = 0;
 
 beforeAll(async () => {
@@ -20,9 +23,38 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(stores.map((s) => s.close()));
+  await Promise.allSettled([...stores.map((s) => s.close()), ...clients.map((c) => c.quit())]);
   await redis?.stop();
 });
+
+/** A plain client, to write what a store would not (a key of the wrong type). */
+function rawClient(): Redis {
+  const client = new Redis(redis.url);
+  clients.push(client);
+  return client;
+}
+
+/** One journal entry as the simulator writes it. */
+const JOURNAL_ENTRY: JournalEntry = {
+  seq: 1,
+  at: 1_750_000_000_000,
+  requestId: 'req_1',
+  method: 'GET',
+  path: '/v1/query/types',
+  route: '/v1/query/types',
+  identity: 'apikey:key_1',
+  keyId: 'key_1',
+  outcome: 'admitted',
+  status: 200,
+  checks: [],
+  inFlight: 0,
+  inFlightCap: 20,
+  faults: [],
+  fingerprint: 'fp1',
+  retryAfter: null,
+  warnings: [],
+  reason: null,
+};
 
 /** `count` simulators on one fresh prefix, ready, with their stores. */
 async function sharing(count: number): Promise<{ sims: Simulator[]; stores: RedisStore[] }> {
@@ -81,6 +113,26 @@ describe('the Redis store batching the calls of one turn', () => {
     // 25 slot decisions and 20 quota checks.
     expect(oracle.json).toMatchObject({ checked: 45, overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
     expect((await call(sims[0]!, 'GET', '/__sim/health')).json.inFlight).toBe(0);
+  });
+
+  it('lets a read see every write asked for before it, answered or not', async () => {
+    const { stores: [store] } = await sharing(1);
+    const appended = store!.journal.append({ ...JOURNAL_ENTRY, seq: 7 });
+    const logged = store!.append('{"k":"noop"}');
+    const [listed, read] = await Promise.all([store!.journal.list(), store!.read(0, 10)]);
+    expect(listed.map((e) => e.seq)).toContain(7);
+    expect(read.map((c) => c.body)).toContain('{"k":"noop"}');
+    await Promise.all([appended, logged]);
+  });
+
+  it('fails only the operation Redis refuses, not the others sent in the same call', async () => {
+    const { stores: [store] } = await sharing(1);
+    await rawClient().set(`{${store!.prefix}}:win:broken`, 'not a window');
+    const tripsBefore = store!.roundTrips;
+    const [broken, fine] = await Promise.allSettled([store!.windows.consume('broken', 1_750_000_000_000, 1, 1000), store!.windows.consume('fine', 1_750_000_000_000, 1, 1000)]);
+    expect(store!.roundTrips - tripsBefore).toBe(1);
+    expect(broken.status === 'rejected' && String(broken.reason)).toMatch(/answered: .*WRONGTYPE/);
+    expect(fine).toMatchObject({ status: 'fulfilled', value: { allowed: true } });
   });
 
   it('numbers the window checks of requests sent together in the order of their journal positions, and refuses the ones past the quota in that order', async () => {

@@ -33,9 +33,12 @@ export function runMeasurement(script: string, nodeFlags: readonly string[] = []
   child.on('message', (message: Partial<SectionMessage>) => {
     if (message.benchSection) sections.push(message.benchSection);
   });
+  const failed = (value: string): BenchSection => ({ kind: 'lines', id: `failed:${script}`, title: `${script} failed`, lines: [{ label: 'exit', value }] });
   return new Promise((resolve) => {
+    // A process that could not be started emits 'error' and never 'exit'.
+    child.once('error', (error) => resolve([...sections, failed(error.message)]));
     child.once('exit', (code, signal) => {
-      if (code !== 0) sections.push({ kind: 'lines', id: `failed:${script}`, title: `${script} failed`, lines: [{ label: 'exit', value: signal ?? `status ${code}` }] });
+      if (code !== 0) sections.push(failed(signal ?? `status ${code}`));
       resolve(sections);
     });
   });

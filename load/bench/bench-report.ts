@@ -22,7 +22,7 @@ const STYLE = `
 const numberOf = (cell: BenchCell | undefined): number | null => (typeof cell === 'number' && Number.isFinite(cell) ? cell : null);
 
 /** The data of one chart, from the cells of its table; undefined when the run has no such table or nothing to draw. */
-export function chartData(spec: BenchChartSpec, sections: readonly BenchSection[]): BenchChart | undefined {
+export function collectChartData(spec: BenchChartSpec, sections: readonly BenchSection[]): BenchChart | undefined {
   const table = sections.find((s): s is BenchTable => s.kind === 'table' && s.id === spec.table);
   if (!table) return undefined;
   if (spec.kind === 'lines') {
@@ -46,7 +46,7 @@ export function chartData(spec: BenchChartSpec, sections: readonly BenchSection[
   return rows.length > 0 ? { id: spec.id, ...bars } : undefined;
 }
 
-function tableHtml(table: BenchTable): string {
+function renderTableHtml(table: BenchTable): string {
   const head = `<tr><th scope="col">${escapeHtml(table.nameLabel)}</th>${table.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const body = table.rows.map((row) => {
     const measured = table.columns.some((c) => row.cells[c.key] !== undefined);
@@ -59,10 +59,10 @@ ${body.join('\n')}
 </tbody></table>`;
 }
 
-function sectionHtml(section: BenchSection): string {
+function renderSectionHtml(section: BenchSection): string {
   const content =
     section.kind === 'table'
-      ? `${tableHtml(section)}${(section.notes ?? []).map((n) => `\n<p class="muted note">${escapeHtml(n)}</p>`).join('')}`
+      ? `${renderTableHtml(section)}${(section.notes ?? []).map((n) => `\n<p class="muted note">${escapeHtml(n)}</p>`).join('')}`
       : `<table class="lines"><tbody>
 ${section.lines.map((l) => `<tr><th scope="row">${escapeHtml(l.label)}</th><td>${escapeHtml(l.value)}</td></tr>`).join('\n')}
 </tbody></table>`;
@@ -78,7 +78,7 @@ ${content}
  */
 export function renderBenchReport(results: BenchResults, assets: ChartAssets = readChartAssets()): string {
   const charts = results.charts.flatMap((spec) => {
-    const data = chartData(spec, results.sections);
+    const data = collectChartData(spec, results.sections);
     return data ? [{ spec, data }] : [];
   });
   const figures = charts.map(
@@ -92,7 +92,7 @@ export function renderBenchReport(results: BenchResults, assets: ChartAssets = r
     {
       title: 'benchmark',
       summary: `<p class="muted">${escapeHtml(results.title)}</p>`,
-      main: [...figures, ...results.sections.map(sectionHtml)].join('\n'),
+      main: [...figures, ...results.sections.map(renderSectionHtml)].join('\n'),
       style: STYLE,
       data: charts.map((c) => c.data),
       script: BENCH_REPORT_SCRIPT,

@@ -5,7 +5,7 @@
 import { formatCell, type BenchResults, type BenchSection } from './bench-results.js';
 
 /** The lines of one section: its title, then its rows or lines. */
-export function sectionText(section: BenchSection): string[] {
+export function formatSectionText(section: BenchSection): string[] {
   if (section.kind === 'lines') {
     const width = Math.max(0, ...section.lines.map((l) => l.label.length + 1));
     return [`${section.title}:`, ...section.lines.map((l) => `  ${`${l.label}:`.padEnd(width)} ${l.value}`)];
@@ -27,5 +27,5 @@ export function sectionText(section: BenchSection): string[] {
 
 /** The whole run as the console shows it. */
 export function renderBenchText(results: BenchResults): string {
-  return `\n${[results.title, ...results.sections.map((s) => sectionText(s).join('\n'))].join('\n\n')}\n`;
+  return `\n${[results.title, ...results.sections.map((s) => formatSectionText(s).join('\n'))].join('\n\n')}\n`;
 }

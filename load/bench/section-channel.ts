@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { BenchSection } from './bench-results.js';
-import { sectionText } from './bench-text.js';
+import { formatSectionText } from './bench-text.js';
 
 interface SectionMessage {
   readonly benchSection: BenchSection;
@@ -15,7 +15,7 @@ interface SectionMessage {
 export async function emitSection(section: BenchSection): Promise<void> {
   const send = process.send?.bind(process);
   if (!send) {
-    process.stdout.write(`${sectionText(section).join('\n')}\n\n`);
+    process.stdout.write(`${formatSectionText(section).join('\n')}\n\n`);
     return;
   }
   const message: SectionMessage = { benchSection: section };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../../load/bench/bench-args.js';
-import { chartData, renderBenchReport } from '../../load/bench/bench-report.js';
+import { collectChartData, renderBenchReport } from '../../load/bench/bench-report.js';
 import { BENCH_REPORT_SCRIPT } from '../../load/bench/bench-report-script.js';
 import { addSection, formatCell, type BenchResults, type BenchTable } from '../../load/bench/bench-results.js';
 import { renderBenchText } from '../../load/bench/bench-text.js';
@@ -123,7 +123,7 @@ describe('npm run bench -- --report FILE', () => {
   });
 
   it('draws no chart for a table the run does not have', () => {
-    expect(chartData({ kind: 'bars', id: 'x', title: 'x', table: 'absent', columns: ['rps'], yLabel: '' }, results.sections)).toBeUndefined();
+    expect(collectChartData({ kind: 'bars', id: 'x', title: 'x', table: 'absent', columns: ['rps'], yLabel: '' }, results.sections)).toBeUndefined();
   });
 
   it('is self-contained: uPlot and the shared chart code inline, no URL anywhere', () => {

@@ -7,7 +7,10 @@ import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { bySessions, createDistinctGroups, type DistinctGroups } from '../../readers/distinct-groups.js';
+import { bySessions, createDistinctGroups, type DistinctCounts, type DistinctGroups } from '../../readers/distinct-groups.js';
+import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { createVisitorBits } from '../../readers/visitor-bits.js';
+import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-spread-digest.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
@@ -27,6 +30,47 @@ const DURATION_RANGES: readonly [string, number][] = [
 /** Index into {@link DURATION_RANGES} of a time on page. */
 function durationRange(seconds: number): number {
   return DURATION_RANGES.findIndex(([, upper]) => seconds < upper);
+}
+
+/** {@link DistinctGroups} by UTC day that also folds a day's {@link SessionSpreadDigest}. */
+interface DaySeries extends DistinctGroups<number> {
+  /** Adds the sessions of `day` by the days they have pages on, up to `lastDay`. */
+  fold(day: number, digest: SessionSpreadDigest, lastDay: number): void;
+}
+
+/**
+ * A {@link DaySeries} for one website: its visitor keys are small, so a bitmap per day counts
+ * them; a session's pages come together, so the last session counted per day dedupes them.
+ */
+function createDaySeries(): DaySeries {
+  const groups = new Map<number, DistinctCounts & { readonly index: number; lastSession: number }>();
+  const isNewVisitor = createVisitorBits();
+  const groupOf = (day: number): DistinctCounts & { readonly index: number; lastSession: number } => {
+    let group = groups.get(day);
+    if (!group) groups.set(day, (group = { sessions: 0, visitors: 0, index: groups.size, lastSession: 0 }));
+    return group;
+  };
+  return {
+    add(day, session, visitorKey, weight) {
+      const group = groupOf(day);
+      if (group.lastSession === session) return;
+      group.lastSession = session;
+      group.sessions += weight;
+      if (isNewVisitor(group.index, visitorKey)) group.visitors += weight;
+    },
+    fold(day, digest, lastDay) {
+      const w = digest.weight;
+      for (let k = 0; k < digest.sessions.length && day + k <= lastDay; k++) {
+        if (digest.sessions[k] === 0) continue;
+        const group = groupOf(day + k);
+        group.sessions += (digest.sessions[k] as number) * w;
+        for (let v = digest.visitorOffsets[k] as number; v < (digest.visitorOffsets[k + 1] as number); v++) {
+          if (isNewVisitor(group.index, digest.visitors[v] as number)) group.visitors += w;
+        }
+      }
+    },
+    groups,
+  };
 }
 
 /** Which pageviews of a session pass the request's path filter. */
@@ -355,11 +399,13 @@ export const sessionTypes: QueryTypeDefinition[] = [
   defineSessionsType({
     name: 'sessions_time_series',
     customizable: true,
+    derives: [SESSION_SPREAD_DIGEST],
     run(ctx) {
       const passes = pathPasses(ctx);
-      const counts = createDistinctGroups<number>();
+      const digests = allowsDigests(ctx);
+      const counts: DistinctGroups<number> = digests ? createDaySeries() : createDistinctGroups<number>();
       let serial = 0;
-      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      const visit = (batch: SessionBatch, i: number, visitorKey: number, weight: number): void => {
         serial++;
         let at = batch.startMs[i] as number;
         const to = batch.pageOffsets[i + 1] as number;
@@ -369,7 +415,25 @@ export const sessionTypes: QueryTypeDefinition[] = [
           if (passes(batch.pagePaths[p] as number)) counts.add(Math.floor(at / DAY_MS), serial, visitorKey, weight);
           at += pageStayMs(batch, p);
         }
-      });
+      };
+      const lastDay = Math.floor(ctx.toMs / DAY_MS);
+      const lastWhole = ctx.toMs >= (lastDay + 1) * DAY_MS - 1;
+      const digested =
+        digests &&
+        walkDigestDays(ctx, {
+          part: (fromMs, toMs) => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight), fromMs, toMs),
+          whole(website, day, ingested) {
+            const digest = ctx.traffic.derived(SESSION_SPREAD_DIGEST, website, day);
+            // Pages on a last day the range cuts are counted up to its end only: such a day's sessions are visited.
+            if (!lastWhole && day + digest.sessions.length - 1 >= lastDay) {
+              scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight), day * DAY_MS, (day + 1) * DAY_MS - 1);
+              return;
+            }
+            (counts as DaySeries).fold(day, digest, lastDay);
+            ingested((session) => visit(session.batch, session.index, session.visitorKey, session.batch.weight));
+          },
+        });
+      if (!digested) scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight));
       return [...counts.groups]
         .sort(([a], [b]) => a - b)
         .map(([day, c]) => ({ date: formatDate(day * DAY_MS), sessions: c.sessions, visitors: c.visitors }));

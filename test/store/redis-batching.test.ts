@@ -115,6 +115,18 @@ describe('the Redis store batching the calls of one turn', () => {
     expect((await call(sims[0]!, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
 
+  it('answers an admitted query where it arrives: begin, slot, endpoint window, journal entry and release, nothing logged for the other processes to run again', async () => {
+    const { sims, stores: own } = await sharing(2);
+    const [a, b] = sims as [Simulator, Simulator];
+    const key = secretOf(a, 'key_acme_read');
+    const before = own.map((store) => store.operations);
+    const answer = await call(a, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_www' }, body: { parameters: ['summary_metrics'], preset: 'today' } });
+    expect(answer.status).toBe(200);
+    expect(own.map((store, i) => store.operations - before[i]!)).toEqual([5, 0]);
+    // The other process serves the same key and window, having run nothing of it.
+    expect((await call(b, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
+  });
+
   it('lets a read see every write asked for before it, answered or not', async () => {
     const { stores: [store] } = await sharing(1);
     const appended = store!.journal.append({ ...JOURNAL_ENTRY, seq: 7 });

@@ -303,6 +303,9 @@ export const queryRoutes = [
       },
     },
     limit: 'query:execute',
+    // A query reads the state and fills only this process's caches: with a shared store it is
+    // answered where it arrives, not logged and run again by every process.
+    effects: 'none',
     body: queryBodySchema,
     authorize(ctx, body): QueryScope | SimError {
       // page-bounds: live's body schema refuses these before the route looks at the request;
@@ -416,6 +419,9 @@ export const queryRoutes = [
     query: compileParams,
     responses: { 200: { description: 'ClickHouse-style SQL and its parameters', schema: compileResponseSchema } },
     limit: 'query:compile',
+    // A query reads the state and fills only this process's caches: with a shared store it is
+    // answered where it arrives, not logged and run again by every process.
+    effects: 'none',
     body: compileRequestSchema,
     authorize(ctx, body): undefined | SimError {
       if (compilePublicWebsite(ctx, body) !== null) return undefined;

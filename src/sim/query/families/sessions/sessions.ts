@@ -2,13 +2,15 @@ import { errorCountOfSession, errorDerivation, noErrors, type ErrorBatch } from 
 import { pageStayMs } from '../../../model/derived/pageview-times.js';
 import { DAY_MS } from '../../../model/world.js';
 import { parseSessionId, sessionIdOf } from '../../../model/identity.js';
-import type { SessionBatch } from '../../../model/traffic.js';
+import type { SessionBatch, SessionDimension } from '../../../model/traffic.js';
 import { round2 } from '../../readers/aggregate.js';
 import { formatDate } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { bySessions, createDistinctGroups, type DistinctCounts, type DistinctGroups } from '../../readers/distinct-groups.js';
 import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { groupVisitsByCode } from '../../readers/breakdown.js';
+import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-spread-digest.js';
 import { deviceLabel } from '../../engine/labels.js';
@@ -99,8 +101,14 @@ function countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: numb
   return counts;
 }
 
-/** Distinct sessions and visitors per session-level value (device, browser). */
-function sessionsBy(ctx: RunContext, nameOf: (batch: SessionBatch, index: number) => string | null): Row[] {
+/** Distinct sessions and visitors per name of a session field's value (device, browser): null leaves the session out. */
+function sessionsBy(ctx: RunContext, dimension: SessionDimension, nameOfCode: (code: number) => string | null): Row[] {
+  if (allowsDigests(ctx)) {
+    // Without filters on one website: whole days from their digest of visits by the field.
+    const groups = groupVisitsByCode(ctx, dimension, nameOfCode);
+    return [...groups].map(([name, g]) => ({ name, sessions: g.sessions, visitors: g.visitors })).sort(bySessions);
+  }
+  const nameOf = (batch: SessionBatch, index: number): string | null => nameOfCode(batch.dims[dimension][index] as number);
   const counts = createDistinctGroups<string>();
   let serial = 0;
   scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
@@ -381,9 +389,10 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'sessions_by_device',
     customizable: true,
     fields: GROUP_FIELDS,
+    derives: [DIMENSION_DAY_DIGESTS.device_type],
     run(ctx) {
       const devices = ctx.dictionaries.values.device_type;
-      return sessionsBy(ctx, (batch, i) => deviceLabel(devices[batch.dims.device_type[i] as number]));
+      return sessionsBy(ctx, 'device_type', (code) => deviceLabel(devices[code]));
     },
   }),
   defineSessionsType({
@@ -391,9 +400,10 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     limit: 100,
     fields: GROUP_FIELDS,
+    derives: [DIMENSION_DAY_DIGESTS.browser_name],
     run(ctx) {
       const browsers = ctx.dictionaries.values.browser_name;
-      return sessionsBy(ctx, (batch, i) => browsers[batch.dims.browser_name[i] as number] || null);
+      return sessionsBy(ctx, 'browser_name', (code) => browsers[code] || null);
     },
   }),
   defineSessionsType({

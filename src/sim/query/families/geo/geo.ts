@@ -1,6 +1,6 @@
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisits, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisitsByCode, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 import catalogue from './geo-catalogue.json' with { type: 'json' };
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 
@@ -24,10 +24,7 @@ function geoFields(ctx: RunContext, countryCode: number): { country_code: string
  */
 function placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (code: number) => number): Row[] {
   const values = ctx.dictionaries.values[dimension];
-  const groups = groupVisits(ctx, (s) => {
-    const code = s.batch.dims[dimension][s.index] as number;
-    return values[code] ? code : null;
-  });
+  const groups = groupVisitsByCode(ctx, dimension, (code) => (values[code] ? code : null));
   const rows: Row[] = [];
   for (const [code, stats] of groups) {
     const country = countryOf(code);
@@ -58,6 +55,7 @@ function definePlaceBreakdown(spec: { place: 'region' | 'city'; countryOf: (ctx:
     publicAccess: true,
     customizable: true,
     limit: 100,
+    derives: [DIMENSION_DAY_DIGESTS[place]],
     sql: breakdownSql(place, { extra: ['country'] }),
     run: (ctx) => placeRows(ctx, place, (code) => spec.countryOf(ctx, code)),
   });

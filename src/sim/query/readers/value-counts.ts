@@ -27,6 +27,16 @@ function rankOfPairs(values: ArrayLike<number>, counts: ArrayLike<number>, rank:
   return values[values.length - 1] as number;
 }
 
+/** The value of rank `rank` (from 0) of counts by value (`counts[v]`: how many times v). */
+function rankOfDense(counts: Float64Array, rank: number): number {
+  let seen = 0;
+  for (let v = 0; v < counts.length; v++) {
+    seen += counts[v] as number;
+    if (seen > rank) return v;
+  }
+  return counts.length - 1;
+}
+
 /** The median of ascending (value, count) pairs holding `n` values, as `median` computes it. */
 function medianOfPairs(values: ArrayLike<number>, counts: ArrayLike<number>, n: number): number {
   if (n === 0) return 0;
@@ -72,8 +82,10 @@ export function createValueCounts(): ValueCounts {
       const dense = new Float64Array(top + 1);
       for (const v of values) dense[v] = (dense[v] as number) + 1;
       for (const [vs, cs] of chunks) for (let i = 0; i < vs.length; i++) dense[vs[i] as number] = (dense[vs[i] as number] as number) + (cs[i] as number);
-      const ascending = Uint32Array.from({ length: top + 1 }, (_, v) => v);
-      return medianOfPairs(ascending, dense, total());
+      const n = total();
+      if (n === 0) return 0;
+      const mid = n >> 1;
+      return n % 2 === 1 ? rankOfDense(dense, mid) : round2((rankOfDense(dense, mid - 1) + rankOfDense(dense, mid)) / 2);
     },
   };
 }

@@ -3,8 +3,11 @@ import { createPairSet } from '../../readers/pair-set.js';
 import { packLists } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 
-/** Which views of a session a page breakdown counts: all of them, or only its first or last. */
-export type PageViewMode = 'all' | 'entry' | 'exit';
+/**
+ * Which views of a session a page breakdown counts: all of them, only its first or last, or
+ * (`timed`) those whose time on page page_time_analysis reads (strictly between 1 and 3600 s).
+ */
+export type PageViewMode = 'all' | 'entry' | 'exit' | 'timed';
 
 /**
  * The page views of one website's generated sessions of one UTC day, by path, as a page
@@ -25,6 +28,11 @@ export interface PageDayDigest {
   readonly visitorOffsets: Uint32Array;
   /** The distinct visitor ids of each path's counted views, path after path. */
   readonly visitors: Uint32Array;
+  /** `timed` only (else empty): where each path's seconds start in {@link timeValues}; one more entry than paths. */
+  readonly timeOffsets: Uint32Array;
+  /** `timed` only: each path's distinct seconds on page, ascending, path after path, and how many views had each. */
+  readonly timeValues: Uint32Array;
+  readonly timeCounts: Uint32Array;
 }
 
 /** The digest of a day: the day's sessions visited in order, as `groupPageViews` visits them. */
@@ -35,8 +43,10 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
   const sessions: number[] = [];
   const lastSession: number[] = [];
   const visitorLists: number[][] = [];
+  const timeLists: Map<number, number>[] = [];
   const seen = createPairSet(1024);
-  const count = (path: number, session: number, visitor: number): void => {
+  const count = (path: number, session: number, visitor: number, seconds: number): void => {
+    if (mode === 'timed' && !(seconds > 1 && seconds < 3600)) return;
     let slot = slotOf.get(path);
     if (slot === undefined) {
       slot = order.length;
@@ -46,6 +56,11 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
       sessions.push(0);
       lastSession.push(-1);
       visitorLists.push([]);
+      if (mode === 'timed') timeLists.push(new Map());
+    }
+    if (mode === 'timed') {
+      const times = timeLists[slot] as Map<number, number>;
+      times.set(seconds, (times.get(seconds) ?? 0) + 1);
     }
     views[slot] = (views[slot] as number) + 1;
     if (lastSession[slot] !== session) {
@@ -54,15 +69,21 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
       if (seen.add(path, visitor)) (visitorLists[slot] as number[]).push(visitor);
     }
   };
-  const { pageOffsets, pagePaths, visitor } = batch;
+  const { pageOffsets, pagePaths, pageTimeS, visitor } = batch;
   for (let i = 0; i < batch.count; i++) {
     const first = pageOffsets[i] as number;
     const end = pageOffsets[i + 1] as number;
     const v = visitor[i] as number;
-    if (mode === 'all') for (let p = first; p < end; p++) count(pagePaths[p] as number, i, v);
-    else if (end > first) count(pagePaths[mode === 'entry' ? first : end - 1] as number, i, v);
+    if (mode === 'all' || mode === 'timed') for (let p = first; p < end; p++) count(pagePaths[p] as number, i, v, pageTimeS[p] as number);
+    else if (end > first) {
+      const p = mode === 'entry' ? first : end - 1;
+      count(pagePaths[p] as number, i, v, pageTimeS[p] as number);
+    }
   }
   const { offsets: visitorOffsets, values: visitors } = packLists(visitorLists);
+  const ascending = timeLists.map((times) => [...times.keys()].sort((a, b) => a - b));
+  const { offsets: timeOffsets, values: timeValues } = packLists(ascending);
+  const { values: timeCounts } = packLists(ascending.map((values, slot) => values.map((value) => (timeLists[slot] as Map<number, number>).get(value) as number)));
   return {
     weight: batch.weight,
     paths: Uint16Array.from(order),
@@ -70,6 +91,9 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
     sessions: Uint32Array.from(sessions),
     visitorOffsets,
     visitors,
+    timeOffsets,
+    timeValues,
+    timeCounts,
   };
 }
 
@@ -82,4 +106,5 @@ export const PAGE_DAY_DIGESTS: Readonly<Record<PageViewMode, Derivation<PageDayD
   all: pageDigestOf('all'),
   entry: pageDigestOf('entry'),
   exit: pageDigestOf('exit'),
+  timed: pageDigestOf('timed'),
 };

@@ -1,10 +1,11 @@
-import { createDistinct, median, percentage } from '../../readers/aggregate.js';
+import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
 import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
+import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
 import { PAGE_DAY_DIGESTS, type PageDayDigest } from './page-day-digest.js';
 import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
 import catalogue from './pages-catalogue.json' with { type: 'json' };
@@ -15,7 +16,7 @@ interface PageGroup {
   visitors: number;
   sessions: number;
   /** Seconds on page of the views kept for time analysis (1 < t < 3600), unweighted. */
-  readonly times: number[];
+  readonly times: ValueCounts;
   /** The serial of the last session that counted in {@link sessions}: a session's views are visited together. */
   lastSession: number;
 }
@@ -31,7 +32,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
   // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
   const byCode: (PageGroup | undefined)[] = [];
   const seen: number[] = [];
-  const digests = !times && allowsDigests(ctx);
+  const digests = allowsDigests(ctx);
   // One website's visitor keys are small: a bitmap per path beats a hash set on a long range.
   const isNewVisitor = digests ? createVisitorBits() : createDistinct();
   let sessionSerial = 0;
@@ -41,7 +42,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
     if (times && !(seconds > 1 && seconds < 3600)) return;
     let group = byCode[path];
     if (!group) {
-      group = { pageviews: 0, visitors: 0, sessions: 0, times: [], lastSession: 0 };
+      group = { pageviews: 0, visitors: 0, sessions: 0, times: createValueCounts(), lastSession: 0 };
       byCode[path] = group;
       seen.push(path);
     }
@@ -52,7 +53,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
       group.sessions += w;
       if (isNewVisitor(path, visitorKey)) group.visitors += w;
     }
-    if (times) group.times.push(seconds);
+    if (times) group.times.add(seconds);
   };
   const kept = (batch: SessionBatch, p: number): boolean => !pathMask || pathMask[batch.pagePaths[p] as number] === 1;
   const visit = ({ batch, index, visitorKey }: SessionVisit): void => {
@@ -86,7 +87,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
       const path = digest.paths[k] as number;
       let group = byCode[path];
       if (!group) {
-        group = { pageviews: 0, visitors: 0, sessions: 0, times: [], lastSession: 0 };
+        group = { pageviews: 0, visitors: 0, sessions: 0, times: createValueCounts(), lastSession: 0 };
         byCode[path] = group;
         seen.push(path);
       }
@@ -95,6 +96,11 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
       for (let v = digest.visitorOffsets[k] as number; v < (digest.visitorOffsets[k + 1] as number); v++) {
         if (isNewVisitor(path, digest.visitors[v] as number)) group.visitors += w;
       }
+      if (times) {
+        const from = digest.timeOffsets[k] as number;
+        const to = digest.timeOffsets[k + 1] as number;
+        group.times.addCounts(digest.timeValues.subarray(from, to), digest.timeCounts.subarray(from, to));
+      }
     }
   };
   const digested =
@@ -102,7 +108,7 @@ function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times =
     walkDigestDays(ctx, {
       part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
       whole(website, day, ingested) {
-        fold(ctx.traffic.derived(PAGE_DAY_DIGESTS[mode], website, day));
+        fold(ctx.traffic.derived(PAGE_DAY_DIGESTS[times ? 'timed' : mode], website, day));
         ingested(visit);
       },
     });
@@ -143,7 +149,7 @@ function timeRows(ctx: RunContext): Row[] {
     name: paths[code] ?? '',
     sessions_with_time: g.pageviews,
     visitors: g.visitors,
-    median_time_on_page: median(g.times),
+    median_time_on_page: g.times.median(),
   }));
   sortByVisitors(rows, (r) => r.name as string);
   return withShare(rows);
@@ -213,6 +219,7 @@ export const pageTypes: QueryTypeDefinition[] = [
     name: 'page_time_analysis',
     publicAccess: true,
     paging: 'self',
+    derives: [PAGE_DAY_DIGESTS.timed],
     run(ctx) {
       return pageOf(ctx, timeRows(ctx));
     },

@@ -9,11 +9,28 @@
  * call at the end of the turn it was made in. A call the store must order after the queued ones
  * (a read of the log or the journal) asks for {@link ScriptBatcher.flush} first: the queue is
  * sent at once, on the same connection, before the call.
+ *
+ * Bounded work: a script call carries at most {@link MAX_BATCH_OPERATIONS} operations and
+ * {@link MAX_BATCH_CHARS} characters of arguments (an operation longer than that goes alone), so
+ * a burst of thousands of requests in one turn, or of large logged bodies, becomes several calls
+ * in a row rather than one that holds Redis and this process. The queue itself holds at most
+ * one operation per request in progress (each request waits for its step before the next).
+ *
+ * Failure: a batch that is refused, times out or cannot be sent (even by a throw) rejects every
+ * operation in it with the same error, and the next batch is sent: nothing waits for an answer
+ * that cannot come.
  */
 import type { Operation } from './redis-scripts.js';
 
 /** Operations sent in one script call at most; more wait for the next. */
 export const MAX_BATCH_OPERATIONS = 512;
+
+/**
+ * Characters of arguments (keys, arguments, names) sent in one script call at most, about a
+ * megabyte; more wait for the next. A logged request carries its body (up to 1 MB), so 512 of
+ * them in one call would be hundreds of megabytes for Redis to read and run in one step.
+ */
+export const MAX_BATCH_CHARS = 1 << 20;
 
 /** One operation's outcome in a batch's answer: `[1, what it returned]` or `[0, the error]`. */
 export type BatchOutcome = readonly [1, unknown] | readonly [0, string];
@@ -26,6 +43,8 @@ export interface ScriptBatcherOptions {
   failed(said: string): Error;
   /** Operations per script call at most (default {@link MAX_BATCH_OPERATIONS}). */
   readonly maxOperations?: number;
+  /** Characters of arguments per script call at most, unless one operation alone has more (default {@link MAX_BATCH_CHARS}). */
+  readonly maxChars?: number;
 }
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
@@ -42,6 +61,8 @@ export interface ScriptBatcher {
 
 interface Queued {
   readonly argv: readonly string[];
+  /** The characters of `argv`. */
+  readonly chars: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -49,25 +70,47 @@ interface Queued {
 /** Creates the batcher of one store (its counts start at 0). */
 export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
+  const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
   let queue: Queued[] = [];
   let inFlight = 0;
   let scheduled = false;
   let roundTrips = 0;
   let operations = 0;
 
+  /** How many of the queue's first operations the next call takes: at least one, within both bounds. */
+  const nextBatchSize = (): number => {
+    let chars = 0;
+    let n = 0;
+    while (n < queue.length && n < max) {
+      chars += queue[n]!.chars;
+      if (n > 0 && chars > maxChars) break;
+      n++;
+    }
+    return n;
+  };
+
   const send = (): void => {
-    const batch = queue.slice(0, max);
-    queue = queue.slice(batch.length);
+    const size = nextBatchSize();
+    const batch = queue.slice(0, size);
+    queue = queue.slice(size);
     const argv: string[] = [String(batch.length)];
     for (const queued of batch) for (const arg of queued.argv) argv.push(arg);
     roundTrips++;
     operations += batch.length;
     inFlight++;
-    options.send(argv).then(
+    let sent: Promise<readonly BatchOutcome[]>;
+    try {
+      sent = options.send(argv);
+    } catch (error) {
+      // A call that throws instead of rejecting fails its batch the same way, not the batcher.
+      sent = Promise.reject(error);
+    }
+    sent.then(
       (outcomes) => {
         inFlight--;
+        const answered: readonly (BatchOutcome | undefined)[] = Array.isArray(outcomes) ? outcomes : [];
         batch.forEach((queued, i) => {
-          const outcome = outcomes[i];
+          const outcome = answered[i];
           if (outcome === undefined) queued.reject(options.failed('no answer for the operation in its batch'));
           else if (outcome[0] === 1) queued.resolve(outcome[1]);
           else queued.reject(options.failed(outcome[1]));
@@ -102,7 +145,10 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   return {
     run(operation, keys, args) {
       return new Promise((resolve, reject) => {
-        queue.push({ argv: [operation, String(keys.length), String(args.length), ...keys, ...args], resolve, reject });
+        const argv = [operation, String(keys.length), String(args.length), ...keys, ...args];
+        let chars = 0;
+        for (const arg of argv) chars += arg.length;
+        queue.push({ argv, chars, resolve, reject });
         schedule();
       });
     },

@@ -336,11 +336,19 @@ return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
  *
  * KEYS: the acquire's two keys, then the consume's four. ARGV: the acquire's four arguments,
  * then the consume's seven. Returns {the acquire's answer} or {the acquire's, the consume's}.
+ * A check that fails (a key of the wrong type, a full Redis) gives the slot back before the
+ * operation fails: the caller never learns the lease, so it could neither renew nor release it,
+ * and the slot would stay held until the lease expired.
  */
 const ACQUIRE_THEN_CONSUME_BODY = `
 local slot = run.acquire({KEYS[1], KEYS[2]}, {ARGV[1], ARGV[2], ARGV[3], ARGV[4]})
 if slot[1] ~= 1 then return {slot} end
-return {slot, run.consume({KEYS[3], KEYS[4], KEYS[5], KEYS[6]}, {ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]})}
+local ok, consumed = pcall(run.consume, {KEYS[3], KEYS[4], KEYS[5], KEYS[6]}, {ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]})
+if not ok then
+  run.release({KEYS[1], KEYS[2]}, {ARGV[1], ARGV[3]})
+  error(consumed)
+end
+return {slot, consumed}
 `;
 
 /** The operations {@link BATCH} runs, by the name a call gives: each body above as a Lua function of (KEYS, ARGV). */

@@ -4,6 +4,7 @@ import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
 import type { JournalEntry } from '../../src/sim/journal/journal.js';
 import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
+import { createScriptBatcher, MAX_BATCH_CHARS, MAX_BATCH_OPERATIONS, type BatchOutcome } from '../../src/store/redis-batch.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { call, secretOf } from '../helpers/sim.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -74,6 +75,9 @@ function websites(key: string): SimRequest {
 interface Entry {
   readonly seq: number;
   readonly outcome: string;
+  readonly status: number;
+  readonly keyId: string | null;
+  readonly reason: { readonly code: string } | null;
   readonly inFlight: number | null;
   readonly checks: readonly { readonly order: number }[];
 }
@@ -158,5 +162,59 @@ describe('the Redis store batching the calls of one turn', () => {
     const orders = journal.map((e) => e.checks[0]!.order);
     expect(orders).toEqual([...orders].sort((a, b) => a - b));
     expect(journal.map((e) => e.outcome)).toEqual([...Array<string>(10).fill('admitted'), ...Array<string>(5).fill('key_quota')]);
+  });
+
+  it('sends a burst of more operations than one call carries as several calls in a row, in call order', async () => {
+    const { stores: [store] } = await sharing(1);
+    const tripsBefore = store!.roundTrips;
+    const counts = await Promise.all(Array.from({ length: MAX_BATCH_OPERATIONS + 10 }, () => store!.ordinal('burst')));
+    expect(counts).toEqual(Array.from({ length: MAX_BATCH_OPERATIONS + 10 }, (_, i) => i + 1));
+    expect(store!.roundTrips - tripsBefore).toBe(2);
+  });
+
+  it('sends large logged commands of one turn in calls of about a megabyte at most, each in its log place', async () => {
+    const { stores: [store] } = await sharing(1);
+    // Three commands of 0.6 MB (a logged request carries its body, up to 1 MB): no two fit in one call.
+    const bodies = ['a', 'b', 'c'].map((letter) => letter.repeat(Math.ceil(MAX_BATCH_CHARS * 0.6)));
+    const tripsBefore = store!.roundTrips;
+    const positions = await Promise.all(bodies.map((body) => store!.append(body)));
+    expect(store!.roundTrips - tripsBefore).toBe(3);
+    expect(positions).toEqual([positions[0]!, positions[0]! + 1, positions[0]! + 2]);
+    const read = await store!.read(positions[0]! - 1, 3);
+    expect(read.map((c) => c.body[0])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('fails the operations of a batch whose call throws instead of rejecting, and still sends the next batch', async () => {
+    let calls = 0;
+    const batcher = createScriptBatcher({
+      send(argv): Promise<readonly BatchOutcome[]> {
+        calls++;
+        if (calls === 1) throw new Error('the client threw');
+        return Promise.resolve(Array.from({ length: Number(argv[0]) }, (): BatchOutcome => [1, 'done']));
+      },
+      failed: (said) => new Error(said),
+    });
+    const first = await Promise.allSettled([batcher.run('ordinal', ['k'], ['a']), batcher.run('ordinal', ['k'], ['b'])]);
+    expect(first.map((r) => r.status === 'rejected' && String(r.reason))).toEqual(['Error: the client threw', 'Error: the client threw']);
+    await expect(batcher.run('ordinal', ['k'], ['c'])).resolves.toBe('done');
+  });
+
+  it('answers a request whose quota check Redis refuses 503 with the reason in the journal, gives its slot back, and admits the other request of the same call', async () => {
+    const { sims, stores: [store] } = await sharing(1);
+    const sim = sims[0]!;
+    // The quota window of key_acme_quota holds a value of the wrong type: its check fails in Redis.
+    await rawClient().set(`{${store!.prefix}}:win:api-key:key_acme_quota`, 'not a window');
+    const tripsBefore = store!.roundTrips;
+    const [broken, fine] = await Promise.all([sim.handle(websites(secretOf(sim, 'key_acme_quota'))), sim.handle(websites(secretOf(sim, 'key_acme_read')))]);
+    expect(broken.status).toBe(503);
+    expect(broken.headers['Retry-After']).toBe('5');
+    expect(fine.status).toBe(200);
+    // begin, slot (with the quota), journal entry, release: the two requests shared each call.
+    expect(store!.roundTrips - tripsBefore).toBeLessThanOrEqual(4);
+    const journal = (await call(sim, 'GET', '/__sim/journal')).json.entries as Entry[];
+    const refused = journal.find((e) => e.keyId === 'key_acme_quota');
+    expect(refused).toMatchObject({ outcome: 'degraded', status: 503, reason: { code: 'SERVICE_UNAVAILABLE' } });
+    // The slot taken with the failed check was given back in the same step: none is left held.
+    expect((await call(sim, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
 });

@@ -38,7 +38,10 @@
  * one batch in flight; the calls that read (the log, the journal, the leases, a window's peek)
  * send the queue first, so they see every write asked for before them. Redis runs a batch
  * atomically and each operation as it would run alone in that place, so decisions are the same
- * as one call at a time; `roundTrips` and `operations` count what was sent.
+ * as one call at a time; `roundTrips` and `operations` count what was sent. A call carries at
+ * most 512 operations and about a megabyte of arguments; a burst beyond goes as several calls in
+ * a row. A failed batch (refused, timed out, connection lost) fails every operation in it with
+ * the same error, and its requests are answered 503.
  *
  * Outage: no offline queue, a command timeout and a reconnect every ≤ 500 ms, forever. While
  * Redis cannot be reached every method rejects at once (or within the command timeout when
@@ -96,7 +99,8 @@ export interface RedisStoreOptions {
   readonly client?: Redis | Cluster;
   /**
    * The slow-answer guard: a command answered after more than `slowCallMs` (default
-   * {@link SLOW_CALL_MS}) makes every call fail at once for `slowGuardMs` (default
+   * {@link SLOW_CALL_MS}), or not answered within `commandTimeoutMs`, makes every call fail at
+   * once for `slowGuardMs` (default
    * {@link SLOW_GUARD_MS}), so requests get 503 instead of waiting; `now` is its wall clock (ms
    * since the epoch; default `Date.now`).
    */
@@ -249,7 +253,9 @@ function listed(parts: readonly string[]): string {
  * Redis is unreachable rejects at once with `cannot reach the store at <location> (<reason>)`.
  *
  * Invariants: every method resolves with what Redis answered or rejects, within about
- * `commandTimeoutMs`; every check-then-write happens in one Lua script; leases this process
+ * `commandTimeoutMs` (a batched operation asked while a batch is in flight waits for that one
+ * first; one that timed out or answered later than `slowCallMs` opens the slow-answer guard,
+ * which refuses the next at once); every check-then-write happens in one Lua script; leases this process
  * holds are renewed every `leaseTtlMs / 3` until released, so a dead process's leases expire
  * after at most `leaseTtlMs`. An invalid `url` throws.
  */
@@ -407,29 +413,34 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const now = options.now ?? Date.now;
   const slowCallMs = options.slowCallMs ?? SLOW_CALL_MS;
   const slowGuardMs = options.slowGuardMs ?? SLOW_GUARD_MS;
-  /** Until when the slow-answer guard refuses calls (0: closed), and the slow answer that opened it. */
+  /** Until when the slow-answer guard refuses calls (0: closed), and what opened it. */
   let slowUntil = 0;
-  let slowMs = 0;
+  let slowWhy = '';
   /** Commands and script calls the store's methods sent (a batch counts once): its round trips. */
   let roundTrips = 0;
-  /** Runs one command, timed: one slower than `slowCallMs` (answered or not) opens the guard. */
+  /**
+   * Runs one command, timed: one slower than `slowCallMs` (answered or not), or given up at the
+   * command timeout (shorter than `slowCallMs` when so configured), opens the guard: the
+   * operations queued behind a batch that timed out are then refused at once instead of each
+   * waiting out a timeout of their own.
+   */
   const timed = <T>(command: () => Promise<T>): Promise<T> => {
     roundTrips++;
     const started = now();
-    const settle = (): void => {
+    const settle = (timedOut: boolean): void => {
       const took = now() - started;
-      if (took > slowCallMs) {
+      if (took > slowCallMs || timedOut) {
         slowUntil = now() + slowGuardMs;
-        slowMs = took;
+        slowWhy = timedOut ? `a command got no answer within ${commandTimeoutMs} ms` : `a command took ${Math.round(took)} ms, over ${slowCallMs} ms`;
       }
     };
     return command().then(
       (value) => {
-        settle();
+        settle(false);
         return value;
       },
       (error: unknown) => {
-        settle();
+        settle(error instanceof Error && error.message === 'Command timed out');
         return failed(error);
       },
     );
@@ -441,7 +452,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    */
   const call = <T>(command: () => Promise<T>): Promise<T> => {
     if (slowUntil !== 0 && now() < slowUntil) {
-      return Promise.reject(new Error(`the store at ${location} answers slowly (a command took ${Math.round(slowMs)} ms, over ${slowCallMs} ms): calls are refused for ${slowGuardMs} ms, then Redis is asked again`));
+      return Promise.reject(new Error(`the store at ${location} answers slowly (${slowWhy}): calls are refused for ${slowGuardMs} ms, then Redis is asked again`));
     }
     if (client.status === 'ready' && !closed) return timed(command);
     return whenReady().then(() => timed(command));

@@ -1,8 +1,12 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulator } from '../../src/index.js';
+import { createSeededWorld } from '../../src/fixtures/world.js';
+import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
 import type { SharedStore } from '../../src/sim/store/shared-store.js';
-import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
+import { createRedisStore, SLOW_GUARD_MS, type RedisStore } from '../../src/store/redis-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { secretOf } from '../helpers/sim.js';
 
 /** One server for the file, persisting every write: these tests stop, kill and restart it. */
 let redis: RedisServer;
@@ -133,6 +137,48 @@ describe('the Redis store when Redis goes away', () => {
       process.kill(redis.pid, 'SIGCONT');
     }
     await eventually(async () => (await store.begin(true, 0)).index > 1, 5000);
+  });
+
+  it('answers 503 with Retry-After to every request waiting on a batch Redis never answers, refuses those queued behind it at once, then serves again', async () => {
+    let skipped = 0;
+    const store = createRedisStore({ url: redis.url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS, now: () => Date.now() + skipped });
+    opened.push(store);
+    const sim = createSimulator({ seed: 42, createWorld: createSeededWorld, store });
+    await sim.ready();
+    const request: SimRequest = { method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': secretOf(sim, 'key_acme_read') } };
+    const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    // Past the turn in which the batcher sends what the requests queued (it schedules its call
+    // from their first steps' microtasks, after the first of these immediates was scheduled).
+    const turn = async (): Promise<void> => {
+      await immediate();
+      await immediate();
+    };
+    process.kill(redis.pid, 'SIGSTOP');
+    let answers: SimResponse[];
+    try {
+      const trips = store.roundTrips;
+      // The first five begins go as one call at the end of this turn, which Redis never answers;
+      // the next five, asked once it is sent, wait behind it for the next call.
+      const sent = Array.from({ length: 5 }, () => sim.handle(request));
+      await turn();
+      expect(store.roundTrips - trips).toBe(1);
+      const queued = Array.from({ length: 5 }, () => sim.handle(request));
+      await turn();
+      expect(store.roundTrips - trips).toBe(1);
+      answers = await Promise.all([...sent, ...queued]);
+      // The call that timed out opened the slow-answer guard: the queued call was refused
+      // without being sent, rather than waiting out a timeout of its own.
+      expect(store.roundTrips - trips).toBe(1);
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(answer.headers['Retry-After']).toBe('5');
+    }
+    skipped += SLOW_GUARD_MS + 1;
+    await eventually(async () => (await sim.handle(request)).status === 200, 5000);
   });
 
   it('keeps a logged command across a crash of Redis when it persists every write', async () => {

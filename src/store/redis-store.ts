@@ -489,7 +489,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     epoch: key('epoch'),
   };
 
-  const batcher = createScriptBatcher({ send: (argv) => call(() => redis.simBatch(K.req, ...argv)), failed: refusedOperation });
+  /** Batches sent to Redis and the operations in them (not those refused before being sent: down, or the guard open). */
+  let batchTrips = 0;
+  let batchOperations = 0;
+  const batcher = createScriptBatcher({
+    send: (argv) =>
+      call(() => {
+        batchTrips++;
+        batchOperations += Number(argv[0]);
+        return redis.simBatch(K.req, ...argv);
+      }),
+    failed: refusedOperation,
+  });
   /** Runs one operation in the next batch. */
   const batched = <T>(operation: scripts.Operation, keys: readonly string[], args: readonly string[]): Promise<T> => batcher.run(operation, keys, args) as Promise<T>;
   /**
@@ -626,7 +637,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return roundTrips;
     },
     get operations() {
-      return batcher.operations + roundTrips - batcher.roundTrips;
+      return batchOperations + roundTrips - batchTrips;
     },
     get dataLoss() {
       return dataLoss;

@@ -157,6 +157,7 @@ describe('the Redis store when Redis goes away', () => {
     let answers: SimResponse[];
     try {
       const trips = store.roundTrips;
+      const operations = store.operations;
       // The first five begins go as one call at the end of this turn, which Redis never answers;
       // the next five, asked once it is sent, wait behind it for the next call.
       const sent = Array.from({ length: 5 }, () => sim.handle(request));
@@ -169,6 +170,7 @@ describe('the Redis store when Redis goes away', () => {
       // The call that timed out opened the slow-answer guard: the queued call was refused
       // without being sent, rather than waiting out a timeout of its own.
       expect(store.roundTrips - trips).toBe(1);
+      expect(store.operations - operations).toBe(5);
     } finally {
       process.kill(redis.pid, 'SIGCONT');
     }

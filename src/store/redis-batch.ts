@@ -4,17 +4,20 @@
  * go to Redis together, in call order, as one `BATCH` script (`redis-scripts.ts`): one round
  * trip for every request that reached the same step in the same turn.
  *
- * At most one batch is in flight: calls made while one is answered wait for it and go in the
- * next, so the busier the process, the more calls share a round trip, and an idle one sends a
- * call at the end of the turn it was made in. A call the store must order after the queued ones
+ * One batch is in flight: calls made while one is answered wait for it and go in the next, so
+ * the busier the process, the more calls share a round trip, and an idle one sends a call at
+ * the end of the turn it was made in. Only a partial call waits: once the queue holds a full
+ * one (the bounds below), it goes at the end of the turn behind those in flight, on the same
+ * connection, so a burst is sent at once as several calls rather than one round trip after
+ * another, and what waits for the answers is less than one call's worth. A call the store must order after the queued ones
  * (a read of the log or the journal) asks for {@link ScriptBatcher.flush} first: the queue is
  * sent at once, on the same connection, before the call.
  *
  * Bounded work: a script call carries at most {@link MAX_BATCH_OPERATIONS} operations and
  * {@link MAX_BATCH_CHARS} characters of arguments (an operation longer than that goes alone), so
  * a burst of thousands of requests in one turn, or of large logged bodies, becomes several calls
- * in a row rather than one that holds Redis and this process. The queue itself holds at most
- * one operation per request in progress (each request waits for its step before the next).
+ * in a row rather than one that holds Redis and this process. Each request has at most one
+ * operation queued (it waits for its step before the next).
  *
  * Failure: a batch that is refused, times out or cannot be sent (even by a throw) rejects every
  * operation in it with the same error, and the next batch is sent: nothing waits for an answer
@@ -72,6 +75,8 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
   const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
   let queue: Queued[] = [];
+  /** The characters of the queued operations' arguments. */
+  let queuedChars = 0;
   let inFlight = 0;
   let scheduled = false;
   let roundTrips = 0;
@@ -93,6 +98,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
     const size = nextBatchSize();
     const batch = queue.slice(0, size);
     queue = queue.slice(size);
+    for (const queued of batch) queuedChars -= queued.chars;
     const argv: string[] = [String(batch.length)];
     for (const queued of batch) for (const arg of queued.argv) argv.push(arg);
     roundTrips++;
@@ -125,15 +131,20 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
     );
   };
 
+  /** Whether the queue holds at least one full call. */
+  const full = (): boolean => queue.length >= max || queuedChars > maxChars;
+
   /**
-   * Sends the queue at the end of this turn unless a batch is in flight (its answer schedules
-   * the next): the requests its answer moves on to their next step join the same call.
+   * Sends the queue at the end of this turn; while a batch is in flight, only its full calls
+   * (the in-flight answer schedules the rest): the requests that answer moves on to their next
+   * step join the same call.
    */
   const schedule = (): void => {
-    if (scheduled || inFlight > 0 || queue.length === 0) return;
+    if (scheduled || queue.length === 0 || (inFlight > 0 && !full())) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
+      while (full()) send();
       if (inFlight === 0 && queue.length > 0) send();
     });
   };
@@ -149,6 +160,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
         let chars = 0;
         for (const arg of argv) chars += arg.length;
         queue.push({ argv, chars, resolve, reject });
+        queuedChars += chars;
         schedule();
       });
     },

@@ -217,4 +217,35 @@ describe('the Redis store batching the calls of one turn', () => {
     // The slot taken with the failed check was given back in the same step: none is left held.
     expect((await call(sim, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
+
+  it('sends the full calls of a burst at once behind the one in flight, and keeps only a partial call waiting for the calls in flight', async () => {
+    const sent: { readonly count: number; resolve(outcomes: readonly BatchOutcome[]): void }[] = [];
+    const batcher = createScriptBatcher({
+      send: (argv) => new Promise((resolve) => sent.push({ count: Number(argv[0]), resolve })),
+      failed: (said) => new Error(said),
+      maxOperations: 4,
+    });
+    const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const answer = (i: number): void => sent[i]!.resolve(Array.from({ length: sent[i]!.count }, (_, j): BatchOutcome => [1, `${i}.${j}`]));
+
+    const first = batcher.run('ordinal', ['k'], ['first']);
+    await endOfTurn();
+    expect(sent.map((call) => call.count)).toEqual([1]);
+    // Nine more while the first call is in flight: two full calls go now, the ninth waits.
+    const burst = Array.from({ length: 9 }, (_, i) => batcher.run('ordinal', ['k'], [String(i)]));
+    await endOfTurn();
+    expect(sent.map((call) => call.count)).toEqual([1, 4, 4]);
+    // The ninth goes once every call in flight is answered.
+    answer(0);
+    answer(1);
+    expect(await first).toBe('0.0');
+    await endOfTurn();
+    expect(sent.map((call) => call.count)).toEqual([1, 4, 4]);
+    answer(2);
+    await Promise.all(burst.slice(0, 8));
+    await endOfTurn();
+    expect(sent.map((call) => call.count)).toEqual([1, 4, 4, 1]);
+    answer(3);
+    expect(await Promise.all(burst)).toEqual(['1.0', '1.1', '1.2', '1.3', '2.0', '2.1', '2.2', '2.3', '3.0']);
+  });
 });

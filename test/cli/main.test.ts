@@ -45,6 +45,16 @@ describe('analytics-sim serve', () => {
     await expect(fetch(`${url}/__sim/health`)).rejects.toThrow();
   });
 
+  it('loads what it serves on demand: GET /__sim/metrics answers Prometheus text with the requests counted so far', async () => {
+    const cli = start(['serve', '--port', '0', '--clock', 'virtual']);
+    const [, url] = await cli.waitForStdout(LISTENING);
+    expect((await fetchAnswer(`${url}/v1/query/types`)).status).toBe(200);
+    const metrics = await fetchAnswer(`${url}/__sim/metrics`);
+    expect(metrics.status, metrics.text).toBe(200);
+    expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
+    expect(metrics.text).toMatch(/^analytics_sim_requests_total\{/m);
+  });
+
   it('on every interface, says it is reachable from the network, prints the bound addresses and a generated control token, and guards /__sim with it', async () => {
     const cli = start(['serve', '--host', '0.0.0.0', '--port', '0', '--clock', 'virtual']);
     const [, url] = await cli.waitForStdout(LISTENING);

@@ -21,6 +21,17 @@ export interface SimError {
    * errors?}` instead of the SPEC 7.1 body. See {@link basketError}.
    */
   readonly basket?: BasketFacts;
+  /**
+   * What the journal and the request log say of the refusal and its body does not: why the
+   * admission store failed, which is the operator's business, not the API client's.
+   */
+  readonly journalOnly?: JournalOnlyReason;
+}
+
+/** A refusal's cause and fix for the journal alone (see {@link SimError.journalOnly}). */
+export interface JournalOnlyReason {
+  readonly cause: string;
+  readonly fix: string;
 }
 
 /** One schema problem in the ingestion envelope: the zod issue code and the path joined with dots. */
@@ -430,11 +441,33 @@ export function basketError(key: BasketErrorKey, errors?: readonly BasketIssue[]
   };
 }
 
-/** 503: the admission store failed; the client should come back in 5 s. Leaks no cause. */
-export function serviceUnavailable(): SimError {
+/** What the journal says to do about a store that failed. */
+const STORE_FAILURE_FIX = 'Bring the admission store back (with Redis, GET /__sim/health shows store.lastError, the store\u2019s own words); until it answers, every request that needs it gets this 503';
+
+/**
+ * 503: the admission store failed (`failure`, what it threw or rejected with; none when it gave
+ * no decision); the client should come back in 5 s. The body leaks no cause; the journal keeps
+ * one, naming the failure by its code or class only (a store's message may quote an address or
+ * a credential).
+ */
+export function serviceUnavailable(failure?: unknown): SimError {
+  const label = failureLabel(failure);
   return simError('SERVICE_UNAVAILABLE', 'This service is temporarily unavailable. Try again in a moment.', {
     headers: { 'Retry-After': '5' },
+    journalOnly: {
+      cause: label === undefined ? 'the admission store gave no decision' : `the admission store failed (${label})`,
+      fix: STORE_FAILURE_FIX,
+    },
   });
+}
+
+/** A failure by its code (`ECONNREFUSED`) or its class (`TypeError`), never by its message. */
+function failureLabel(failure: unknown): string | undefined {
+  if (failure === undefined || failure === null) return undefined;
+  const code = (failure as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
+  const name = failure instanceof Error ? failure.name : typeof failure;
+  return /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? name : 'an unnamed failure';
 }
 
 /** 409: the request conflicts with the current state (a scenario that is already running). */

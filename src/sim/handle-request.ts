@@ -2,6 +2,7 @@ import type { ErrorDetail } from '../contract/errors.js';
 import { settleLease } from './admission/in-flight-lease.js';
 import { internalError, serviceUnavailable, type Drop, type SimError } from './errors.js';
 import { journalEntryOf } from './journal/record-exchange.js';
+import { reasonOf } from './journal/refusal-reason.js';
 import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
 import { startExchange, type Answer, type Exchange } from './pipeline/exchange.js';
@@ -58,8 +59,10 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         seq = begin.seq;
         // The store numbers service requests (seq) and all requests (index), across processes.
         requestId = control ? parts.controlIds().at(begin.index) : parts.requestIds().at(seq);
-      } catch {
-        return errorResponse(serviceUnavailable(), parts.unnumberedIds().next());
+      } catch (failure) {
+        // No journal position without the store: only the adapter's request log hears why.
+        const refusal = serviceUnavailable(failure);
+        return { ...errorResponse(refusal, parts.unnumberedIds().next()), reason: reasonOf(refusal) };
       }
     } else {
       const index = parts.numberRequest();

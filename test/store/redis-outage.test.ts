@@ -178,6 +178,9 @@ describe('the Redis store when Redis goes away', () => {
       expect(answer.status).toBe(503);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       expect(answer.headers['Retry-After']).toBe('5');
+      // Refused before it was numbered, so never journaled: the adapter's request log says why.
+      expect(answer.reason).toMatchObject({ code: 'SERVICE_UNAVAILABLE', cause: expect.stringMatching(/^the admission store failed \(\w+\)$/) });
+      expect(answer.body).not.toContain('admission store');
     }
     skipped += SLOW_GUARD_MS + 1;
     await eventually(async () => (await sim.handle(request)).status === 200, 5000);

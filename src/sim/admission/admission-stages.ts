@@ -13,8 +13,11 @@ type Refuse = (x: Exchange, rule: WindowRule, decision: WindowDecision) => SimEr
 /** What an admitted window adds to the request: nothing by default. */
 type Admit = (x: Exchange, rule: WindowRule, decision: WindowDecision) => StageResult;
 
-/** The answer when no window could judge the request: 503 SERVICE_UNAVAILABLE, journaled as `degraded`. */
-const degrade = (): StageResult => respond(serviceUnavailable(), 'degraded');
+/**
+ * The answer when no window could judge the request: 503 SERVICE_UNAVAILABLE, journaled as
+ * `degraded` with the store's `failure` (what it threw or rejected with) named.
+ */
+const degrade = (failure?: unknown): StageResult => respond(serviceUnavailable(failure), 'degraded');
 
 /**
  * Checks one window where limits live (`x.sim.limiter`: memory or a shared store) and records
@@ -29,8 +32,8 @@ function checkWindow(x: Exchange, rule: WindowRule, message: string, admitted?: 
   let pending;
   try {
     pending = x.sim.limiter.check(rule, x.now);
-  } catch {
-    return degrade();
+  } catch (failure) {
+    return degrade(failure);
   }
   return pending instanceof Promise ? pending.then((checked) => judge(x, rule, checked, message, admitted, refuse), degrade) : judge(x, rule, pending, message, admitted, refuse);
 }
@@ -79,8 +82,8 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
   let pending;
   try {
     pending = limiter.acquire(fingerprint, cap);
-  } catch {
-    return degrade();
+  } catch (failure) {
+    return degrade(failure);
   }
   return pending instanceof Promise ? pending.then((slot) => takeSlot(x, fingerprint, cap, slot, null), degrade) : takeSlot(x, fingerprint, cap, pending, null);
 }

@@ -12,7 +12,8 @@ const DROPPED: JournalReason = Object.freeze({ code: 'CONNECTION_RESET', message
 /**
  * Why a refusal refused, as the answer the client got says it: its code and message; the first
  * field at fault and what was wrong with it (the first detail, or the ingestion envelope's first
- * error); and the fix (the hint, else the envelope's `fix`, else its `why`).
+ * error, or its `why`, or what only the journal is told); and the fix (the hint, else the
+ * envelope's `fix`, else what only the journal is told).
  */
 export function reasonOf(refusal: SimError | Drop): JournalReason {
   if ('drop' in refusal) return DROPPED;
@@ -22,8 +23,8 @@ export function reasonOf(refusal: SimError | Drop): JournalReason {
     code: refusal.code,
     message: clip(refusal.message) as string,
     field: clip(detail?.field ?? issue?.field),
-    cause: clip(detail?.message ?? issue?.message ?? refusal.basket?.why),
-    fix: clip(refusal.hint ?? refusal.basket?.fix),
+    cause: clip(detail?.message ?? issue?.message ?? refusal.basket?.why ?? refusal.journalOnly?.cause),
+    fix: clip(refusal.hint ?? refusal.basket?.fix ?? refusal.journalOnly?.fix),
   };
 }
 

@@ -209,8 +209,8 @@ export function createReplica(parts: ReplicaParts): Replica {
       };
       try {
         return await waitFor(ticket, () => store.append(JSON.stringify(command)));
-      } catch {
-        return { answer: serviceUnavailable(), warnings: [] };
+      } catch (failure) {
+        return { answer: serviceUnavailable(failure), warnings: [] };
       }
     },
     async reset(seed, now) {

@@ -44,10 +44,33 @@ describe('degraded admission (SPEC 8.2.3)', () => {
     expect(journal.json.entries[0]).toMatchObject({ outcome: 'degraded', status: 503, route: '/v1/query/compile' });
   });
 
+  it('keeps in the journal why the store failed, by its error code, and the fix, but never the store\u2019s own words', async () => {
+    const refusing: AdmissionStore = {
+      ...brokenStore,
+      consume: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379 (password hunter2)'), { code: 'ECONNREFUSED' })),
+    };
+    const sim = createSimulator({ seed: 42, store: refusing });
+    const key = secretOf(sim, 'key_acme_read');
+    const answer = await call(sim, 'POST', '/v1/query/compile', { key, body: { projectId: 'web_acme_www', type: 'top_pages', from: '2025-05-01', to: '2025-05-02' } });
+    expect(answer.status).toBe(503);
+    expect(answer.text).not.toMatch(/ECONNREFUSED|admission store/);
+    const journal = await call(sim, 'GET', '/__sim/journal', { query: { outcome: 'degraded' } });
+    expect(journal.json.entries[0].reason).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'This service is temporarily unavailable. Try again in a moment.',
+      field: null,
+      cause: 'the admission store failed (ECONNREFUSED)',
+      fix: expect.stringMatching(/^Bring the admission store back \(with Redis, GET \/__sim\/health shows store.lastError/),
+    });
+    expect(journal.text).not.toMatch(/hunter2|6379/);
+  });
+
   it('treats a store that throws synchronously the same way', async () => {
     const throwing: AdmissionStore = { ...brokenStore, consume: () => { throw new Error('boom'); } };
     const sim = createSimulator({ seed: 42, store: throwing });
     const answer = await call(sim, 'GET', '/v1/query/websites', { key: secretOf(sim, 'key_acme_quota_default') });
     expect(answer.status).toBe(503);
+    const journal = await call(sim, 'GET', '/__sim/journal', { query: { outcome: 'degraded' } });
+    expect(journal.json.entries[0].reason.cause).toBe('the admission store failed (Error)');
   });
 });

@@ -117,6 +117,19 @@ describe('session lists and rankings', () => {
     for (const r of rows) expect((r.paths as string[]).length).toBe(Math.min(12, r.unique_pages as number));
   });
 
+  it('pages interesting_sessions as one ranking: small pages, far pages and one page of every session agree, ties included', async () => {
+    const ask = async (limit: number, page: number): Promise<Row[]> =>
+      rowsOf(await runQuery(sim, { parameters: ['interesting_sessions'], ...WEEK, limit, page }, STORE), 'interesting_sessions');
+    const all = await ask(10000, 1);
+    expect(all.length).toBeGreaterThan(1100);
+    const scores = all.map((r) => r.interesting_score as number);
+    expect(new Set(scores).size).toBeLessThan(scores.length);
+    const pages = [...(await ask(7, 1)), ...(await ask(7, 2)), ...(await ask(7, 3))];
+    expect(pages).toEqual(all.slice(0, 21));
+    expect(await ask(500, 2)).toEqual(all.slice(500, 1000));
+    expect(await ask(3, 301)).toEqual(all.slice(900, 903));
+  });
+
   it('caps session_flow at 100 transitions whatever the limit, dropping self-transitions', async () => {
     const rows = rowsOf(await runQuery(sim, { parameters: ['session_flow'], ...WEEK, limit: 5 }, STORE), 'session_flow');
     expect(rows).toHaveLength(100);

@@ -17,6 +17,7 @@ import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
 import { countTracked } from '../../readers/tracked-events.js';
+import { createFirstSelection } from '../../readers/select-first.js';
 import catalogue from './sessions-catalogue.json' with { type: 'json' };
 
 /** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
@@ -205,20 +206,66 @@ interface RankedSession {
   readonly custom: readonly string[];
 }
 
-/** Ranks a listed session (errors are read from `errorsOf`, one error batch per day batch). */
-function rankSession(ctx: RunContext, s: ListedSession, tracked: Map<string, string[]>, errorsOf: (batch: SessionBatch) => ErrorBatch): RankedSession {
-  const { batch, index } = s;
-  const engagement = (batch.eventOffsets[index + 1] as number) - (batch.eventOffsets[index] as number);
-  const custom = tracked.get(s.id) ?? [];
-  const errors = errorCountOfSession(errorsOf(batch), index);
-  const duration = Math.floor((s.lastMs - s.firstMs) / 1000);
-  const score =
-    Math.min(s.pageViews, 10) * 2 +
-    Math.min(uniquePaths(ctx, s).length, 8) * 3 +
-    Math.min(engagement + custom.length, 20) +
-    Math.min(errors, 10) * 2 +
-    (duration >= 120 ? 5 : 0);
-  return { session: s, score, errors, custom };
+const NO_CUSTOM_EVENTS: readonly string[] = [];
+
+/** Orders interesting sessions: score, then last activity (to the millisecond), then session id, each descending. */
+function compareInteresting(a: RankedSession, b: RankedSession): number {
+  return (
+    b.score - a.score ||
+    Math.floor(b.session.lastMs) - Math.floor(a.session.lastMs) ||
+    (a.session.id < b.session.id ? 1 : a.session.id > b.session.id ? -1 : 0)
+  );
+}
+
+/**
+ * The first `count` sessions of the range by {@link compareInteresting} (ties in scan order, as a
+ * stable sort of them all leaves them), errors read from `errorsOf` (one error batch per day
+ * batch). A session that cannot enter is scored without building its row or its id.
+ */
+function rankInterestingSessions(
+  ctx: RunContext,
+  tracked: Map<string, string[]>,
+  errorsOf: (batch: SessionBatch) => ErrorBatch,
+  count: number,
+): RankedSession[] {
+  const selection = createFirstSelection(count, compareInteresting);
+  scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
+    const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
+    const end = sessionEndOf(batch, index);
+    const firstMs = batch.startMs[index] as number;
+    // Events after the range's end are not read, as live.
+    const lastMs = Math.min(ctx.toMs, lastEvent >= (batch.eventOffsets[index] as number) ? Math.max(end, batch.eventTimeMs[lastEvent] as number) : end);
+    const engagement = (batch.eventOffsets[index + 1] as number) - (batch.eventOffsets[index] as number);
+    const custom = tracked.size === 0 ? NO_CUSTOM_EVENTS : (tracked.get(sessionIdOf(batch, index)) ?? NO_CUSTOM_EVENTS);
+    const errors = errorCountOfSession(errorsOf(batch), index);
+    const duration = Math.floor((lastMs - firstMs) / 1000);
+    const score =
+      Math.min(matched, 10) * 2 +
+      Math.min(countUniquePaths(ctx, batch, index), 8) * 3 +
+      Math.min(engagement + custom.length, 20) +
+      Math.min(errors, 10) * 2 +
+      (duration >= 120 ? 5 : 0);
+    const last = selection.last();
+    if (last && (score < last.score || (score === last.score && Math.floor(lastMs) < Math.floor(last.session.lastMs)))) return;
+    const session: ListedSession = { batch, index, id: sessionIdOf(batch, index), firstMs, lastMs, pageViews: matched };
+    selection.add({ session, score, errors, custom });
+  });
+  return selection.items();
+}
+
+/** How many distinct non-empty paths a session visited: {@link uniquePaths}' length, without building them. */
+function countUniquePaths(ctx: RunContext, batch: SessionBatch, index: number): number {
+  const paths = ctx.dictionaries.values.path;
+  const { pagePaths } = batch;
+  const from = batch.pageOffsets[index] as number;
+  const to = batch.pageOffsets[index + 1] as number;
+  let count = 0;
+  pages: for (let p = from; p < to; p++) {
+    const code = pagePaths[p] as number;
+    for (let q = from; q < p; q++) if (pagePaths[q] === code) continue pages;
+    if ((paths[code] ?? '') !== '') count++;
+  }
+  return count;
 }
 
 /** Distinct non-empty paths of a session, in first-visit order. */
@@ -514,15 +561,9 @@ export const sessionTypes: QueryTypeDefinition[] = [
         }
         return errors;
       };
-      const ranked = listSessions(ctx).map((s) => rankSession(ctx, s, tracked, errorsOf));
-      ranked.sort(
-        (a, b) =>
-          b.score - a.score ||
-          Math.floor(b.session.lastMs) - Math.floor(a.session.lastMs) ||
-          (a.session.id < b.session.id ? 1 : a.session.id > b.session.id ? -1 : 0),
-      );
       const limit = ctx.limit ?? 10;
-      return ranked.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
+      const top = rankInterestingSessions(ctx, tracked, errorsOf, ctx.offset + limit);
+      return top.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
     },
   }),
   defineSessionsType({

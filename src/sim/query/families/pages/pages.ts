@@ -11,7 +11,7 @@ import { BREAKDOWN_FIELDS, breakdownSql, VISITS_FIELDS, sortByVisitors, visitorS
 import catalogue from './pages-catalogue.json' with { type: 'json' };
 
 /** Weighted totals of the views of one path. */
-interface PageGroup {
+export interface PageGroup {
   pageviews: number;
   visitors: number;
   sessions: number;
@@ -27,7 +27,7 @@ interface PageGroup {
  * argMin/argMax of the filtered events. `times` keeps the page_exit times the live
  * page_time_analysis reads (strictly between 1 and 3600 seconds).
  */
-function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
+export function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
   const pathMask = ctx.filters.masks.get('path') ?? null;
   // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
   const byCode: (PageGroup | undefined)[] = [];

@@ -18,6 +18,8 @@ import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
 import { countTracked } from '../../readers/tracked-events.js';
 import { createFirstSelection } from '../../readers/select-first.js';
+import { groupPageViews } from '../pages/pages.js';
+import { PAGE_DAY_DIGESTS } from '../pages/page-day-digest.js';
 import catalogue from './sessions-catalogue.json' with { type: 'json' };
 
 /** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
@@ -533,13 +535,15 @@ export const sessionTypes: QueryTypeDefinition[] = [
   }),
   defineSessionsType({
     name: 'session_pages',
+    derives: [PAGE_DAY_DIGESTS.all],
     customizable: true,
     limit: 100,
     fields: GROUP_FIELDS,
     run(ctx) {
       const paths = ctx.dictionaries.values.path;
-      const counts = countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number);
-      return [...counts.groups]
+      // Without filters on one website: whole days from their digest of page views, as top_pages reads them.
+      const counts = allowsDigests(ctx) ? groupPageViews(ctx, 'all') : countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number).groups;
+      return [...counts]
         .map(([path, c]) => ({ name: paths[path] ?? '', sessions: c.sessions, visitors: c.visitors }))
         .filter((row) => row.name !== '')
         .sort(bySessions);

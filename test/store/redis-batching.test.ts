@@ -141,6 +141,24 @@ describe('the Redis store batching the calls of one turn', () => {
     await Promise.all([appended, logged]);
   });
 
+  it('carries texts of any characters in one call exactly as written: multi-byte, colons, digits, empty, a window id of its own', async () => {
+    const { stores: [store] } = await sharing(1);
+    const bodies = ['{"k":"é 日本 🙂"}', '12:34:', '', '3:abc', 'ü'.repeat(1000)];
+    const tripsBefore = store!.roundTrips;
+    const [positions, decisions, journaled] = await Promise.all([
+      Promise.all(bodies.map((body) => store!.append(body))),
+      Promise.all(['fenêtre:1', '2:x'].map((id) => store!.windows.consume(id, 1_750_000_000_000, 1, 1000))),
+      store!.journal.append({ ...JOURNAL_ENTRY, seq: 9, path: '/v1/query/çà:1' }),
+    ]);
+    expect(store!.roundTrips - tripsBefore).toBe(1);
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true]);
+    expect(journaled).toBeUndefined();
+    const read = await store!.read(positions[0]! - 1, bodies.length);
+    expect(read.map((c) => c.body)).toEqual(bodies);
+    expect((await store!.journal.list()).find((e) => e.seq === 9)?.path).toBe('/v1/query/çà:1');
+    expect((await store!.windows.peek('fenêtre:1', 1_750_000_000_000, 1, 1000)).held).toBe(1);
+  });
+
   it('fails only the operation Redis refuses, not the others sent in the same call', async () => {
     const { stores: [store] } = await sharing(1);
     await rawClient().set(`{${store!.prefix}}:win:broken`, 'not a window');

@@ -13,6 +13,9 @@ import { groupVisitsByCode } from '../../readers/breakdown.js';
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-spread-digest.js';
+import { SESSION_FLOW_DIGEST, visitTransitions } from './session-flow-digest.js';
+import { DURATION_RANGE_DIGEST, DURATION_RANGES, durationRange } from './duration-range-digest.js';
+import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
@@ -21,21 +24,6 @@ import { createFirstSelection } from '../../readers/select-first.js';
 import { groupPageViews } from '../pages/pages.js';
 import { PAGE_DAY_DIGESTS } from '../pages/page-day-digest.js';
 import catalogue from './sessions-catalogue.json' with { type: 'json' };
-
-/** The `time_on_page` ranges of session_duration_distribution: label and exclusive upper bound (s). */
-const DURATION_RANGES: readonly [string, number][] = [
-  ['0-30s', 30],
-  ['30s-1m', 60],
-  ['1m-5m', 300],
-  ['5m-15m', 900],
-  ['15m-1h', 3600],
-  ['1h+', Number.POSITIVE_INFINITY],
-];
-
-/** Index into {@link DURATION_RANGES} of a time on page. */
-function durationRange(seconds: number): number {
-  return DURATION_RANGES.findIndex(([, upper]) => seconds < upper);
-}
 
 /** {@link DistinctGroups} by UTC day that also folds a day's {@link SessionSpreadDigest}. */
 interface DaySeries extends DistinctGroups<number> {
@@ -102,6 +90,53 @@ function countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: numb
     }
   });
   return counts;
+}
+
+/**
+ * What {@link countPageviews} counts by range of time on page, for a run without filters on one
+ * website: the days the range covers whole fold their {@link DURATION_RANGE_DIGEST} (sums of
+ * whole numbers, the same visitors), the others are visited session by session.
+ */
+function countDurationRangesByDay(ctx: RunContext): Map<number, DistinctCounts> {
+  const groups = new Map<number, DistinctCounts & { lastSession: number }>();
+  const isNewVisitor = createVisitorBits();
+  const groupOf = (range: number): DistinctCounts & { lastSession: number } => {
+    let group = groups.get(range);
+    if (!group) groups.set(range, (group = { sessions: 0, visitors: 0, lastSession: 0 }));
+    return group;
+  };
+  let serial = 0;
+  const visit = ({ batch, index, visitorKey }: SessionVisit): void => {
+    serial++;
+    const w = batch.weight;
+    for (let p = batch.pageOffsets[index] as number; p < (batch.pageOffsets[index + 1] as number); p++) {
+      const seconds = batch.pageTimeS[p] as number;
+      if (!(seconds > 0)) continue;
+      const range = durationRange(seconds);
+      const group = groupOf(range);
+      if (group.lastSession === serial) continue;
+      group.lastSession = serial;
+      group.sessions += w;
+      if (isNewVisitor(range, visitorKey)) group.visitors += w;
+    }
+  };
+  walkDigestDays(ctx, {
+    part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
+    whole(website, day, ingested) {
+      const digest = ctx.traffic.derived(DURATION_RANGE_DIGEST, website, day);
+      const w = digest.weight;
+      for (let range = 0; range < digest.sessions.length; range++) {
+        if (digest.sessions[range] === 0) continue;
+        const group = groupOf(range);
+        group.sessions += (digest.sessions[range] as number) * w;
+        for (let v = digest.visitorOffsets[range] as number; v < (digest.visitorOffsets[range + 1] as number); v++) {
+          if (isNewVisitor(range, digest.visitors[v] as number)) group.visitors += w;
+        }
+      }
+      ingested(visit);
+    },
+  });
+  return groups;
 }
 
 /** Distinct sessions and visitors per name of a session field's value (device, browser): null leaves the session out. */
@@ -422,14 +457,17 @@ export const sessionTypes: QueryTypeDefinition[] = [
   }),
   defineSessionsType({
     name: 'session_duration_distribution',
+    derives: [DURATION_RANGE_DIGEST],
     customizable: true,
     run(ctx) {
-      const counts = countPageviews(ctx, (batch, p) => {
-        const seconds = batch.pageTimeS[p] as number;
-        return seconds > 0 ? durationRange(seconds) : null;
-      });
+      const groups = allowsDigests(ctx)
+        ? countDurationRangesByDay(ctx)
+        : countPageviews(ctx, (batch, p) => {
+            const seconds = batch.pageTimeS[p] as number;
+            return seconds > 0 ? durationRange(seconds) : null;
+          }).groups;
       return DURATION_RANGES.flatMap(([label], k) => {
-        const c = counts.groups.get(k);
+        const c = groups.get(k);
         return c ? [{ duration_range: label, sessions: c.sessions, visitors: c.visitors }] : [];
       }).sort((a, b) => b.sessions - a.sessions);
     },
@@ -500,34 +538,51 @@ export const sessionTypes: QueryTypeDefinition[] = [
   }),
   defineSessionsType({
     name: 'session_flow',
+    derives: [SESSION_FLOW_DIGEST],
     customizable: true,
     paging: 'self',
     run(ctx) {
       const passes = pathPasses(ctx);
       const paths = ctx.dictionaries.values.path;
-      const transitions = new Map<number, number>();
-      const counts = createDistinctGroups<number>();
+      // By transition key, in the order first seen; a session's moves come together, so the last session counted dedupes them.
+      const flows = new Map<number, { transitions: number; sessions: number; lastSession: number }>();
+      const flowOf = (key: number): { transitions: number; sessions: number; lastSession: number } => {
+        let flow = flows.get(key);
+        if (!flow) flows.set(key, (flow = { transitions: 0, sessions: 0, lastSession: 0 }));
+        return flow;
+      };
       let serial = 0;
-      scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+      const visit = (batch: SessionBatch, i: number, weight: number): void => {
         serial++;
-        let previous = -1;
-        const to = batch.pageOffsets[i + 1] as number;
-        for (let p = batch.pageOffsets[i] as number; p < to; p++) {
-          const path = batch.pagePaths[p] as number;
-          if (!passes(path)) continue;
-          if (previous >= 0 && previous !== path) {
-            const key = previous * 65_536 + path;
-            transitions.set(key, (transitions.get(key) ?? 0) + weight);
-            counts.add(key, serial, visitorKey, weight);
+        visitTransitions(batch, i, passes, (key) => {
+          const flow = flowOf(key);
+          flow.transitions += weight;
+          if (flow.lastSession === serial) return;
+          flow.lastSession = serial;
+          flow.sessions += weight;
+        });
+      };
+      const scan = (fromMs = ctx.fromMs, toMs = ctx.toMs): void => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, _visitor, weight) => visit(batch, i, weight), fromMs, toMs);
+      // Without filters on one website: whole days from their digest of moves, sums of whole numbers in the same order of keys.
+      const digested = walkDigestDays(ctx, {
+        part: scan,
+        whole(website, day, ingested) {
+          const digest = ctx.traffic.derived(SESSION_FLOW_DIGEST, website, day);
+          const w = digest.weight;
+          for (let k = 0; k < digest.keys.length; k++) {
+            const flow = flowOf(digest.keys[k] as number);
+            flow.transitions += (digest.transitions[k] as number) * w;
+            flow.sessions += (digest.sessions[k] as number) * w;
           }
-          previous = path;
-        }
+          ingested((session) => visit(session.batch, session.index, session.batch.weight));
+        },
       });
-      return [...transitions]
-        .map(([key, count]) => {
+      if (!digested) scan();
+      return [...flows]
+        .map(([key, flow]) => {
           const from = paths[Math.floor(key / 65_536)] ?? '';
           const next = paths[key % 65_536] ?? '';
-          return { from_path: from, to_path: next, name: `${from} → ${next}`, transitions: count, sessions: counts.groups.get(key)?.sessions ?? 0 };
+          return { from_path: from, to_path: next, name: `${from} → ${next}`, transitions: flow.transitions, sessions: flow.sessions };
         })
         .sort((a, b) => b.transitions - a.transitions || (a.name < b.name ? -1 : 1))
         .slice(0, 100);

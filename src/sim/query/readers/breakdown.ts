@@ -21,8 +21,9 @@ export type KeyOf<K> = (session: SessionVisit) => K | null;
  * Groups the filtered sessions (and their pageviews that pass the path filter) by each of
  * `keyOfs` in one scan: result `d` holds the groups of `keyOfs[d]`. A session counts in at most
  * one group per breakdown, so the groups of a breakdown without exclusions add up to the totals.
+ * `countVisitors` false leaves every group's `visitors` at 0, for a caller that reads none.
  */
-export function groupVisitsBy<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[]): Map<K, BreakdownStats>[] {
+export function groupVisitsBy<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[], countVisitors = true): Map<K, BreakdownStats>[] {
   const groups = keyOfs.map(() => new Map<K, BreakdownStats>());
   const indexes = keyOfs.map(() => new Map<K, number>());
   const isNew = createDistinct();
@@ -41,7 +42,7 @@ export function groupVisitsBy<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[]): 
       }
       stats.pageviews += session.matched * w;
       stats.sessions += w;
-      if (isNew((indexes[d] as Map<K, number>).get(key) as number, session.visitorKey)) stats.visitors += w;
+      if (countVisitors && isNew((indexes[d] as Map<K, number>).get(key) as number, session.visitorKey)) stats.visitors += w;
     });
   });
   return groups;

@@ -2,8 +2,10 @@ import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { deviceLabel } from '../../engine/labels.js';
-import type { SessionVisit } from '../../readers/session-visits.js';
-import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type KeyOf } from '../../readers/breakdown.js';
+import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
+import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { SEGMENT_DAY_DIGEST, SEGMENT_DIMENSIONS, segmentKeyOfs } from './segment-day-digest.js';
+import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type BreakdownStats, type KeyOf } from '../../readers/breakdown.js';
 import catalogue from './devices-catalogue.json' with { type: 'json' };
 
 const SEPARATOR = '\u0000';
@@ -44,23 +46,53 @@ function withShare(rows: Row[]): Row[] {
   return rows.map((r) => ({ ...r, percentage: visitorShare(r.visitors as number, total) }));
 }
 
-/** The dimensions of traffic_segments, in the order the live SQL sorts them (by name). */
-const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'country', 'device', 'os'] as const;
 const SEGMENT_LIMIT = 50;
 
-function segmentRows(ctx: RunContext): Row[] {
-  const { values } = ctx.dictionaries;
-  const keyOfs: Record<(typeof SEGMENT_DIMENSIONS)[number], KeyOf<string>> = {
-    browser: (s) => browserOf(ctx, s),
-    browser_version: (s) => {
-      const version = browserVersionOf(s);
-      return version === '' ? '' : `${browserOf(ctx, s)} ${version.split('.')[0] as string}`;
-    },
-    country: (s) => values.country[s.batch.dims.country[s.index] as number] ?? '',
-    device: (s) => deviceLabel(deviceOf(ctx, s)),
-    os: (s) => osOf(ctx, s),
+/**
+ * {@link groupVisitsBy} by each segment dimension without visitors, for a run without filters on
+ * one website: the days the range covers whole fold their {@link SEGMENT_DAY_DIGEST} (sums of
+ * whole numbers), the others are visited session by session.
+ */
+function groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): Map<string, BreakdownStats>[] {
+  const groups = keyOfs.map(() => new Map<string, BreakdownStats>());
+  const statsOf = (d: number, key: string): BreakdownStats => {
+    const byKey = groups[d] as Map<string, BreakdownStats>;
+    let stats = byKey.get(key);
+    if (!stats) byKey.set(key, (stats = { pageviews: 0, visitors: 0, sessions: 0 }));
+    return stats;
   };
-  const groups = groupVisitsBy(ctx, SEGMENT_DIMENSIONS.map((d) => keyOfs[d]));
+  const visit = (session: SessionVisit): void => {
+    const w = session.batch.weight;
+    keyOfs.forEach((keyOf, d) => {
+      const key = keyOf(session);
+      if (key === null) return;
+      const stats = statsOf(d, key);
+      stats.pageviews += session.matched * w;
+      stats.sessions += w;
+    });
+  };
+  walkDigestDays(ctx, {
+    part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
+    whole(website, day, ingested) {
+      const digest = ctx.traffic.derived(SEGMENT_DAY_DIGEST, website, day);
+      const w = digest.weight;
+      digest.dimensions.forEach((counts, d) => {
+        counts.keys.forEach((key, k) => {
+          const stats = statsOf(d, key);
+          stats.pageviews += (counts.pageviews[k] as number) * w;
+          stats.sessions += (counts.sessions[k] as number) * w;
+        });
+      });
+      ingested(visit);
+    },
+  });
+  return groups;
+}
+
+function segmentRows(ctx: RunContext): Row[] {
+  const keyOfs = segmentKeyOfs(ctx.dictionaries);
+  // Rows are ordered by sessions, then value: neither the groups' order nor their visitors matter.
+  const groups = allowsDigests(ctx) ? groupSegmentsByDay(ctx, keyOfs) : groupVisitsBy(ctx, keyOfs, false);
   return SEGMENT_DIMENSIONS.flatMap((dimension, d) => {
     const rows = [...(groups[d] as Map<string, { pageviews: number; sessions: number }>)].map(([value, stats]) => ({
       dimension,
@@ -206,7 +238,7 @@ export const deviceTypes: QueryTypeDefinition[] = [
   defineQueryType({
     name: 'traffic_segments',
     family: FAMILY,
-    derives: [deviceDetailsOf],
+    derives: [deviceDetailsOf, SEGMENT_DAY_DIGEST],
     filters: ["path"],
     insightsOnly: true,
     paging: 'self',

@@ -11,6 +11,7 @@ export interface DistinctGroups<K> {
   /**
    * Counts session `session` (a serial unique in the scan) of visitor `visitorKey` in group `key`,
    * once per group however often it is added; `weight` is the real sessions the sample stands for.
+   * A session has one visitor: every add of a session names the same `visitorKey`.
    */
   add(key: K, session: number, visitorKey: number, weight: number): void;
   readonly groups: ReadonlyMap<K, DistinctCounts>;
@@ -22,8 +23,14 @@ export function createDistinctGroups<K>(): DistinctGroups<K> {
   const indexes = new Map<K, number>();
   const newSession = createDistinct();
   const newVisitor = createDistinct();
+  // A session's pageviews come together: the same group and session again adds nothing.
+  let lastKey: K | undefined;
+  let lastSession = Number.NaN;
   return {
     add(key, session, visitorKey, weight) {
+      if (session === lastSession && key === lastKey) return;
+      lastSession = session;
+      lastKey = key;
       let counts = groups.get(key);
       let index = indexes.get(key);
       if (!counts || index === undefined) {

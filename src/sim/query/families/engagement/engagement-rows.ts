@@ -17,18 +17,21 @@ import { pagePath } from '../../readers/vitals-labels.js';
  * depth, interactions) read the same pageviews' exit events and honour the global filters.
  */
 
-/** One pageview with its engagement, as a visitor of {@link scanPageviews} receives it. */
+/**
+ * One pageview with its engagement, as a visitor of {@link scanPageviews} receives it: one
+ * object updated in place for each pageview, so copy what must outlive the call.
+ */
 interface Pageview {
-  readonly batch: SessionBatch;
-  readonly session: number;
+  batch: SessionBatch;
+  session: number;
   /** Index into the batch's page columns and the engagement batch. */
-  readonly p: number;
-  readonly engagement: EngagementBatch;
-  readonly website: Website;
+  p: number;
+  engagement: EngagementBatch;
+  website: Website;
   /** Serial of the session in this scan (unique), for distinct session counts. */
-  readonly serial: number;
-  readonly visitorKey: number;
-  readonly weight: number;
+  serial: number;
+  visitorKey: number;
+  weight: number;
 }
 
 function websiteOf(ctx: RunContext, batch: SessionBatch): Website {
@@ -45,19 +48,27 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
   const pathMask = filtered ? ctx.filters.masks.get('path') : undefined;
   let serial = 0;
   let lastBatch: SessionBatch | null = null;
-  let website = null as unknown as Website;
-  let engagement = null as unknown as EngagementBatch;
+  let view: Pageview | null = null;
   scanIdentifiedSessions(scoped, (batch, session, _matched, visitorKey, weight) => {
     serial++;
-    if (batch !== lastBatch) {
+    if (batch !== lastBatch || view === null) {
       lastBatch = batch;
-      website = websiteOf(ctx, batch);
-      engagement = ctx.traffic.derived(engagementDerivation, website, batch.day);
+      const website = websiteOf(ctx, batch);
+      const engagement = ctx.traffic.derived(engagementDerivation, website, batch.day);
+      view ??= { batch, session, p: 0, engagement, website, serial, visitorKey, weight };
+      view.batch = batch;
+      view.website = website;
+      view.engagement = engagement;
     }
+    view.session = session;
+    view.serial = serial;
+    view.visitorKey = visitorKey;
+    view.weight = weight;
     const to = batch.pageOffsets[session + 1] as number;
     for (let p = batch.pageOffsets[session] as number; p < to; p++) {
       if (pathMask && pathMask[batch.pagePaths[p] as number] === 0) continue;
-      visit({ batch, session, p, engagement, website, serial, visitorKey, weight });
+      view.p = p;
+      visit(view);
     }
   });
 }

@@ -14,8 +14,8 @@ import type { BenchRow } from './bench-results.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { emitSection } from './section-channel.js';
 
-/** Types that fold per-day digests (pages, summary, breakdowns, the sessions series), and heavier ones read session by session. */
-const TYPES = ['top_pages', 'summary_metrics', 'entry_pages', 'top_referrers', 'country', 'sessions_time_series', 'vitals_overview', 'interesting_sessions'] as const;
+/** Types that fold per-day digests (pages, summary, breakdowns, the sessions series and flow, segments), and ones read session by session. */
+const TYPES = ['top_pages', 'summary_metrics', 'entry_pages', 'top_referrers', 'country', 'sessions_time_series', 'session_flow', 'traffic_segments', 'vitals_overview', 'interesting_sessions'] as const;
 const DASHBOARD = ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'];
 const START = Date.UTC(2025, 5, 2, 12);
 const DAY = 86_400_000;
@@ -112,6 +112,6 @@ await emitSection({
   notes: [
     'cold: the first query of a seed not used before in the process; days cached: a second simulator of that seed a minute later (its rows computed again over the cached days and per-day digests); warm: the second asked again, median of 5',
     `cpu: the process's CPU time over the query (steadier than wall time while other work shares the machine); hold: the longest stretch without a turn of the event loop (a setImmediate ticker), what another request waits; the dashboard is ${DASHBOARD.join(', ')}`,
-    'top_pages, summary_metrics, entry_pages, top_referrers, country and sessions_time_series fold per-day digests (src/sim/query/readers/digest-days.ts); vitals_overview and interesting_sessions read their days session by session',
+    'top_pages, summary_metrics, entry_pages, top_referrers, country, sessions_time_series, session_flow and traffic_segments fold per-day digests (src/sim/query/readers/digest-days.ts); vitals_overview and interesting_sessions read their days session by session (interesting_sessions keeps only the page it ranks)',
   ],
 });

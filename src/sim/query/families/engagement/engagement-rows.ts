@@ -6,7 +6,9 @@ import type { SessionBatch } from '../../../model/traffic.js';
 import { createDistinct, median } from '../../readers/aggregate.js';
 import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
-import { createDistinctGroups } from '../../readers/distinct-groups.js';
+import { createDistinctGroups, type CountedDistinctGroups } from '../../readers/distinct-groups.js';
+import { walkDigestDays } from '../../readers/digest-days.js';
+import { EXIT_ENGAGEMENT_DIGEST, exitPageName, type DigestGroups, type ExitEngagementDigest } from './exit-engagement-digest.js';
 import { NO_FILTERS, scanIdentifiedSessions } from '../../readers/session-identity.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
@@ -43,14 +45,13 @@ function websiteOf(ctx: RunContext, batch: SessionBatch): Website {
  * Visits every pageview of the range's sessions. With `filtered`, sessions pass the request's
  * filters and pageviews the path filter; without, every pageview counts.
  */
-function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pageview) => void): void {
+function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pageview) => void, fromMs = ctx.fromMs, toMs = ctx.toMs, serials = { last: 0 }): void {
   const scoped: RunContext = filtered ? ctx : { ...ctx, filters: NO_FILTERS };
   const pathMask = filtered ? ctx.filters.masks.get('path') : undefined;
-  let serial = 0;
   let lastBatch: SessionBatch | null = null;
   let view: Pageview | null = null;
   scanIdentifiedSessions(scoped, (batch, session, _matched, visitorKey, weight) => {
-    serial++;
+    const serial = ++serials.last;
     if (batch !== lastBatch || view === null) {
       lastBatch = batch;
       const website = websiteOf(ctx, batch);
@@ -70,12 +71,27 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
       view.p = p;
       visit(view);
     }
-  });
+  }, fromMs, toMs);
 }
 
-/** A path as page_scroll_performance names it: trailing slash trimmed, root becomes ''. */
-function exitPageName(path: string): string {
-  return path.replace(/\/+$/, '');
+/**
+ * Visits the range's pageviews as `scanPageviews(ctx, true, visit)` does, but without filters on
+ * one website the days the range covers whole fold their {@link EXIT_ENGAGEMENT_DIGEST} instead
+ * (sums of whole numbers; the page_exit types read no ingested sessions).
+ */
+function walkExitPageviews(ctx: RunContext, visit: (view: Pageview) => void, fold: (digest: ExitEngagementDigest) => void): void {
+  const serials = { last: 0 };
+  const digested = walkDigestDays(ctx, {
+    part: (fromMs, toMs) => scanPageviews(ctx, true, visit, fromMs, toMs, serials),
+    whole: (website, day) => fold(ctx.traffic.derived(EXIT_ENGAGEMENT_DIGEST, website, day)),
+  });
+  if (!digested) scanPageviews(ctx, true, visit, ctx.fromMs, ctx.toMs, serials);
+}
+
+/** Adds group `k` of a day's digest groups to `counts` as `key`, each session and visitor standing for `weight`. */
+function foldGroup<K>(counts: CountedDistinctGroups<K>, key: K, groups: DigestGroups, k: number, weight: number): void {
+  const { offsets, values } = groups.visitors;
+  counts.addCounted(key, groups.sessions[k] as number, values, offsets[k] as number, offsets[k + 1] as number, weight);
 }
 
 /** Rounds to one decimal, the precision of the engagement rates and averages. */
@@ -295,13 +311,21 @@ export function scrollSummaryRows(ctx: RunContext): Row[] {
   const counts = createDistinctGroups<number>();
   let depthTotal = 0;
   let views = 0;
-  scanPageviews(ctx, true, ({ p, engagement: e, serial, visitorKey, weight }) => {
-    const depth = e.scrollDepth[p] as number;
-    if (depth === 0) return;
-    depthTotal += depth * weight;
-    views += weight;
-    counts.add(0, serial, visitorKey, weight);
-  });
+  walkExitPageviews(
+    ctx,
+    ({ p, engagement: e, serial, visitorKey, weight }) => {
+      const depth = e.scrollDepth[p] as number;
+      if (depth === 0) return;
+      depthTotal += depth * weight;
+      views += weight;
+      counts.add(0, serial, visitorKey, weight);
+    },
+    (digest) => {
+      depthTotal += digest.depthSum * digest.weight;
+      views += digest.scrolledViews * digest.weight;
+      if (digest.scrolled.sessions.length > 0) foldGroup(counts, 0, digest.scrolled, 0, digest.weight);
+    },
+  );
   const c = counts.groups.get(0);
   return [{ avg_scroll_depth: views > 0 ? round1(depthTotal / views) : 0, total_sessions: c?.sessions ?? 0, visitors: c?.visitors ?? 0 }];
 }
@@ -309,10 +333,18 @@ export function scrollSummaryRows(ctx: RunContext): Row[] {
 /** scroll_depth_distribution: sessions and visitors per scroll-depth range, shallowest first. */
 export function scrollDistributionRows(ctx: RunContext): Row[] {
   const counts = createDistinctGroups<number>();
-  scanPageviews(ctx, true, ({ p, engagement: e, serial, visitorKey, weight }) => {
-    const depth = e.scrollDepth[p] as number;
-    if (depth > 0) counts.add(scrollRangeIndex(depth), serial, visitorKey, weight);
-  });
+  walkExitPageviews(
+    ctx,
+    ({ p, engagement: e, serial, visitorKey, weight }) => {
+      const depth = e.scrollDepth[p] as number;
+      if (depth > 0) counts.add(scrollRangeIndex(depth), serial, visitorKey, weight);
+    },
+    (digest) => {
+      digest.ranges.sessions.forEach((sessions, k) => {
+        if (sessions > 0) foldGroup(counts, k, digest.ranges, k, digest.weight);
+      });
+    },
+  );
   let total = 0;
   for (const c of counts.groups.values()) total += c.sessions;
   return SCROLL_RANGES.flatMap((depth_range, k) => {
@@ -327,17 +359,32 @@ export function pageScrollRows(ctx: RunContext): Row[] {
   const nameOf = createPageNamer(ctx, exitPageName);
   const counts = createDistinctGroups<string>();
   const depth = new Map<string, { total: number; views: number }>();
-  scanPageviews(ctx, true, ({ batch, p, engagement: e, serial, visitorKey, weight }) => {
-    const code = batch.pagePaths[p] as number;
-    const d = e.scrollDepth[p] as number;
-    if (d === 0 || (paths[code] ?? '') === '') return;
-    const name = nameOf(code);
+  const pageOf = (name: string): { total: number; views: number } => {
     const page = depth.get(name) ?? { total: 0, views: 0 };
     depth.set(name, page);
-    page.total += d * weight;
-    page.views += weight;
-    counts.add(name, serial, visitorKey, weight);
-  });
+    return page;
+  };
+  walkExitPageviews(
+    ctx,
+    ({ batch, p, engagement: e, serial, visitorKey, weight }) => {
+      const code = batch.pagePaths[p] as number;
+      const d = e.scrollDepth[p] as number;
+      if (d === 0 || (paths[code] ?? '') === '') return;
+      const name = nameOf(code);
+      const page = pageOf(name);
+      page.total += d * weight;
+      page.views += weight;
+      counts.add(name, serial, visitorKey, weight);
+    },
+    (digest) => {
+      digest.pageNames.forEach((name, k) => {
+        const page = pageOf(name);
+        page.total += (digest.pageDepthSums[k] as number) * digest.weight;
+        page.views += (digest.pageViews[k] as number) * digest.weight;
+        foldGroup(counts, name, digest.pages, k, digest.weight);
+      });
+    },
+  );
   const rows: Row[] = [...depth].map(([name, page]) => {
     const c = counts.groups.get(name);
     return { name, avg_scroll_depth: round1(page.total / page.views), visitors: c?.visitors ?? 0, sessions: c?.sessions ?? 0, pageviews: page.views };
@@ -350,12 +397,22 @@ export function interactionRows(ctx: RunContext): Row[] {
   const all = createDistinctGroups<number>();
   const interactive = createDistinctGroups<number>();
   let interactions = 0;
-  scanPageviews(ctx, true, ({ p, engagement: e, serial, visitorKey, weight }) => {
-    const n = e.interactions[p] as number;
-    interactions += n * weight;
-    all.add(0, serial, visitorKey, weight);
-    if (n > 0) interactive.add(0, serial, visitorKey, weight);
-  });
+  const none = new Uint32Array(0);
+  walkExitPageviews(
+    ctx,
+    ({ p, engagement: e, serial, visitorKey, weight }) => {
+      const n = e.interactions[p] as number;
+      interactions += n * weight;
+      all.add(0, serial, visitorKey, weight);
+      if (n > 0) interactive.add(0, serial, visitorKey, weight);
+    },
+    (digest) => {
+      // Only sessions are reported here: the visitors are left uncounted.
+      interactions += digest.interactions * digest.weight;
+      if (digest.viewedSessions > 0) all.addCounted(0, digest.viewedSessions, none, 0, 0, digest.weight);
+      if (digest.interactiveSessions > 0) interactive.addCounted(0, digest.interactiveSessions, none, 0, 0, digest.weight);
+    },
+  );
   const sessions = all.groups.get(0)?.sessions ?? 0;
   const active = interactive.groups.get(0)?.sessions ?? 0;
   return [

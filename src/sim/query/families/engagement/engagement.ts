@@ -3,6 +3,7 @@ import { errorDerivation } from '../../../model/derived/errors.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from './engagement-rows.js';
+import { EXIT_ENGAGEMENT_DIGEST } from './exit-engagement-digest.js';
 import catalogue from './engagement-catalogue.json' with { type: 'json' };
 
 /**
@@ -37,16 +38,19 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineEngagementType({
     name: 'scroll_depth_summary',
+    derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
     run: scrollSummaryRows,
   }),
   defineEngagementType({
     name: 'scroll_depth_distribution',
+    derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
     run: scrollDistributionRows,
   }),
   defineEngagementType({
     name: 'page_scroll_performance',
+    derives: [EXIT_ENGAGEMENT_DIGEST],
     filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer"],
     customizable: true,
     limit: 100,
@@ -54,6 +58,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineEngagementType({
     name: 'interaction_summary',
+    derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
     run: interactionRows,
   }),

@@ -12,7 +12,7 @@ import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const KEEPS_ALL = [{ field: 'country', op: 'ne', value: 'Nowhere' }];
-const TYPES = ['summary_metrics', 'events_by_date', 'top_pages', 'entry_pages', 'exit_pages', 'page_performance', 'browser_name', 'country', 'top_referrers', 'traffic_sources', 'sessions_time_series', 'sessions_by_device', 'sessions_by_browser', 'region', 'city', 'page_time_analysis', 'session_pages', 'session_flow', 'session_duration_distribution', 'traffic_segments', 'scroll_depth_summary', 'scroll_depth_distribution', 'page_scroll_performance', 'interaction_summary'];
+const TYPES = ['summary_metrics', 'events_by_date', 'top_pages', 'entry_pages', 'exit_pages', 'page_performance', 'browser_name', 'country', 'top_referrers', 'traffic_sources', 'sessions_time_series', 'sessions_by_device', 'sessions_by_browser', 'region', 'city', 'page_time_analysis', 'session_pages', 'session_flow', 'session_duration_distribution', 'traffic_segments', 'scroll_depth_summary', 'scroll_depth_distribution', 'page_scroll_performance', 'interaction_summary', 'frustration_by_page', 'engagement_quality_by_page'];
 
 /** The `data` of each type's answer, unfiltered and filtered by {@link KEEPS_ALL}. */
 async function bothWays(sim: Simulator, websiteId: string, key: string, range: object): Promise<[string[], string[]]> {

@@ -3,12 +3,16 @@ import type { Website } from '../../../model/entities.js';
 import { CLICK_TARGETS, engagementDerivation, FORM_FIELDS, SCROLL_RANGES, scrollRangeIndex, type EngagementBatch } from '../../../model/derived/engagement.js';
 import { errorDerivation } from '../../../model/derived/errors.js';
 import type { SessionBatch } from '../../../model/traffic.js';
-import { createDistinct, median } from '../../readers/aggregate.js';
+import { createDistinct } from '../../readers/aggregate.js';
 import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { createDistinctGroups, type CountedDistinctGroups } from '../../readers/distinct-groups.js';
 import { walkDigestDays } from '../../readers/digest-days.js';
 import { EXIT_ENGAGEMENT_DIGEST, exitPageName, type DigestGroups, type ExitEngagementDigest } from './exit-engagement-digest.js';
+import { SPAN_PAGE_DIGEST, type SpanPageDigest } from './span-page-digest.js';
+import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
+import { createVisitorBits } from '../../readers/visitor-bits.js';
+import type { PackedLists } from '../../readers/packed-lists.js';
 import { NO_FILTERS, scanIdentifiedSessions } from '../../readers/session-identity.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
@@ -141,7 +145,7 @@ interface SpanPage {
   active: number;
   scroll: number;
   interactions: number;
-  readonly firstInteraction: number[];
+  readonly firstInteraction: ValueCounts;
 }
 
 /** Names of the path dictionary as `name` gives them, computed once per path code. */
@@ -159,21 +163,50 @@ function createPageNamer(ctx: RunContext, name: (path: string) => string): (code
   };
 }
 
+/** Adds a day's {@link SpanPageDigest} to the pages of {@link spanPages}, as its pageviews would have counted. */
+function foldSpanPages(digest: SpanPageDigest, pageOf: (name: string) => SpanPage & { index: number }, newVisitor: (group: number, key: number) => boolean): void {
+  const w = digest.weight;
+  const tallyFold = (into: Map<string, number>, codes: PackedLists, counts: PackedLists, k: number): void => {
+    for (let t = codes.offsets[k] as number; t < (codes.offsets[k + 1] as number); t++) tallyAdd(into, CLICK_TARGETS[codes.values[t] as number] ?? '', (counts.values[t] as number) * w);
+  };
+  digest.names.forEach((name, k) => {
+    const page = pageOf(name);
+    page.views += (digest.views[k] as number) * w;
+    for (let v = digest.visitors.offsets[k] as number; v < (digest.visitors.offsets[k + 1] as number); v++) {
+      if (newVisitor(page.index, digest.visitors.values[v] as number)) page.visitors += w;
+    }
+    page.rage += (digest.rage[k] as number) * w;
+    page.dead += (digest.dead[k] as number) * w;
+    page.errored += (digest.errored[k] as number) * w;
+    tallyFold(page.rageTargets, digest.rageTargets, digest.rageTargetCounts, k);
+    tallyFold(page.deadTargets, digest.deadTargets, digest.deadTargetCounts, k);
+    page.timeOnPage += (digest.timeOnPage[k] as number) * w;
+    page.active += (digest.active[k] as number) * w;
+    page.scroll += (digest.scroll[k] as number) * w;
+    page.interactions += (digest.interactions[k] as number) * w;
+    const { offsets, values } = digest.firstInteraction;
+    const from = offsets[k] as number;
+    const to = offsets[k + 1] as number;
+    if (to > from) page.firstInteraction.addCounts(values.subarray(from, to), digest.firstInteractionCounts.values.subarray(from, to));
+  });
+}
+
 function spanPages(ctx: RunContext): Map<string, SpanPage> {
   const nameOf = createPageNamer(ctx, pagePath);
   const pages = new Map<string, SpanPage & { index: number }>();
-  const newVisitor = createDistinct();
+  // One website's visitor keys are small: a bitmap per page beats a hash set on a long range.
+  const newVisitor = ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1 ? createVisitorBits() : createDistinct();
   let lastBatch: SessionBatch | null = null;
   let errors = new Set<number>();
   const pageOf = (name: string): SpanPage & { index: number } => {
     let page = pages.get(name);
     if (!page) {
-      page = { index: pages.size, views: 0, visitors: 0, rage: 0, dead: 0, errored: 0, rageTargets: new Map(), deadTargets: new Map(), timeOnPage: 0, active: 0, scroll: 0, interactions: 0, firstInteraction: [] };
+      page = { index: pages.size, views: 0, visitors: 0, rage: 0, dead: 0, errored: 0, rageTargets: new Map(), deadTargets: new Map(), timeOnPage: 0, active: 0, scroll: 0, interactions: 0, firstInteraction: createValueCounts() };
       pages.set(name, page);
     }
     return page;
   };
-  scanPageviews(ctx, false, ({ batch, p, engagement: e, website, visitorKey, weight }) => {
+  const visit = ({ batch, p, engagement: e, website, visitorKey, weight }: Pageview): void => {
     const name = nameOf(batch.pagePaths[p] as number);
     if (name === '') return;
     const page = pageOf(name);
@@ -197,8 +230,16 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
     page.scroll += (e.scrollDepth[p] as number) * weight;
     page.interactions += (e.interactions[p] as number) * weight;
     const ttfi = e.firstInteractionMs[p] as number;
-    if (ttfi > 0) page.firstInteraction.push(ttfi);
+    if (ttfi > 0) page.firstInteraction.add(ttfi);
+  };
+  // Without filters on one website, whole days fold their digest. With filters the spans still read
+  // every pageview, one by one: what the digests are checked against.
+  const serials = { last: 0 };
+  const digested = walkDigestDays(ctx, {
+    part: (fromMs, toMs) => scanPageviews(ctx, false, visit, fromMs, toMs, serials),
+    whole: (website, day) => foldSpanPages(ctx.traffic.derived(SPAN_PAGE_DIGEST, website, day), pageOf, newVisitor),
   });
+  if (!digested) scanPageviews(ctx, false, visit);
   scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record, visitorKey }) => {
     const name = record.path === '' ? '' : pagePath(record.path);
     if (name === '') return;
@@ -218,7 +259,7 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
     page.active += record.activeTime;
     page.scroll += record.maxScrollDepth;
     page.interactions += record.interactionCount;
-    if (record.timeToFirstInteraction > 0) page.firstInteraction.push(record.timeToFirstInteraction);
+    if (record.timeToFirstInteraction > 0) page.firstInteraction.add(record.timeToFirstInteraction);
   });
   return pages;
 }
@@ -256,7 +297,7 @@ export function qualityRows(ctx: RunContext): Row[] {
     attention_ratio: round1((100 * page.active) / Math.max(page.timeOnPage, 1)),
     avg_scroll_depth: round1(page.scroll / page.views),
     avg_interactions: round1(page.interactions / page.views),
-    median_time_to_first_interaction: median(page.firstInteraction),
+    median_time_to_first_interaction: page.firstInteraction.median(),
   }));
   return rows.sort((a, b) => (b.page_views as number) - (a.page_views as number) || byName(a, b));
 }

@@ -4,6 +4,7 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from './engagement-rows.js';
 import { EXIT_ENGAGEMENT_DIGEST } from './exit-engagement-digest.js';
+import { SPAN_PAGE_DIGEST } from './span-page-digest.js';
 import catalogue from './engagement-catalogue.json' with { type: 'json' };
 
 /**
@@ -24,7 +25,7 @@ const defineEngagementType = declareUnder({ family: FAMILY });
 export const engagementTypes: QueryTypeDefinition[] = [
   defineEngagementType({
     name: 'frustration_by_page',
-    derives: [engagementDerivation, errorDerivation],
+    derives: [SPAN_PAGE_DIGEST, engagementDerivation, errorDerivation],
     run: frustrationRows,
   }),
   defineEngagementType({
@@ -33,7 +34,7 @@ export const engagementTypes: QueryTypeDefinition[] = [
   }),
   defineEngagementType({
     name: 'engagement_quality_by_page',
-    derives: [engagementDerivation, errorDerivation],
+    derives: [SPAN_PAGE_DIGEST, engagementDerivation, errorDerivation],
     run: qualityRows,
   }),
   defineEngagementType({

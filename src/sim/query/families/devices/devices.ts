@@ -25,10 +25,17 @@ function deviceOf(ctx: RunContext, s: SessionVisit): string {
 
 /** Groups by two strings, leaving out sessions where either is empty; `[a, b, stats]` per group. */
 function pairGroups(ctx: RunContext, first: (s: SessionVisit) => string, second: (s: SessionVisit) => string) {
+  // The key of each pair, built once: pairs repeat from session to session.
+  const keys = new Map<string, Map<string, string>>();
   const groups = groupVisits(ctx, (s) => {
     const a = first(s);
     const b = second(s);
-    return a === '' || b === '' ? null : `${a}${SEPARATOR}${b}`;
+    if (a === '' || b === '') return null;
+    let byB = keys.get(a);
+    if (!byB) keys.set(a, (byB = new Map()));
+    let key = byB.get(b);
+    if (key === undefined) byB.set(b, (key = `${a}${SEPARATOR}${b}`));
+    return key;
   });
   return [...groups].map(([key, stats]) => {
     const [a, b] = key.split(SEPARATOR) as [string, string];

@@ -63,22 +63,11 @@ export interface ScriptBatcher {
 }
 
 interface Queued {
-  /** The operation's name, key count, argument count, keys and arguments, each as {@link encodeField} writes it. */
-  readonly encoded: string;
-  /** The characters of `encoded`. */
+  readonly argv: readonly string[];
+  /** The characters of `argv`. */
   readonly chars: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-}
-
-/**
- * One field of a batch's payload: its length in UTF-8 bytes, a colon, the text (the `BATCH`
- * script reads Lua strings, which count bytes). A batch travels as one script argument, not as
- * one argument per key and value: the client's per-argument work (flattening, conversion, a
- * RESP header each) cost more than the fields themselves.
- */
-function encodeField(text: string): string {
-  return `${Buffer.byteLength(text)}:${text}`;
 }
 
 /** Creates the batcher of one store (its counts start at 0). */
@@ -110,9 +99,8 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
     const batch = queue.slice(0, size);
     queue = queue.slice(size);
     for (const queued of batch) queuedChars -= queued.chars;
-    // Joined, the payload is one flat string; appended piece by piece it would be a deep rope
-    // for the client and the socket write to flatten.
-    const argv = [String(batch.length), batch.map((queued) => queued.encoded).join('')];
+    const argv: string[] = [String(batch.length)];
+    for (const queued of batch) for (const arg of queued.argv) argv.push(arg);
     roundTrips++;
     operations += batch.length;
     inFlight++;
@@ -168,11 +156,10 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   return {
     run(operation, keys, args) {
       return new Promise((resolve, reject) => {
-        let encoded = encodeField(operation) + encodeField(String(keys.length)) + encodeField(String(args.length));
-        for (const key of keys) encoded += encodeField(key);
-        for (const arg of args) encoded += encodeField(arg);
-        const chars = encoded.length;
-        queue.push({ encoded, chars, resolve, reject });
+        const argv = [operation, String(keys.length), String(args.length), ...keys, ...args];
+        let chars = 0;
+        for (const arg of argv) chars += arg.length;
+        queue.push({ argv, chars, resolve, reject });
         queuedChars += chars;
         schedule();
       });

@@ -373,9 +373,8 @@ export type Operation = keyof typeof OPERATIONS;
  * operation only: what it wrote before the failure stays, as with a script of its own.
  *
  * KEYS: one key under the simulator's hash tag (it routes the call on a cluster; every key an
- * operation names carries the same tag). ARGV: the number of operations, then one payload:
- * per operation its name, its number of keys, its number of arguments, its keys, its
- * arguments, each field as `<length in bytes>:<text>` (`encodeField` in `redis-batch.ts`).
+ * operation names carries the same tag). ARGV: the number of operations, then per operation:
+ * its name, its number of keys, its number of arguments, its keys, its arguments.
  * Returns one pair per operation: {1, what it returned} or {0, the error}.
  */
 export const BATCH = `${NUMBERS}${SERVER_MS}
@@ -383,23 +382,19 @@ local run = {}
 ${Object.entries(OPERATIONS)
   .map(([name, body]) => `run['${name}'] = function(KEYS, ARGV)\n${body}end\n`)
   .join('')}
-local payload = ARGV[2]
-local at = 1
-local function field()
-  local colon = string.find(payload, ':', at, true)
-  local n = tonumber(string.sub(payload, at, colon - 1))
-  at = colon + n + 1
-  return string.sub(payload, colon + 1, colon + n)
-end
 local out = {}
+local i = 2
 for o = 1, tonumber(ARGV[1]) do
-  local op = run[field()]
-  local nk = tonumber(field())
-  local na = tonumber(field())
+  local op = run[ARGV[i]]
+  local nk = tonumber(ARGV[i + 1])
+  local na = tonumber(ARGV[i + 2])
+  i = i + 3
   local k = {}
-  for j = 1, nk do k[j] = field() end
+  for j = 1, nk do k[j] = ARGV[i + j - 1] end
+  i = i + nk
   local a = {}
-  for j = 1, na do a[j] = field() end
+  for j = 1, na do a[j] = ARGV[i + j - 1] end
+  i = i + na
   local ok, result = pcall(op, k, a)
   if ok then
     out[o] = {1, result}

@@ -187,7 +187,7 @@ export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
 
 /** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
 interface ScriptCommands {
-  simBatch(anyKey: string, count: string, payload: string): Promise<BatchOutcome[]>;
+  simBatch(anyKey: string, ...argv: string[]): Promise<BatchOutcome[]>;
   simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
   simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
   simTotal(fingerprints: string, prefix: string): Promise<number>;
@@ -497,7 +497,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       call(() => {
         batchTrips++;
         batchOperations += Number(argv[0]);
-        return redis.simBatch(K.req, argv[0]!, argv[1]!);
+        return redis.simBatch(K.req, ...argv);
       }),
     failed: refusedOperation,
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSeededWorld } from '../../../src/fixtures/world.js';
 import { anonymousIdOf, parseSessionId, sessionIdOf } from '../../../src/sim/model/identity.js';
-import { freshSimulator } from '../../helpers/sim.js';
+import { call, freshSimulator } from '../../helpers/sim.js';
 import { outcomesOf, rowsFor, runQuery, STORE, sumOf, type Row } from './support.js';
 
 const WEEK = { startDate: '2025-05-26', endDate: '2025-06-01' };
@@ -22,6 +22,21 @@ describe.each(['42', '7'])('the errors types of seed %s', (seed) => {
     expect(sumOf(byType, 'count')).toBe(summary?.totalErrors);
     expect(sumOf(byMessage, 'count')).toBe(summary?.totalErrors);
     expect(byMessage.length).toBe(summary?.uniqueErrorTypes);
+  });
+
+  it('split the summary errors once by each error_segments dimension, a posted error (no country) included', async () => {
+    const posting = freshSimulator({ seed, profile: 'live' });
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    const span = { path: '/segments-checkout', message: 'Segments: posted', errorType: 'TypeError', timestamp: Date.UTC(2025, 4, 28, 12), anonymousId: 'anon_segments', sessionId: 'sess_segments' };
+    expect((await call(posting, 'POST', '/errors', { query: { client_id: STORE.website_id }, headers: { 'user-agent': chrome }, body: [span] })).status).toBeLessThan(300);
+    const [summary] = await rows(posting, 'error_summary');
+    const segments = await rows(posting, 'error_segments');
+    for (const dimension of ['browser', 'browser_version', 'os', 'device', 'country']) {
+      const of = segments.filter((r) => r.dimension === dimension);
+      expect(of.length).toBeGreaterThan(0);
+      expect(sumOf(of, 'errors')).toBe(summary?.totalErrors);
+    }
+    expect(segments.find((r) => r.dimension === 'country' && r.value === '')?.errors).toBe(1);
   });
 
   it('sum the daily series to the summary', async () => {

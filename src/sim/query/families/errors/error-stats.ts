@@ -129,24 +129,34 @@ export interface ErrorTally {
  * sample stands for `weight` errors by `weight` visitors in `weight` sessions.
  */
 export function tallyErrors<K>(ctx: RunContext, keyOf: (error: ErrorRecord) => K | null): Map<K, ErrorTally> {
-  const groups = new Map<K, ErrorTally>();
-  const indexes = new Map<K, number>();
+  return tallyErrorsBy(ctx, [keyOf])[0] as Map<K, ErrorTally>;
+}
+
+/** {@link tallyErrors} by each of `keyOfs` in one scan: result `d` holds the groups of `keyOfs[d]`. */
+export function tallyErrorsBy<K>(ctx: RunContext, keyOfs: readonly ((error: ErrorRecord) => K | null)[]): Map<K, ErrorTally>[] {
+  const groups = keyOfs.map(() => new Map<K, ErrorTally>());
+  const indexes = keyOfs.map(() => new Map<K, number>());
+  let nextIndex = 0;
   const isNewUser = createDistinct();
   const isNewSession = createDistinct();
   scanErrors(ctx, (error) => {
-    const key = keyOf(error);
-    if (key === null) return;
-    let tally = groups.get(key);
-    if (!tally) {
-      tally = { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
-      groups.set(key, tally);
-      indexes.set(key, indexes.size);
-    }
-    const group = indexes.get(key) as number;
-    tally.count += error.weight;
-    if (isNewUser(group, error.visitorKey)) tally.users += error.weight;
-    if (isNewSession(group, error.sessionKey)) tally.sessions += error.weight;
-    if (error.timeMs > tally.lastSeenMs) tally.lastSeenMs = error.timeMs;
+    keyOfs.forEach((keyOf, d) => {
+      const key = keyOf(error);
+      if (key === null) return;
+      const byKey = groups[d] as Map<K, ErrorTally>;
+      const indexOf = indexes[d] as Map<K, number>;
+      let tally = byKey.get(key);
+      if (!tally) {
+        tally = { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
+        byKey.set(key, tally);
+        indexOf.set(key, nextIndex++);
+      }
+      const group = indexOf.get(key) as number;
+      tally.count += error.weight;
+      if (isNewUser(group, error.visitorKey)) tally.users += error.weight;
+      if (isNewSession(group, error.sessionKey)) tally.sessions += error.weight;
+      if (error.timeMs > tally.lastSeenMs) tally.lastSeenMs = error.timeMs;
+    });
   });
   return groups;
 }

@@ -9,7 +9,7 @@ import { declareUnder, defineQueryType, type QueryTypeDefinition, type Row, type
 import { formatDate } from '../../engine/dates.js';
 import { continuationComparisonRow } from './error-continuation.js';
 import { customerImpactRow } from './error-impact.js';
-import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, type ErrorRecord, type ErrorTally } from './error-stats.js';
+import { byCountThenName, formatDateTime64, scanErrors, tallyErrors, tallyErrorsBy, type ErrorRecord, type ErrorTally } from './error-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
 import catalogue from './errors-catalogue.json' with { type: 'json' };
 
@@ -218,10 +218,36 @@ function segmentValue(c: ErrorContext, d: number): string {
 }
 
 /** Errors and error sessions per value of each session dimension, in the traffic_segments long form. */
+/** The context field that segment dimension `dimension` reads, but for the browser version, which reads two. */
+const SEGMENT_FIELDS = { browser: 'browser_name', os: 'os_name', device: 'device_type', country: 'country' } as const;
+
+/**
+ * {@link segmentValue} of dimension `d` as a key of errors: a dimension of one session field
+ * reads that field alone, not the whole context (the client versions are the costly part).
+ */
+function segmentKeyOf(ctx: RunContext, d: number): (e: ErrorRecord) => string {
+  const dimension = SEGMENT_DIMENSIONS[d] as (typeof SEGMENT_DIMENSIONS)[number];
+  if (dimension === 'browser_version') return (e) => segmentValue(contextOf(ctx, e), d);
+  const field = SEGMENT_FIELDS[dimension];
+  const { values } = ctx.dictionaries;
+  return (e) => {
+    const { source } = e;
+    let value: string;
+    if (source.kind === 'ingested') {
+      const { span } = source;
+      value = field === 'browser_name' ? span.browserName : field === 'os_name' ? span.osName : field === 'device_type' ? span.deviceType : '';
+    } else {
+      value = values[field][source.sessions.dims[field][source.sample] as number] ?? '';
+    }
+    return dimension === 'device' ? deviceLabel(value) : value;
+  };
+}
+
 function segmentRows(ctx: RunContext): Row[] {
   const rows: Row[] = [];
+  const tallies = tallyErrorsBy(ctx, SEGMENT_DIMENSIONS.map((_, d) => segmentKeyOf(ctx, d)));
   SEGMENT_DIMENSIONS.forEach((dimension, d) => {
-    const byValue = tallyErrors(ctx, (e) => segmentValue(contextOf(ctx, e), d));
+    const byValue = tallies[d] as Map<string, ErrorTally>;
     const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
     for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
   });

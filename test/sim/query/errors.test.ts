@@ -28,7 +28,7 @@ describe.each(['42', '7'])('the errors types of seed %s', (seed) => {
     const posting = freshSimulator({ seed, profile: 'live' });
     const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
     const span = { path: '/segments-checkout', message: 'Segments: posted', errorType: 'TypeError', timestamp: Date.UTC(2025, 4, 28, 12), anonymousId: 'anon_segments', sessionId: 'sess_segments' };
-    expect((await call(posting, 'POST', '/errors', { query: { client_id: STORE.website_id }, headers: { 'user-agent': chrome }, body: [span] })).status).toBeLessThan(300);
+    expect((await call(posting, 'POST', '/errors', { query: { client_id: 'web_acme_store' }, headers: { 'user-agent': chrome }, body: [span] })).status).toBeLessThan(300);
     const [summary] = await rows(posting, 'error_summary');
     const segments = await rows(posting, 'error_segments');
     for (const dimension of ['browser', 'browser_version', 'os', 'device', 'country']) {

@@ -83,13 +83,13 @@ function groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): 
     whole(website, day, ingested) {
       const digest = ctx.traffic.derived(SEGMENT_DAY_DIGEST, website, day);
       const w = digest.weight;
-      digest.dimensions.forEach((counts, d) => {
-        counts.keys.forEach((key, k) => {
-          const stats = statsOf(d, key);
-          stats.pageviews += (counts.pageviews[k] as number) * w;
-          stats.sessions += (counts.sessions[k] as number) * w;
-        });
-      });
+      for (let d = 0; d < keyOfs.length; d++) {
+        for (let k = digest.offsets[d] as number; k < (digest.offsets[d + 1] as number); k++) {
+          const stats = statsOf(d, digest.keys[k] as string);
+          stats.pageviews += (digest.pageviews[k] as number) * w;
+          stats.sessions += (digest.sessions[k] as number) * w;
+        }
+      }
       ingested(visit);
     },
   });

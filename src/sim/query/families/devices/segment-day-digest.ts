@@ -37,23 +37,21 @@ export function segmentKeyOfs(dictionaries: Dictionaries): KeyOf<string>[] {
   return SEGMENT_DIMENSIONS.map((dimension) => keyOfs[dimension]);
 }
 
-/** One dimension of a {@link SegmentDayDigest}: its keys in the order first seen, sessions and pageviews of each. */
-export interface SegmentCounts {
-  readonly keys: readonly string[];
-  readonly sessions: Uint32Array;
-  readonly pageviews: Uint32Array;
-}
-
 /**
  * The sessions of one website's generated sessions of one UTC day by each segment dimension, as
  * traffic_segments counts them without filters: what a range's pass folds instead of the day's
- * sessions. Counts are of samples (multiply by `weight`).
+ * sessions. Flat, dimension after dimension (so the traffic cache sizes it whole): dimension `d`
+ * holds entries `offsets[d] .. offsets[d + 1]`, each key in the order first seen. Counts are of
+ * samples (multiply by `weight`).
  */
 export interface SegmentDayDigest {
   /** The sample weight of the day's sessions. */
   readonly weight: number;
-  /** By dimension, in the order of {@link SEGMENT_DIMENSIONS}. */
-  readonly dimensions: readonly SegmentCounts[];
+  /** One more entry than {@link SEGMENT_DIMENSIONS}. */
+  readonly offsets: Uint32Array;
+  readonly keys: readonly string[];
+  readonly sessions: Uint32Array;
+  readonly pageviews: Uint32Array;
 }
 
 /** The per-day digest of sessions by segment: shared with the traffic it is derived from. */
@@ -85,6 +83,14 @@ export const SEGMENT_DAY_DIGEST: Derivation<SegmentDayDigest> = {
         into.pageviews[slot] = (into.pageviews[slot] as number) + pages;
       });
     }
-    return { weight: batch.weight, dimensions: counts.map((c) => ({ keys: c.keys, sessions: Uint32Array.from(c.sessions), pageviews: Uint32Array.from(c.pageviews) })) };
+    const offsets = new Uint32Array(counts.length + 1);
+    counts.forEach((c, d) => (offsets[d + 1] = (offsets[d] as number) + c.keys.length));
+    return {
+      weight: batch.weight,
+      offsets,
+      keys: counts.flatMap((c) => c.keys),
+      sessions: Uint32Array.from(counts.flatMap((c) => c.sessions)),
+      pageviews: Uint32Array.from(counts.flatMap((c) => c.pageviews)),
+    };
   },
 };

@@ -94,8 +94,7 @@ function walkExitPageviews(ctx: RunContext, visit: (view: Pageview) => void, fol
 
 /** Adds group `k` of a day's digest groups to `counts` as `key`, each session and visitor standing for `weight`. */
 function foldGroup<K>(counts: CountedDistinctGroups<K>, key: K, groups: DigestGroups, k: number, weight: number): void {
-  const { offsets, values } = groups.visitors;
-  counts.addCounted(key, groups.sessions[k] as number, values, offsets[k] as number, offsets[k + 1] as number, weight);
+  counts.addCounted(key, groups.sessions[k] as number, groups.visitors, groups.visitorOffsets[k] as number, groups.visitorOffsets[k + 1] as number, weight);
 }
 
 /** Rounds to one decimal, the precision of the engagement rates and averages. */

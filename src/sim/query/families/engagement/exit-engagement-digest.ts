@@ -1,7 +1,7 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import { engagementDerivation, scrollRangeIndex } from '../../../model/derived/engagement.js';
 import { createPairSet } from '../../readers/pair-set.js';
-import { packLists, type PackedLists } from '../../readers/packed-lists.js';
+import { packLists } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 
 /** A path as page_scroll_performance names it: trailing slash trimmed, root becomes ''. */
@@ -9,10 +9,14 @@ export function exitPageName(path: string): string {
   return path.replace(/\/+$/, '');
 }
 
-/** Groups of one day's sessions: sessions per group and the distinct visitors of each, packed group after group. */
+/**
+ * Groups of one day's sessions: sessions per group and the distinct visitors of each, packed group
+ * after group (`visitors[visitorOffsets[k] .. visitorOffsets[k + 1]]`; flat, so the traffic cache sizes them).
+ */
 export interface DigestGroups {
   readonly sessions: Uint32Array;
-  readonly visitors: PackedLists;
+  readonly visitorOffsets: Uint32Array;
+  readonly visitors: Uint32Array;
 }
 
 /**
@@ -60,7 +64,10 @@ function createDayGroups() {
       sessions[group] = (sessions[group] as number) + 1;
       if (seen.add(group, visitor)) (visitorLists[group] as number[]).push(visitor);
     },
-    done: (): DigestGroups => ({ sessions: Uint32Array.from(sessions), visitors: packLists(visitorLists) }),
+    done(): DigestGroups {
+      const { offsets, values } = packLists(visitorLists);
+      return { sessions: Uint32Array.from(sessions), visitorOffsets: offsets, visitors: values };
+    },
   };
 }
 

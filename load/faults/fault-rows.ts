@@ -75,7 +75,7 @@ async function singleRedis(appendonly: boolean): Promise<FaultSetup & { readonly
 }
 
 /** A single Redis behind the proxy: the simulator's store is the proxy's port. */
-async function proxiedRedis(): Promise<FaultSetup & { readonly proxy: Awaited<ReturnType<typeof createTcpProxy>> }> {
+async function proxiedRedis(): Promise<FaultSetup & { readonly proxy: RedisProxy }> {
   const server = await startRedis();
   const proxy = await createTcpProxy(server.port);
   return {
@@ -86,6 +86,24 @@ async function proxiedRedis(): Promise<FaultSetup & { readonly proxy: Awaited<Re
       await proxy.close();
       await server.stop();
     },
+  };
+}
+
+/** The TCP proxy of a row set up by {@link proxiedRedis}. */
+type RedisProxy = Awaited<ReturnType<typeof createTcpProxy>>;
+
+/**
+ * A fault on the link to Redis: `start` applied to the row's proxy for {@link FAULT_SECONDS},
+ * then `end`; `detail` says what was done.
+ */
+function proxyFault(start: (proxy: RedisProxy) => void, end: (proxy: RedisProxy) => void, detail: string): FaultRow['inject'] {
+  return async ({ setup }) => {
+    const { proxy } = setup as FaultSetup & { readonly proxy: RedisProxy };
+    const began = Date.now();
+    start(proxy);
+    await pause(FAULT_SECONDS * 1000);
+    end(proxy);
+    return { began, ended: Date.now(), detail };
   };
 }
 
@@ -177,14 +195,7 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     short: false,
     dropsConnections: false,
     setup: proxiedRedis,
-    async inject({ setup }) {
-      const { proxy } = setup as Awaited<ReturnType<typeof proxiedRedis>>;
-      const began = Date.now();
-      proxy.setDelay(FAULT_SECONDS * 1000);
-      await pause(FAULT_SECONDS * 1000);
-      proxy.setDelay(0);
-      return { began, ended: Date.now(), detail: `every chunk between the simulator and Redis delayed ${FAULT_SECONDS} s` };
-    },
+    inject: proxyFault((proxy) => proxy.setDelay(FAULT_SECONDS * 1000), (proxy) => proxy.setDelay(0), `every chunk between the simulator and Redis delayed ${FAULT_SECONDS} s`),
   },
   {
     id: 'slow-under-timeout',
@@ -193,15 +204,8 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     short: false,
     dropsConnections: false,
     setup: proxiedRedis,
-    async inject({ setup }) {
-      const { proxy } = setup as Awaited<ReturnType<typeof proxiedRedis>>;
-      const began = Date.now();
-      // Each round trip takes 1.8 s: under the command timeout (2 s), so no call gives up.
-      proxy.setDelay(900);
-      await pause(FAULT_SECONDS * 1000);
-      proxy.setDelay(0);
-      return { began, ended: Date.now(), detail: 'every chunk between the simulator and Redis delayed 0.9 s (a round trip 1.8 s, under the 2 s command timeout)' };
-    },
+    // Each round trip takes 1.8 s: under the command timeout (2 s), so no call gives up.
+    inject: proxyFault((proxy) => proxy.setDelay(900), (proxy) => proxy.setDelay(0), 'every chunk between the simulator and Redis delayed 0.9 s (a round trip 1.8 s, under the 2 s command timeout)'),
   },
   {
     id: 'cut',
@@ -210,14 +214,7 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     short: true,
     dropsConnections: false,
     setup: proxiedRedis,
-    async inject({ setup }) {
-      const { proxy } = setup as Awaited<ReturnType<typeof proxiedRedis>>;
-      const began = Date.now();
-      proxy.cut();
-      await pause(FAULT_SECONDS * 1000);
-      proxy.restore();
-      return { began, ended: Date.now(), detail: `no byte through for ${FAULT_SECONDS} s (held, then delivered)` };
-    },
+    inject: proxyFault((proxy) => proxy.cut(), (proxy) => proxy.restore(), `no byte through for ${FAULT_SECONDS} s (held, then delivered)`),
   },
   {
     id: 'maxmemory',

@@ -2,11 +2,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
-import type { JournalEntry } from '../../src/sim/journal/journal.js';
 import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
 import { createScriptBatcher, MAX_BATCH_CHARS, MAX_BATCH_OPERATIONS, type BatchOutcome } from '../../src/store/redis-batch.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { call, secretOf } from '../helpers/sim.js';
+import { admittedEntry } from '../helpers/journal-entries.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 /**
@@ -36,26 +36,7 @@ function rawClient(): Redis {
 }
 
 /** One journal entry as the simulator writes it. */
-const JOURNAL_ENTRY: JournalEntry = {
-  seq: 1,
-  at: 1_750_000_000_000,
-  requestId: 'req_1',
-  method: 'GET',
-  path: '/v1/query/types',
-  route: '/v1/query/types',
-  identity: 'apikey:key_1',
-  keyId: 'key_1',
-  outcome: 'admitted',
-  status: 200,
-  checks: [],
-  inFlight: 0,
-  inFlightCap: 20,
-  faults: [],
-  fingerprint: 'fp1',
-  retryAfter: null,
-  warnings: [],
-  reason: null,
-};
+const JOURNAL_ENTRY = admittedEntry(1, 1_750_000_000_000);
 
 /** `count` simulators on one fresh prefix, ready, with their stores. */
 async function sharing(count: number): Promise<{ sims: Simulator[]; stores: RedisStore[] }> {

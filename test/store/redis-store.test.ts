@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeSlot, createSlidingLog, peekSlots, type SlidingLog } from '../../src/sim/admission/sliding-log.js';
-import type { JournalEntry } from '../../src/sim/journal/journal.js';
 import { BEGIN_COMMANDS, type SharedSettings } from '../../src/sim/store/shared-store.js';
 import { createRedisStore, JOURNAL_PAGE, type RedisStore, type RedisStoreOptions } from '../../src/store/redis-store.js';
+import { admittedEntry } from '../helpers/journal-entries.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -50,28 +50,6 @@ const SETTINGS: SharedSettings = { seed: '42', profile: 'spec', limits: 'enforce
 /** An epoch instant in 2025, so instants have 13 digits as they do in a running simulator. */
 const T0 = 1_750_000_000_000;
 
-function entry(seq: number, at: number): JournalEntry {
-  return {
-    seq,
-    at,
-    requestId: `req_${seq}`,
-    method: 'GET',
-    path: '/v1/query/types',
-    route: '/v1/query/types',
-    identity: 'apikey:key_1',
-    keyId: 'key_1',
-    outcome: 'admitted',
-    status: 200,
-    checks: [],
-    inFlight: 0,
-    inFlightCap: 20,
-    faults: [],
-    fingerprint: `fp${seq}`,
-    retryAfter: null,
-    warnings: [],
-    reason: null,
-  };
-}
 
 describe('sliding windows in Redis', () => {
   it('decides every check exactly as consumeSlot does, across identities and lowered limits, and peek predicts it', async () => {
@@ -274,7 +252,7 @@ describe('a reset of the Redis store', () => {
     await store.ordinal('x');
     await store.append('one');
     await store.append('two');
-    await store.journal.append(entry(1, T0));
+    await store.journal.append(admittedEntry(1, T0));
     const { lease } = await store.leases.acquire('fp', 3);
 
     expect(await store.reset('the reset', T0 + 5)).toBe(3);
@@ -308,7 +286,7 @@ describe('prefixes on one Redis', () => {
     await a.append('only in a');
     expect(await b.read(0, 10)).toEqual([]);
     expect(await b.begin(true, 0)).toMatchObject({ index: 1, seq: 1, last: 0 });
-    await a.journal.append(entry(1, T0));
+    await a.journal.append(admittedEntry(1, T0));
     expect(await b.journal.list()).toEqual([]);
     await b.reset('reset b', T0);
     expect(await a.read(0, 10)).toEqual([{ position: 1, body: 'only in a' }]);
@@ -338,9 +316,9 @@ describe('the decision journal in Redis', () => {
     const b = openStore({ prefix: a.prefix });
     await a.open(SETTINGS);
     await b.open(SETTINGS);
-    await Promise.all([3, 1, 4, 2].map((seq) => (seq % 2 ? a : b).journal.append(entry(seq, T0 + seq))));
+    await Promise.all([3, 1, 4, 2].map((seq) => (seq % 2 ? a : b).journal.append(admittedEntry(seq, T0 + seq))));
     expect((await b.journal.list()).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
-    expect((await a.journal.list())[0]).toEqual(entry(1, T0 + 1));
+    expect((await a.journal.list())[0]).toEqual(admittedEntry(1, T0 + 1));
     expect(await a.journal.info()).toMatchObject({ complete: true, capacity: 5, size: 4, dropped: 0 });
   });
 
@@ -348,7 +326,7 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open({ ...SETTINGS, journalCapacity: 3 * JOURNAL_PAGE });
     const count = 2 * JOURNAL_PAGE + 1;
-    await Promise.all(Array.from({ length: count }, (_, i) => store.journal.append(entry(count - i, T0 + i))));
+    await Promise.all(Array.from({ length: count }, (_, i) => store.journal.append(admittedEntry(count - i, T0 + i))));
     expect((await store.journal.list()).map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
   });
 
@@ -356,7 +334,7 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open(SETTINGS);
     await store.reset('reset', T0);
-    for (let seq = 1; seq <= 8; seq++) await store.journal.append(entry(seq, T0 + seq * 10));
+    for (let seq = 1; seq <= 8; seq++) await store.journal.append(admittedEntry(seq, T0 + seq * 10));
     expect((await store.journal.list()).map((e) => e.seq)).toEqual([4, 5, 6, 7, 8]);
     expect(await store.journal.info()).toEqual({ complete: false, since: T0 + 40, capacity: 5, size: 5, dropped: 3 });
   });
@@ -365,9 +343,9 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open(SETTINGS);
     await store.reset('reset', T0);
-    await store.journal.append(entry(1, T0 + 1));
+    await store.journal.append(admittedEntry(1, T0 + 1));
     expect(await store.journal.clear(T0 + 50)).toEqual({ complete: false, since: T0 + 50, capacity: 5, size: 0, dropped: 0 });
-    await store.journal.append(entry(2, T0 + 60));
+    await store.journal.append(admittedEntry(2, T0 + 60));
     expect(await store.journal.info()).toEqual({ complete: false, since: T0 + 50, capacity: 5, size: 1, dropped: 0 });
   });
 });

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, groupAlive, REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
+import { CLI_ENTRY, groupAlive, holdsWithin, REPO_ROOT, startProcess, type CliProcess } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 /**
@@ -60,16 +60,6 @@ function accepting(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/** Polls `check` until it holds or the deadline passes; true when it held. */
-async function holdsWithin(ms: number, check: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 /** One way to start the server. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type CliProcess } from '../helpers/cli.js';
+import { holdsWithin, startCli, type CliProcess } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { fetchAnswer } from '../helpers/wire.js';
 
@@ -20,16 +20,6 @@ afterAll(async () => {
   await cli?.exited;
   await redis?.stop();
 });
-
-/** Polls `check` until it holds or `ms` have passed; true when it held (a bound, not a sleep deciding the outcome). */
-async function holdsWithin(ms: number, check: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 const LOST = /^analytics-sim: the store at redis:\/\/127\.0\.0\.1:\d+\/0 \(prefix data-loss-cli-\d+\) lost the data it held \(a Redis restarted without persistence, or flushed\), found at \S+: .*run Redis with --appendonly yes to keep them$/gm;
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type CliProcess } from '../helpers/cli.js';
+import { holdsWithin, startCli, type CliProcess } from '../helpers/cli.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { fetchAnswer } from '../helpers/wire.js';
 
@@ -38,16 +38,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Polls `check` until it holds or `ms` have passed; true when it held. */
-async function holdsWithin(ms: number, check: () => boolean): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 function start(args: readonly string[]): CliProcess {

@@ -122,3 +122,16 @@ export function groupAlive(pgid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Polls `check` every 50 ms until it holds or `ms` have passed; true when it held. A bound on
+ * how long to wait for a process to do something, never what decides a test's outcome.
+ */
+export async function holdsWithin(ms: number, check: () => boolean | Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}

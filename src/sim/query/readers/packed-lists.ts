@@ -18,3 +18,9 @@ export function packLists(lists: readonly (readonly number[])[]): PackedLists {
   lists.forEach((list, k) => values.set(list, offsets[k] as number));
   return { offsets, values };
 }
+
+/** The keys of each tally in ascending order and how many each counted, packed tally after tally: lists of (value, count) pairs. */
+export function packTallies(tallies: readonly ReadonlyMap<number, number>[]): [PackedLists, PackedLists] {
+  const keys = tallies.map((tally) => [...tally.keys()].sort((a, b) => a - b));
+  return [packLists(keys), packLists(keys.map((list, k) => list.map((key) => (tallies[k] as ReadonlyMap<number, number>).get(key) as number)))];
+}

@@ -2,7 +2,7 @@ import type { Derivation } from '../../../traffic-cache.js';
 import { engagementDerivation } from '../../../model/derived/engagement.js';
 import { errorDerivation } from '../../../model/derived/errors.js';
 import { createPairSet } from '../../readers/pair-set.js';
-import { packLists, type PackedLists } from '../../readers/packed-lists.js';
+import { packLists, packTallies, type PackedLists } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
@@ -37,12 +37,6 @@ export interface SpanPageDigest {
   /** Per page, its positive times to first interaction (ms), ascending, and how many views had each. */
   readonly firstInteraction: PackedLists;
   readonly firstInteractionCounts: PackedLists;
-}
-
-/** Ascending keys of each tally and their counts, packed page after page. */
-function packTallies(tallies: readonly Map<number, number>[]): [PackedLists, PackedLists] {
-  const keys = tallies.map((tally) => [...tally.keys()].sort((a, b) => a - b));
-  return [packLists(keys), packLists(keys.map((list, k) => list.map((key) => (tallies[k] as Map<number, number>).get(key) as number)))];
 }
 
 function tally(into: Map<number, number>, key: number): void {

@@ -1,6 +1,6 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import { createPairSet } from '../../readers/pair-set.js';
-import { packLists } from '../../readers/packed-lists.js';
+import { packLists, packTallies } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 
 /**
@@ -81,9 +81,7 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
     }
   }
   const { offsets: visitorOffsets, values: visitors } = packLists(visitorLists);
-  const ascending = timeLists.map((times) => [...times.keys()].sort((a, b) => a - b));
-  const { offsets: timeOffsets, values: timeValues } = packLists(ascending);
-  const { values: timeCounts } = packLists(ascending.map((values, slot) => values.map((value) => (timeLists[slot] as Map<number, number>).get(value) as number)));
+  const [{ offsets: timeOffsets, values: timeValues }, { values: timeCounts }] = packTallies(timeLists);
   return {
     weight: batch.weight,
     paths: Uint16Array.from(order),

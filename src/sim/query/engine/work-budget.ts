@@ -79,7 +79,7 @@ export function dayWeightOf(type: string): number {
 }
 
 /** Website-days of a parameter, in tenths of a website-day. */
-export function costOf(parameter: ParameterPlan, scope: ScopeWeight): number {
+function costOf(parameter: ParameterPlan, scope: ScopeWeight): number {
   const tenths = parameter.type.target === 'website' ? scope.sampled + scope.flat : 10;
   return parameter.type.skipDateRange ? tenths : daysOf(parameter) * tenths;
 }

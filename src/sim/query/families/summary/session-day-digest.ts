@@ -1,6 +1,7 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createPairSet } from '../../readers/pair-set.js';
+import { packTallies } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf } from '../../readers/session-visits.js';
 
@@ -30,12 +31,6 @@ export interface SessionDayDigest {
   readonly durationCounts: Uint32Array;
 }
 
-/** A histogram as ascending values and their counts. */
-function pairsOf(histogram: Map<number, number>): [Uint32Array, Uint32Array] {
-  const values = Uint32Array.from(histogram.keys()).sort();
-  return [values, Uint32Array.from(values, (v) => histogram.get(v) as number)];
-}
-
 function digestDay(batch: SessionBatch): SessionDayDigest {
   let pageviews = 0;
   let events = 0;
@@ -57,8 +52,8 @@ function digestDay(batch: SessionBatch): SessionDayDigest {
     const visitor = batch.visitor[i] as number;
     if (seen.add(0, visitor)) visitors.push(visitor);
   }
-  const [activeValues, activeCounts] = pairsOf(active);
-  const [durationValues, durationCounts] = pairsOf(durations);
+  const [{ values: activeValues }, { values: activeCounts }] = packTallies([active]);
+  const [{ values: durationValues }, { values: durationCounts }] = packTallies([durations]);
   return {
     weight: batch.weight,
     sessions: batch.count,

@@ -60,6 +60,8 @@ export interface TrafficReader {
    * nothing, or a pinned reader after a {@link clear} compute without the store.
    */
   seeded<T>(entities: readonly (Website | ShortLink | UptimeMonitor)[], tables: Dictionaries, key: string, make: () => T): T;
+  /** Whether {@link seeded} with these arguments would answer from the store rather than call `make`. */
+  holdsSeeded(entities: readonly (Website | ShortLink | UptimeMonitor)[], tables: Dictionaries, key: string): boolean;
 }
 
 /** What a traffic cache holds now. */
@@ -275,6 +277,11 @@ export function createTrafficCache(
   /** The reader for generation `pinned`, or for whatever generation is current when undefined. */
   function readerOf(pinned: number | undefined): TrafficReader {
     const at = (): number => pinned ?? generation;
+    /** The store's key of a seeded result, or null when this reader does not use the store for it ({@link TrafficReader.seeded}). */
+    const seededKey = (entities: readonly (Website | ShortLink | UptimeMonitor)[], tables: Dictionaries, key: string): string | null =>
+      !share || at() !== generation || tables !== world.dictionaries || entities.length > MAX_SHARED_SCOPE
+        ? null
+        : `${source}|r|${entities.map(fingerprintOf).join('|')}|${key}`;
     const sessions = (website: Website, day: number): SessionBatch =>
       remember(sessionsKey(website, day), () => world.sessions(website, day), at());
     return {
@@ -298,14 +305,18 @@ export function createTrafficCache(
       pin: () => readerOf(generation),
       stats: () => own.stats(),
       seeded(entities, tables, key, make) {
-        if (!share || at() !== generation || tables !== world.dictionaries || entities.length > MAX_SHARED_SCOPE) return make();
-        const fullKey = `${source}|r|${entities.map(fingerprintOf).join('|')}|${key}`;
+        const fullKey = seededKey(entities, tables, key);
+        if (fullKey === null) return make();
         const hit = sharedResults.get(fullKey);
         if (hit !== undefined) return hit.value as ReturnType<typeof make>;
         const value = make();
         const bytes = ENTRY_OVERHEAD + fullKey.length * 2 + estimateBytes(value);
         if (bytes <= SHARED_RESULT_BYTES / 16) sharedResults.set(fullKey, { value, bytes });
         return value;
+      },
+      holdsSeeded(entities, tables, key) {
+        const fullKey = seededKey(entities, tables, key);
+        return fullKey !== null && sharedResults.get(fullKey) !== undefined;
       },
     };
   }

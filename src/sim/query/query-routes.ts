@@ -25,7 +25,7 @@ import { followsLive, type Profile } from '../profile.js';
 import { dataCutOf } from './engine/data-cut.js';
 import { ownersOf } from './engine/scope-owners.js';
 import { executeQuery, executeQueryInPieces, serializeResult } from './engine/execute.js';
-import { needsPieces, prefetchTraffic } from './engine/prefetch-traffic.js';
+import { isLongParameter, needsPieces, prefetchTraffic } from './engine/prefetch-traffic.js';
 import { dateFormsHint, MAX_BATCH_QUERIES, MAX_LIMIT, namedTypes, type ParameterPlan, type QueryPlan } from './engine/plan.js';
 import { issueDetails } from '../decode-body.js';
 import { planRemembered } from './engine/remembered-plans.js';
@@ -394,11 +394,12 @@ export const queryRoutes = [
       const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
       const pause = (): Promise<void> => ctx.yieldToEventLoop();
       const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, pinned.dictionaries, ctx.now, pause);
+      const passInPieces = (parameter: ParameterPlan): boolean => isLongParameter(parameter, scope, ctx.now);
       return (async () => {
         const results: string[] = [];
         for (const plan of plans) {
           if (results.length > 0) await pause();
-          results.push(serializeResult(await executeQueryInPieces(plan, scope, pinned, pause, prepare, scopeText)));
+          results.push(serializeResult(await executeQueryInPieces(plan, scope, pinned, pause, prepare, passInPieces, scopeText)));
         }
         if (single) return answered(results[0] as string);
         return jsonText(`${head}"batch":true,"results":[${results.map((result) => `{${result}}`).join(',')}]}`);

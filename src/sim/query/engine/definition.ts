@@ -10,6 +10,7 @@ import type { TimeUnit } from './dates.js';
 import type { FilterPlan } from './filters.js';
 import { followsLive, type Profile } from '../../profile.js';
 import type { Catalogue } from './catalogue.js';
+import { runToEnd, type PassSteps } from './pass-steps.js';
 import { fieldTypes, liveMeta, type DeclaredMeta, type FieldDeclaration, type FieldType } from './fields.js';
 
 /** A result row. Counts are numbers; dates are strings; a few types nest lists or objects. */
@@ -197,6 +198,12 @@ export interface QueryTypeDefinition {
   readonly derives: readonly DerivationSource[];
   readonly sql: SqlShape;
   run(ctx: RunContext): Row[];
+  /**
+   * The same pass in pieces, for the types whose pass over a long range reads too much for one
+   * turn of the event loop (every value of a range, every visitor): `run` is this driven to its
+   * end. Undefined for the others, whose long ranges read per-day digests.
+   */
+  readonly steps: ((ctx: RunContext) => PassSteps<Row[]>) | undefined;
 }
 
 /** What a declaration gives; {@link defineQueryType} fills the rest. */
@@ -237,7 +244,10 @@ export interface QueryTypeSpec {
   readonly derives?: readonly DerivationSource[];
   /** Defaults to a select of the fields over the family's `table`. */
   readonly sql?: SqlShape;
-  run(ctx: RunContext): Row[];
+  /** The rows, every row in order. A declaration gives `run` or `steps`, not both. */
+  readonly run?: (ctx: RunContext) => Row[];
+  /** The pass in pieces ({@link QueryTypeDefinition.steps}), instead of `run`. */
+  readonly steps?: (ctx: RunContext) => PassSteps<Row[]>;
 }
 
 /**
@@ -250,6 +260,8 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
   const { fields, meta } = wordsOf(spec, family);
   const target = spec.target ?? 'website';
   const publicAccess = spec.publicAccess ?? false;
+  const { run, steps } = spec;
+  if ((run === undefined) === (steps === undefined)) throw new Error(`${spec.name}: its declaration must give run or steps, and not both`);
   // Every definition has the same keys in the same order (one hidden class), so the engine's
   // property reads stay monomorphic across all 155 types.
   return {
@@ -284,7 +296,8 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
       select: Object.keys(fields),
       where: ['client_id = {websiteId:String}'],
     },
-    run: spec.run,
+    run: run ?? ((ctx) => runToEnd((steps as (ctx: RunContext) => PassSteps<Row[]>)(ctx))),
+    steps,
   };
 }
 
@@ -314,7 +327,7 @@ export function rowFields(type: QueryTypeDefinition, profile: Profile): readonly
  * What every type of a family (or of a group of its types) shares: any part of a declaration,
  * and the meta's `category`.
  */
-export interface SharedDeclaration extends Partial<Omit<QueryTypeSpec, 'name' | 'fields' | 'meta' | 'run'>> {
+export interface SharedDeclaration extends Partial<Omit<QueryTypeSpec, 'name' | 'fields' | 'meta' | 'run' | 'steps'>> {
   readonly family: QueryFamily | QueryFamilySpec;
   readonly category?: string;
 }

@@ -4,7 +4,8 @@ import type { ShortLink, UptimeMonitor, Website } from '../../model/entities.js'
 import type { EventReader } from '../../ingest/event-store.js';
 import type { IngestLedger } from '../../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../../ingest/profile-store.js';
-import type { QueryScope, QueryTarget, QueryTypeDefinition, Row } from './definition.js';
+import type { QueryScope, QueryTarget, QueryTypeDefinition, Row, RunContext, SpecShape } from './definition.js';
+import { runInPieces, runToEnd, type PassSteps } from './pass-steps.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../../profile.js';
 import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js';
@@ -96,15 +97,25 @@ function compareBy(field: string, order: 'asc' | 'desc'): (a: Row, b: Row) => nu
   };
 }
 
+/** Whether `type` answers with its SPEC.md shape under the profile. */
+function runsSpecShape(type: QueryTypeDefinition, profile: Profile): boolean {
+  return type.spec !== undefined && !followsLive(profile, 'row-shapes');
+}
+
 /** Rows of `type` under the profile: the SPEC.md shape where the type has one and the profile is spec. */
-function runType(type: QueryTypeDefinition, profile: Profile, ctx: Parameters<QueryTypeDefinition['run']>[0]): Row[] {
-  return type.spec && !followsLive(profile, 'row-shapes') ? type.spec.run(ctx) : type.run(ctx);
+function runType(type: QueryTypeDefinition, profile: Profile, ctx: RunContext): Row[] {
+  return runsSpecShape(type, profile) ? (type.spec as SpecShape).run(ctx) : type.run(ctx);
 }
 
 const TARGET_OF_SCOPE: Record<QueryScope['kind'], QueryTarget> = { websites: 'website', link: 'link', monitor: 'monitor' };
 const ID_OF_TARGET: Record<QueryTarget, string> = { website: 'website_id or organization_id', link: 'link_id', monitor: 'schedule_id' };
 
-function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, scopeText: string, env: ExecutionEnvironment): ParameterResult {
+/**
+ * One parameter's result. With `inPieces` and a type that has {@link QueryTypeDefinition.steps},
+ * rows that no cache holds are computed by those steps, each yield passed on (records read), so
+ * the caller may let other requests run between them; else it never yields.
+ */
+function* parameterSteps(plan: QueryPlan, parameter: ParameterPlan, scope: QueryScope, scopeText: string, env: ExecutionEnvironment, inPieces: boolean): PassSteps<ParameterResult> {
   const { type } = parameter;
   if (TARGET_OF_SCOPE[scope.kind] !== type.target) {
     return { parameter: parameter.key, success: false, error: `Query type ${type.name} needs ${ID_OF_TARGET[type.target]}`, rowsJson: '[]' };
@@ -151,8 +162,7 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       (env.profile === 'spec' ? '' : `|${env.profile}`) +
       ingested +
       identified;
-  const compute = (): Row[] => {
-    const rows = runType(type, env.profile, {
+  const context = (): RunContext => ({
       scope,
       fromMs: parameter.fromMs,
       toMs,
@@ -170,10 +180,12 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
       offset: type.paging === 'self' ? offset : 0,
       memo: (part, make) => (baseKey === null ? make() : env.cache.memo(`${baseKey}|${part}`, make)),
     });
+  const sorted = (rows: Row[]): Row[] => {
     if (!sort || rows.length === 0) return rows;
     if (!(sort.field in (rows[0] as Row))) throw new MissingSortField(sort.field);
     return rows.slice().sort(compareBy(sort.field, sort.order));
   };
+  const compute = (): Row[] => sorted(runType(type, env.profile, context()));
   try {
     // A type that pages itself computes one page: its rows are kept under that page and served whole.
     const [from, count] = type.paging === 'self' ? [0, Number.MAX_SAFE_INTEGER] : [offset, limit];
@@ -193,10 +205,21 @@ function runParameter(plan: QueryPlan, parameter: ParameterPlan, scope: QuerySco
     // scope's owners must hold nothing of their own on any day, not only on the range's: a few
     // types read received data whatever the range (mcp_summary's `tracked`).
     // Asked on a miss only: a cached page costs no count of the owners' data.
-    const rows = (): Row[] =>
-      ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env)
-        ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, `${key}|t${env.now}`, compute)
-        : compute();
+    const seededKey = `${key}|t${env.now}`;
+    const shared = (): boolean => ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
+    const steps = inPieces && !runsSpecShape(type, env.profile) ? type.steps : undefined;
+    if (steps !== undefined && !env.cache.holds(key) && !(shared() && env.traffic.holdsSeeded(entitiesOf(scope), env.dictionaries, seededKey))) {
+      const computed = sorted(yield* steps(context()));
+      // Other requests ran between the pieces: rows are kept only while what names them is unchanged.
+      const unchanged =
+        ingested === ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested) &&
+        identified === identifiedStamp(type, scope, env.profiles) &&
+        tracked === (type.readsTrackedEvents ? trackedStamp(type, scope, parameter.fromMs, toMs, env.events) : 0);
+      if (!unchanged) return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(computed.slice(from, from + count)) };
+      const keep = (): Row[] => (shared() ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, seededKey, () => computed) : computed);
+      return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, keep, from, count) };
+    }
+    const rows = (): Row[] => (shared() ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, seededKey, compute) : compute());
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, rows, from, count) };
   } catch (error) {
     if (error instanceof MissingSortField) {
@@ -282,13 +305,14 @@ class MissingSortField extends Error {
  * parameters come after successful ones, each group in request order, as the service sends them.
  */
 export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionEnvironment, scopeText = scopeKey(scope)): QueryResult {
-  return assembleResult(plan, env, plan.parameters.map((p) => runParameter(plan, p, scope, scopeText, env)));
+  return assembleResult(plan, env, plan.parameters.map((p) => runToEnd(parameterSteps(plan, p, scope, scopeText, env, false))));
 }
 
 /**
  * {@link executeQuery} in pieces: before each parameter, awaits `pause` (between parameters)
- * and `prepare` (which may generate its days, yielding as it goes), so no piece holds the event
- * loop for more than one parameter's pass. Same result as {@link executeQuery}.
+ * and `prepare` (which may generate its days, yielding as it goes); a parameter of
+ * `passInPieces` whose type has steps also awaits `pause` between pieces of its pass
+ * ({@link runInPieces}). Same result as {@link executeQuery}.
  */
 export async function executeQueryInPieces(
   plan: QueryPlan,
@@ -296,13 +320,14 @@ export async function executeQueryInPieces(
   env: ExecutionEnvironment,
   pause: () => Promise<void>,
   prepare: (parameter: ParameterPlan) => Promise<void>,
+  passInPieces: (parameter: ParameterPlan) => boolean,
   scopeText = scopeKey(scope),
 ): Promise<QueryResult> {
   const results: ParameterResult[] = [];
   for (const parameter of plan.parameters) {
     if (results.length > 0) await pause();
     await prepare(parameter);
-    results.push(runParameter(plan, parameter, scope, scopeText, env));
+    results.push(await runInPieces(parameterSteps(plan, parameter, scope, scopeText, env, passInPieces(parameter)), pause));
   }
   return assembleResult(plan, env, results);
 }

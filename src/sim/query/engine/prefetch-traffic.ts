@@ -33,9 +33,14 @@ export function prefetchSize(parameter: ParameterPlan, scope: QueryScope, now: n
   return range ? (range[1] - range[0] + 1) * scope.websites.length : 0;
 }
 
+/** Whether a parameter is long enough to be answered in pieces: its days generated, then its pass, in pieces. */
+export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number): boolean {
+  return prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD;
+}
+
 /** Whether any parameter of the plans is long enough to be answered in pieces. */
 export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number): boolean {
-  return plans.some((plan) => plan.parameters.some((parameter) => prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD));
+  return plans.some((plan) => plan.parameters.some((parameter) => isLongParameter(parameter, scope, now)));
 }
 
 /**
@@ -59,7 +64,7 @@ export async function prefetchTraffic(
   now: number,
   yieldToEventLoop: () => Promise<void>,
 ): Promise<void> {
-  if (scope.kind !== 'websites' || prefetchSize(parameter, scope, now) < PREFETCH_THRESHOLD) return;
+  if (scope.kind !== 'websites' || !isLongParameter(parameter, scope, now)) return;
   const [first, last] = dayRange(parameter, now) as [number, number];
   const derivations: Derivation<unknown>[] = parameter.type.derives.map((source) => derivationOf(source, dictionaries));
   // Derived records of a session that began the day before may fall on the first day: their passes read that day too.

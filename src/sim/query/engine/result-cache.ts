@@ -8,6 +8,8 @@ export interface ResultCache {
    * Serialized pages are kept too: on a hit the answer costs a lookup, not a stringify.
    */
   page(key: string, compute: () => Row[], offset: number, limit: number): string;
+  /** Whether {@link page} of `key` would read kept rows rather than compute them. */
+  holds(key: string): boolean;
   /**
    * A value kept for `key` (made by `make` on a miss) in a small LRU of its own: partial work of
    * a computation that later computations of the same key extend, such as a fold over tracked
@@ -130,6 +132,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
   function cacheOf(pinned: number | undefined): ResultCache {
     return {
       page: (key, compute, offset, limit) => page(key, compute, offset, limit, pinned ?? generation),
+      holds: (key) => (pinned ?? generation) === generation && entries.has(key),
       memo: (key, make) => memo(key, make, pinned ?? generation),
       clear() {
         entries.clear();

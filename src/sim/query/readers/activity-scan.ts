@@ -6,6 +6,7 @@ import { DAY_MS } from '../../model/world.js';
 import type { Derivation } from '../../traffic-cache.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
+import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
 import { createFieldReader, type FieldReaders } from './record-filters.js';
 
 /** Visitor ids of one website fit below this; keys of other websites are offset by it. */
@@ -62,6 +63,16 @@ export function scanActivity<T extends DayActivity>(
   filters: ActivityFilterOptions<T>,
   visit: (record: ActivityRecord<T>) => void,
 ): void {
+  runToEnd(scanActivitySteps(ctx, derivation, filters, visit));
+}
+
+/** {@link scanActivity} in pieces: yields each website-day's records read ({@link PassSteps}). */
+export function* scanActivitySteps<T extends DayActivity>(
+  ctx: RunContext,
+  derivation: Derivation<T>,
+  filters: ActivityFilterOptions<T>,
+  visit: (record: ActivityRecord<T>) => void,
+): PassSteps<void> {
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return;
   const dictionaryFields = ctx.dictionaries.values as Readonly<Record<string, unknown>>;
   const masks = filters.apply ? [...ctx.filters.masks].filter(([field]) => field !== 'path') : [];
@@ -72,8 +83,11 @@ export function scanActivity<T extends DayActivity>(
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   let sessionBase = 0;
   let record: ActivityRecord<T> | null = null;
-  ctx.scope.websites.forEach((website, siteIndex) => {
+  const { websites } = ctx.scope;
+  for (let siteIndex = 0; siteIndex < websites.length; siteIndex++) {
+    const website = websites[siteIndex] as Website;
     for (let day = firstDay; day <= lastDay; day++) {
+      const generated = !ctx.traffic.hasDerived(derivation, website, day);
       const sessions = ctx.traffic.sessions(website, day);
       const activity = ctx.traffic.derived(derivation, website, day);
       record ??= { website, sessions, activity, index: 0, sample: 0, visitorKey: 0, sessionKey: 0 };
@@ -97,8 +111,9 @@ export function scanActivity<T extends DayActivity>(
         visit(record);
       }
       sessionBase += sessions.count;
+      yield generated ? activity.count * GENERATED_RECORD_WORK : activity.count;
     }
-  });
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import { DAY_MS } from '../../model/world.js';
 import type { CheckBatch, ClickBatch, SessionBatch } from '../../model/traffic.js';
 import type { RunContext } from '../engine/definition.js';
+import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
+import type { Website } from '../../model/entities.js';
 import { ingestedSessions } from './ingested-sessions.js';
 
 /** Visitor ids of one website fit below this; keys of other websites are offset by it (≤ 1024 websites). */
@@ -63,6 +65,17 @@ export function scanSessions(
   toMs = ctx.toMs,
   options: ScanOptions = {},
 ): void {
+  runToEnd(scanSessionsSteps(ctx, visit, fromMs, toMs, options));
+}
+
+/** {@link scanSessions} in pieces: yields each website-day's session samples read ({@link PassSteps}). */
+export function* scanSessionsSteps(
+  ctx: RunContext,
+  visit: SessionVisitor,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+  options: ScanOptions = {},
+): PassSteps<void> {
   if (ctx.scope.kind !== 'websites' || ctx.filters.excludesAll || toMs < fromMs) return;
   const pathMask = ctx.filters.masks.get('path') ?? null;
   const [firstDay, lastDay] = dayRange(fromMs, toMs);
@@ -89,17 +102,22 @@ export function scanSessions(
       visit(batch, i, matched, visitorBase + (visitor[i] as number));
     }
   };
-  ctx.scope.websites.forEach((website, siteIndex) => {
+  const { websites } = ctx.scope;
+  for (let siteIndex = 0; siteIndex < websites.length; siteIndex++) {
+    const website = websites[siteIndex] as Website;
     const visitorBase = siteIndex * VISITOR_SPACE;
     for (let day = firstDay; day <= lastDay; day++) {
       const whole = day > firstDay && day < lastDay;
-      scanBatch(ctx.traffic.sessions(website, day), visitorBase, whole);
+      const generated = !ctx.traffic.hasSessions(website, day);
+      const batch = ctx.traffic.sessions(website, day);
+      scanBatch(batch, visitorBase, whole);
       if (options.ingested) {
         const ingested = ingestedSessions(ctx.ingested, website, day);
         if (ingested) scanBatch(ingested, visitorBase, whole);
       }
+      yield generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
     }
-  });
+  }
 }
 
 /** Visits every click of the scope's link within the range that passes the filters. */

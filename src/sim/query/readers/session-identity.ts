@@ -4,7 +4,8 @@ import { anonymousIdOf, profileIdOf, sessionIdOf } from '../../model/identity.js
 import type { SessionBatch } from '../../model/traffic.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters, type FieldTest, type FilterPlan } from '../engine/filters.js';
-import { scanSessions, type ScanOptions } from './scan.js';
+import { scanSessions, scanSessionsSteps, type ScanOptions } from './scan.js';
+import { runToEnd, type PassSteps } from '../engine/pass-steps.js';
 
 /**
  * Session scans that understand the identity filters (`anonymous_id`, `profile_id`,
@@ -89,6 +90,19 @@ export function scanIdentifiedSessions(
   profileIdOf: ProfileIdReader = sampleProfileIdOf,
   options: ScanOptions = {},
 ): void {
+  runToEnd(scanIdentifiedSessionsSteps(ctx, visit, fromMs, toMs, ownFields, profileIdOf, options));
+}
+
+/** {@link scanIdentifiedSessions} in pieces: yields each website-day's session samples read ({@link PassSteps}). */
+export function* scanIdentifiedSessionsSteps(
+  ctx: RunContext,
+  visit: WeightedSessionVisitor,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+  ownFields: ReadonlySet<string> = NONE,
+  profileIdOf: ProfileIdReader = sampleProfileIdOf,
+  options: ScanOptions = {},
+): PassSteps<void> {
   const identity: FieldTest[] = [];
   const rest: FieldTest[] = [];
   for (const test of ctx.filters.tests) {
@@ -96,7 +110,7 @@ export function scanIdentifiedSessions(
     else if (!ownFields.has(test.field)) rest.push(test);
   }
   if (identity.length === 0 && rest.length === ctx.filters.tests.length) {
-    scanSessions(ctx, (batch, i, matched, visitorKey) => visit(batch, i, matched, visitorKey, batch.weight), fromMs, toMs, options);
+    yield* scanSessionsSteps(ctx, (batch, i, matched, visitorKey) => visit(batch, i, matched, visitorKey, batch.weight), fromMs, toMs, options);
     return;
   }
   const excludesAll = rest.some(
@@ -105,7 +119,7 @@ export function scanIdentifiedSessions(
   const identityPlan: FilterPlan = { ...NO_FILTERS, tests: identity };
   const naming = identity.some((test) => NAMING_OPS.has(test.op));
   const scoped: RunContext = { ...ctx, filters: { masks: ctx.filters.masks, excludesAll, tests: rest } };
-  scanSessions(
+  yield* scanSessionsSteps(
     scoped,
     (batch, i, matched, visitorKey) => {
       if (identity.length > 0 && !passesFilters(identityPlan, (field) => identityValue(ctx, batch, i, field, profileIdOf))) return;

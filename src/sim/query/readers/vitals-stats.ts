@@ -1,7 +1,8 @@
 import { VITAL_SPANS, type VitalSpanRecord } from '../../ingest/span-kinds.js';
 import { METRIC_CLS, VITAL_METRICS, vitalsDerivation, type VitalsBatch } from '../../model/derived/vitals.js';
 import { createDistinct, percentage } from './aggregate.js';
-import { dictionaryCodeOf, scanActivity, scanIngested, type ActivityRecord } from './activity-scan.js';
+import { dictionaryCodeOf, scanActivitySteps, scanIngested, type ActivityRecord } from './activity-scan.js';
+import type { PassSteps } from '../engine/pass-steps.js';
 import { pagePath } from './vitals-labels.js';
 import { createBucketer } from '../engine/dates.js';
 import type { RunContext } from '../engine/definition.js';
@@ -56,18 +57,18 @@ function addValue(values: MetricValues, value: number, weight: number): void {
 const METRIC_INDEX: ReadonlyMap<string, number> = new Map(VITAL_METRICS.map((name, metric) => [name, metric]));
 
 /**
- * Groups the vitals samples of the range by `keyOf` (null skips a sample), then the measurements
+ * Groups, in pieces ({@link PassSteps}), the vitals samples of the range by `keyOf` (null skips a sample), then the measurements
  * posted to `POST /vitals` by `ingestedKeyOf` (weight 1 each; without it they are not read).
  * `applyFilters`: the builders that append the request's filters (dictionary fields act on the
  * sample's session, a path filter on the sample's page, and on a posted measurement's own
  * fields); the others read every sample.
  */
-export function groupVitals<K>(
+export function* groupVitals<K>(
   ctx: RunContext,
   applyFilters: boolean,
   keyOf: (record: ActivityRecord<VitalsBatch>) => K | null,
   ingestedKeyOf?: (vital: VitalSpanRecord) => K | null,
-): Map<K, VitalsGroup> {
+): PassSteps<Map<K, VitalsGroup>> {
   const groups = new Map<K, VitalsGroup>();
   const indexes = new Map<K, number>();
   const isNewVisitor = createDistinct();
@@ -83,7 +84,7 @@ export function groupVitals<K>(
   // Consecutive samples of one session in one group need one visitor check.
   let lastSession = -1;
   let lastGroup = -1;
-  scanActivity(ctx, vitalsDerivation, { apply: applyFilters }, (record) => {
+  yield* scanActivitySteps(ctx, vitalsDerivation, { apply: applyFilters }, (record) => {
     const key = keyOf(record);
     if (key === null) return;
     const { group, groupIndex } = groupOf(key);
@@ -281,11 +282,18 @@ export function metricAverage(group: VitalsGroup, metric: number, keepAll = fals
   return values.total > 0 ? roundMetric(metric, values.sum / values.total) : null;
 }
 
-/** The vitals of each day in the request's time zone (hourly granularity is ignored), oldest first; days without samples absent. */
-export function groupVitalsByDay(ctx: RunContext): [string, VitalsGroup][] {
+/** The vitals of each day in the request's time zone (hourly granularity is ignored), oldest first, in pieces; days without samples absent. */
+export function* groupVitalsByDay(ctx: RunContext): PassSteps<[string, VitalsGroup][]> {
   const bucket = createBucketer('day', ctx.timezone);
-  const days = groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
+  const days = yield* groupVitals(ctx, false, (r) => bucket(r.activity.timeMs[r.index] as number), (v) => bucket(v.timestamp));
   return [...days].sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** The values a group holds, of every metric: the work of its statistics, as a pass yields it ({@link PassSteps}). */
+export function valueCount(group: VitalsGroup): number {
+  let count = 0;
+  for (const values of group.metrics) count += values.values.length;
+  return count;
 }
 
 /** Orders by a nullable number descending (nulls last), then by name. */

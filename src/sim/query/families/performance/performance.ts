@@ -5,7 +5,8 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
 import type { VitalSpanRecord } from '../../../ingest/span-kinds.js';
-import { byNullableDesc, groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { byNullableDesc, groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, countryGeo, placeGeo, regionLabel, valueCount, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 import catalogue from './performance-catalogue.json' with { type: 'json' };
 
@@ -65,14 +66,18 @@ function statsOf(group: VitalsGroup): WebVitalsStats {
  * Posted measurements join by `ingestedKeyOf` (none: they are left out); a key that is not a
  * code names its row itself.
  */
-function breakdownRows(
+function* breakdownRows(
   ctx: RunContext,
   keyOf: (record: VitalsRecord) => number | null,
   label: (code: number) => string,
   ingestedKeyOf?: (vital: VitalSpanRecord) => VitalsKey | null,
-): BreakdownRow[] {
-  const groups = groupVitals<VitalsKey>(ctx, false, keyOf, ingestedKeyOf);
-  const rows = [...groups].map(([key, group]) => ({ name: typeof key === 'number' ? label(key) : key, ...statsOf(group) }));
+): PassSteps<BreakdownRow[]> {
+  const groups = yield* groupVitals<VitalsKey>(ctx, false, keyOf, ingestedKeyOf);
+  const rows: BreakdownRow[] = [];
+  for (const [key, group] of groups) {
+    rows.push({ name: typeof key === 'number' ? label(key) : key, ...statsOf(group) });
+    yield valueCount(group);
+  }
   rows.sort(byNullableDesc((row) => row.p50_lcp));
   return rows.slice(0, ctx.limit ?? ROUTE_DEFAULT_LIMIT);
 }
@@ -81,7 +86,7 @@ function breakdownRows(
  * Rows per value of a session dimension (the session's first non-empty value); empty values are
  * left out. A posted measurement counts under what its request's User-Agent named.
  */
-function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): BreakdownRow[] {
+function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): PassSteps<BreakdownRow[]> {
   const values = ctx.dictionaries.values[field];
   return breakdownRows(
     ctx,
@@ -93,8 +98,10 @@ function sessionBreakdownRows(ctx: RunContext, field: SessionDimension): Breakdo
 
 
 /** Daily vitals in the request's time zone (hourly granularity is ignored), days without samples absent. */
-function timeSeriesRows(ctx: RunContext): Row[] {
-  return groupVitalsByDay(ctx).map(([date, group]) => ({
+function* timeSeriesRows(ctx: RunContext): PassSteps<Row[]> {
+  const rows: Row[] = [];
+  for (const [date, group] of yield* groupVitalsByDay(ctx)) {
+    rows.push({
     date,
     avg_fcp: metricAverage(group, METRIC_FCP),
     p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
@@ -107,23 +114,26 @@ function timeSeriesRows(ctx: RunContext): Row[] {
     avg_ttfb: metricAverage(group, METRIC_TTFB),
     p50_ttfb: metricQuantile(group, METRIC_TTFB, 0.5),
     measurements: group.samples,
-  }));
+    });
+    yield valueCount(group);
+  }
+  return rows;
 }
 
 /** What a web_vitals_by_* declaration says: the session dimension its rows group by, or its own rows. */
 type VitalsBreakdownSpec = { name: string } & (
   | { dimension: SessionDimension; run?: undefined }
-  | { dimension?: undefined; run(ctx: RunContext): Row[] }
+  | { dimension?: undefined; steps(ctx: RunContext): PassSteps<Row[]> }
 );
 
 /** The rows of a breakdown by one session dimension. */
-function sessionBreakdown(dimension: SessionDimension): (ctx: RunContext) => Row[] {
+function sessionBreakdown(dimension: SessionDimension): (ctx: RunContext) => PassSteps<Row[]> {
   return (ctx) => sessionBreakdownRows(ctx, dimension);
 }
 
 /**
- * A web_vitals_by_* breakdown, paged by itself; its fields and meta are in
- * performance-catalogue.json.
+ * A web_vitals_by_* breakdown, paged by itself. Its pass reads every value of its range, so it
+ * runs in pieces ({@link PassSteps}). Its fields and meta are in performance-catalogue.json.
  */
 function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
   return defineQueryType({
@@ -131,7 +141,7 @@ function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
     family: FAMILY,
     customizable: true,
     paging: 'self',
-    run: spec.dimension === undefined ? spec.run : sessionBreakdown(spec.dimension),
+    steps: spec.dimension === undefined ? spec.steps : sessionBreakdown(spec.dimension),
   });
 }
 
@@ -139,9 +149,9 @@ function defineVitalsBreakdown(spec: VitalsBreakdownSpec): QueryTypeDefinition {
 export const performanceTypes: QueryTypeDefinition[] = [
   defineVitalsBreakdown({
     name: 'web_vitals_by_page',
-    run(ctx) {
+    *steps(ctx) {
     const paths = ctx.dictionaries.values.path;
-    return breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
+    return yield* breakdownRows(ctx, (r) => r.activity.path[r.index] as number, (code) => pagePath(paths[code] ?? ''), (v) => ingestedPageKey(ctx, v.path));
     },
   }),
   defineVitalsBreakdown({
@@ -150,9 +160,9 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_country',
-    run(ctx) {
+    *steps(ctx) {
     const countries = ctx.dictionaries.values.country;
-    return withGeo(breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => countries[code] ?? ''), countryGeo(ctx));
+    return withGeo(yield* breakdownRows(ctx, (r) => sessionCode(r, 'country'), (code) => countries[code] ?? ''), countryGeo(ctx));
     },
   }),
   defineVitalsBreakdown({
@@ -165,9 +175,9 @@ export const performanceTypes: QueryTypeDefinition[] = [
   }),
   defineVitalsBreakdown({
     name: 'web_vitals_by_region',
-    run(ctx) {
+    *steps(ctx) {
     const regions = ctx.dictionaries.values.region;
-    return withGeo(breakdownRows(ctx, (r) => (regions[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), regionLabel(ctx)), placeGeo);
+    return withGeo(yield* breakdownRows(ctx, (r) => (regions[sessionCode(r, 'region')] ? sessionCode(r, 'region') : null), regionLabel(ctx)), placeGeo);
     },
   }),
   defineQueryType({
@@ -175,8 +185,6 @@ export const performanceTypes: QueryTypeDefinition[] = [
     family: FAMILY,
     customizable: true,
     paging: 'self',
-    run(ctx) {
-      return timeSeriesRows(ctx);
-    },
+    steps: timeSeriesRows,
   }),
 ];

@@ -19,6 +19,7 @@ import { hashString, mix } from '../../../model/hash.js';
 import { sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { formatDateTime } from '../../engine/dates.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { passesFilters, type FieldTest } from '../../engine/filters.js';
@@ -28,7 +29,7 @@ import {
   identifiedProfileIdOf,
   NO_FILTERS,
   requestedVisitorId,
-  scanIdentifiedSessions,
+  scanIdentifiedSessionsSteps,
   scanVisitorSessions,
   sessionEndOf,
   visitorIdOf,
@@ -40,6 +41,9 @@ import catalogue from './profiles-catalogue.json' with { type: 'json' };
 /** profile_list filters tested on the rolled-up visitor rather than on sessions. */
 const VISITOR_FIELDS: ReadonlySet<string> = new Set(['session_count', 'total_events', 'unique_pages', 'event_name']);
 const COUNT_FIELDS = ['session_count', 'total_events', 'unique_pages'] as const;
+
+/** What profile_list yields per row it builds, in session samples read ({@link PassSteps}): a row costs about what reading 48 samples does. */
+const ROW_WORK = 48;
 
 /** Longest session duration profile_sessions reports, in seconds (8 hours). */
 const MAX_SESSION_SECONDS = 28_800;
@@ -130,12 +134,12 @@ function passesCount(test: FieldTest, value: number): boolean {
  * `POST /identify` linked its anonymous id to; the devices of one profile make one row), else
  * its anonymous id.
  */
-function profileListRows(ctx: RunContext): Row[] {
+function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
   const samples = new Map<number, VisitorRollup>();
   const eventNames = ctx.dictionaries.values.event_name;
   let lastBatch: SessionBatch | null = null;
   let revenue = null as unknown as RevenueBatch;
-  scanIdentifiedSessions(
+  yield* scanIdentifiedSessionsSteps(
     ctx,
     (batch, i, _matched, visitorKey) => {
       if (batch !== lastBatch) {
@@ -188,8 +192,10 @@ function profileListRows(ctx: RunContext): Row[] {
   const byAnonymous = new Map<string, string>();
   for (const [key, v] of visitors) for (const id of v.anonymousIds) byAnonymous.set(id, key);
   const tracked = trackedByVisitor(ctx, byAnonymous);
+  yield samples.size;
   const countTests = ctx.filters.tests.filter((t) => (COUNT_FIELDS as readonly string[]).includes(t.field));
   const nameTests = ctx.filters.tests.filter((t) => t.field === 'event_name');
+  const detailsDerivation = deviceDetailsOf(ctx.dictionaries);
   const rows: Row[] = [];
   for (const [key, v] of visitors) {
     const own = tracked.get(key) ?? [];
@@ -198,7 +204,10 @@ function profileListRows(ctx: RunContext): Row[] {
     if (!countTests.every((t) => passesCount(t, counts[t.field as (typeof COUNT_FIELDS)[number]]))) continue;
     if (nameTests.length > 0 && ![...v.customNames].some((name) => passesFilters({ ...NO_FILTERS, tests: nameTests }, () => name))) continue;
     const { batch, index } = v;
-    const details = ctx.traffic.derived(deviceDetailsOf(ctx.dictionaries), websiteOf(ctx, batch), batch.day);
+    const website = websiteOf(ctx, batch);
+    // A day whose details are no longer kept is derived again here: as much work as reading its samples.
+    if (!ctx.traffic.hasDerived(detailsDerivation, website, batch.day)) yield batch.count;
+    const details = ctx.traffic.derived(detailsDerivation, website, batch.day);
     const browser = dimension(ctx, batch, index, 'browser_name');
     const os = dimension(ctx, batch, index, 'os_name');
     const device = dimension(ctx, batch, index, 'device_type');
@@ -221,6 +230,7 @@ function profileListRows(ctx: RunContext): Row[] {
       unique_event_names: v.customNames.size,
       ltv: Math.round(v.ltv * 100) / 100,
     });
+    yield ROW_WORK;
   }
   return rows.sort(
     (a, b) => (b.last_visit as string).localeCompare(a.last_visit as string) || (a.visitor_id as string).localeCompare(b.visitor_id as string),
@@ -433,7 +443,7 @@ export const profilesTypes: QueryTypeDefinition[] = [
     derives: [deviceDetailsOf, revenueDerivation],
     filters: ["session_count", "total_events", "unique_pages", "event_name", "profile_id"],
     readsTrackedEvents: true,
-    run: profileListRows,
+    steps: profileListRows,
   }),
   defineProfilesType({
     name: 'profile_detail',

@@ -3,7 +3,8 @@ import type { SessionDimension } from '../../../model/traffic.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
-import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, valueCount, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 import catalogue from './vitals-catalogue.json' with { type: 'json' };
 
@@ -24,18 +25,23 @@ function percentileColumns(group: VitalsGroup, metric: number): Row {
   return { p50: p50 ?? 0, p75: p75 ?? 0, p90: p90 ?? 0, p95: p95 ?? 0, p99: p99 ?? 0 };
 }
 
-/** One row per metric with samples in the group, in metric-name order. */
-function metricRows(group: VitalsGroup, row: (metricName: string, metric: number, samples: number) => Row): Row[] {
-  return METRICS_BY_NAME.filter(({ metric }) => (group.metrics[metric]?.total ?? 0) > 0).map(({ name, metric }) =>
-    row(name, metric, group.metrics[metric]?.total ?? 0),
-  );
+/** One row per metric with samples in the group, in metric-name order; yields each metric's values read. */
+function* metricRows(group: VitalsGroup, row: (metricName: string, metric: number, samples: number) => Row): PassSteps<Row[]> {
+  const rows: Row[] = [];
+  for (const { name, metric } of METRICS_BY_NAME) {
+    const values = group.metrics[metric];
+    if (values === undefined || values.total <= 0) continue;
+    rows.push(row(name, metric, values.total));
+    yield values.values.length;
+  }
+  return rows;
 }
 
 /** Percentiles per metric over every sample of the range; no filters apply. */
-function overviewRows(ctx: RunContext): Row[] {
-  const group = groupVitals(ctx, false, () => 0, () => 0).get(0);
+function* overviewRows(ctx: RunContext): PassSteps<Row[]> {
+  const group = (yield* groupVitals(ctx, false, () => 0, () => 0)).get(0);
   if (!group) return [];
-  return metricRows(group, (metric_name, metric, samples) => ({
+  return yield* metricRows(group, (metric_name, metric, samples) => ({
     metric_name,
     ...percentileColumns(group, metric),
     avg_value: metricAverage(group, metric, true) ?? 0,
@@ -44,18 +50,22 @@ function overviewRows(ctx: RunContext): Row[] {
 }
 
 /** Percentiles per day (request time zone, granularity ignored) and metric; days without samples absent. */
-function timeSeriesRows(ctx: RunContext): Row[] {
-  return groupVitalsByDay(ctx).flatMap(([date, group]) => metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples })));
+function* timeSeriesRows(ctx: RunContext): PassSteps<Row[]> {
+  const rows: Row[] = [];
+  for (const [date, group] of yield* groupVitalsByDay(ctx)) {
+    rows.push(...(yield* metricRows(group, (metric_name, metric, samples) => ({ date, metric_name, ...percentileColumns(group, metric), samples }))));
+  }
+  return rows;
 }
 
 /** Percentiles per page and metric, with the request's filters; most samples first. */
-function byPageRows(ctx: RunContext): Row[] {
+function* byPageRows(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
-  const pages = groupVitals<VitalsKey>(ctx, true, (r) => r.activity.path[r.index] as number, (v) => ingestedPageKey(ctx, v.path));
+  const pages = yield* groupVitals<VitalsKey>(ctx, true, (r) => r.activity.path[r.index] as number, (v) => ingestedPageKey(ctx, v.path));
   const rows: { page: string; metric_name: string; samples: number; row: Row }[] = [];
   for (const [key, group] of pages) {
     const page = typeof key === 'number' ? pagePath(paths[key] ?? '') : key;
-    for (const row of metricRows(group, (metric_name, metric, samples) => ({ page, metric_name, ...percentileColumns(group, metric), samples }))) {
+    for (const row of yield* metricRows(group, (metric_name, metric, samples) => ({ page, metric_name, ...percentileColumns(group, metric), samples }))) {
       rows.push({ page, metric_name: row.metric_name as string, samples: row.samples as number, row });
     }
   }
@@ -79,9 +89,9 @@ type DimensionRow = {
  * left out. A posted measurement counts under what its request's User-Agent named (browser, OS,
  * device); it has no geography, so the geographic breakdowns leave it out.
  */
-function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: number) => string): DimensionRow[] {
+function* dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: number) => string): PassSteps<DimensionRow[]> {
   const values = ctx.dictionaries.values[field];
-  const groups = groupVitals<VitalsKey>(
+  const groups = yield* groupVitals<VitalsKey>(
     ctx,
     true,
     (r) => {
@@ -91,8 +101,9 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
     (v) => ingestedDimensionKey(ctx, field, v),
   );
   const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantile(group, metric, 0.5);
-  return [...groups]
-    .map(([key, group]) => ({
+  const rows: DimensionRow[] = [];
+  for (const [key, group] of groups) {
+    rows.push({
       name: typeof key === 'number' ? label(key) : key,
       visitors: group.visitors,
       p50_lcp: p50(group, METRIC_LCP),
@@ -101,17 +112,19 @@ function dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: n
       p50_inp: p50(group, METRIC_INP),
       p50_ttfb: p50(group, METRIC_TTFB),
       samples: group.samples,
-    }))
-    .sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    });
+    yield valueCount(group);
+  }
+  return rows.sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 
 /**
  * A vitals type: on the older public list; a breakdown (`filtered`) takes the builders' filters
- * and is customizable, the overview and series are not. Its fields and meta are in
- * vitals-catalogue.json.
+ * and is customizable, the overview and series are not. Its pass reads every value of its range,
+ * so it runs in pieces ({@link PassSteps}). Its fields and meta are in vitals-catalogue.json.
  */
-function defineVitalsType(spec: { name: string; filtered?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
+function defineVitalsType(spec: { name: string; filtered?: boolean; steps(ctx: RunContext): PassSteps<Row[]> }): QueryTypeDefinition {
   const filtered = spec.filtered === true;
   return defineQueryType({
     name: spec.name,
@@ -119,45 +132,45 @@ function defineVitalsType(spec: { name: string; filtered?: boolean; run(ctx: Run
     olderPublicAccess: true,
     ...(filtered ? { filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"] } : {}),
     customizable: filtered,
-    run: spec.run,
+    steps: spec.steps,
   });
 }
 
 /** A vitals_by_* breakdown of p50s by a place or browser. */
-function defineVitalsBreakdown(name: string, run: (ctx: RunContext) => Row[]): QueryTypeDefinition {
-  return defineVitalsType({ name, filtered: true, run });
+function defineVitalsBreakdown(name: string, steps: (ctx: RunContext) => PassSteps<Row[]>): QueryTypeDefinition {
+  return defineVitalsType({ name, filtered: true, steps });
 }
 
 /** The live vitals builders. */
 export const vitalsTypes: QueryTypeDefinition[] = [
   defineVitalsType({
     name: 'vitals_overview',
-    run: overviewRows,
+    steps: overviewRows,
   }),
   defineVitalsType({
     name: 'vitals_time_series',
-    run: timeSeriesRows,
+    steps: timeSeriesRows,
   }),
   defineVitalsType({
     name: 'vitals_by_page',
     filtered: true,
-    run: byPageRows,
+    steps: byPageRows,
   }),
-  defineVitalsBreakdown('vitals_by_country', (ctx) => {
+  defineVitalsBreakdown('vitals_by_country', function* (ctx) {
     const countries = ctx.dictionaries.values.country;
-    return withGeo(dimensionRows(ctx, 'country', (code) => countries[code] ?? ''), countryGeo(ctx));
+    return withGeo(yield* dimensionRows(ctx, 'country', (code) => countries[code] ?? ''), countryGeo(ctx));
   }),
-  defineVitalsBreakdown('vitals_by_browser', (ctx) => {
+  defineVitalsBreakdown('vitals_by_browser', function* (ctx) {
     const names = ctx.dictionaries.values.browser_name;
-    return dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
+    return yield* dimensionRows(ctx, 'browser_name', (code) => names[code] ?? '');
   }),
-  defineVitalsBreakdown('vitals_by_region', (ctx) => {
-    return withGeo(dimensionRows(ctx, 'region', regionLabel(ctx)), placeGeo);
+  defineVitalsBreakdown('vitals_by_region', function* (ctx) {
+    return withGeo(yield* dimensionRows(ctx, 'region', regionLabel(ctx)), placeGeo);
   }),
-  defineVitalsBreakdown('vitals_by_city', (ctx) => {
+  defineVitalsBreakdown('vitals_by_city', function* (ctx) {
     const { values, regionCountry, cityRegion } = ctx.dictionaries;
     const country = (city: number): string => values.country[regionCountry[cityRegion[city] as number] as number] ?? '';
-    const rows = dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
+    const rows = yield* dimensionRows(ctx, 'city', (code) => `${values.city[code] ?? ''}, ${country(code)}`);
     return withGeo(rows, placeGeo);
   }),
 ];

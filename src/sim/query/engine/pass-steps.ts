@@ -1,0 +1,46 @@
+/**
+ * A pass in pieces: a generator that yields the records it read since its last yield (a
+ * website-day's samples, a group's values …) and returns its result. The engine drives a long
+ * parameter's pass this way, letting other requests run between pieces (execute.ts); driven to
+ * its end at once ({@link runToEnd}) it is the same pass, with the same result.
+ */
+export type PassSteps<T> = Generator<number, T, void>;
+
+/**
+ * Records a pass reads between two turns of the event loop. On this project's machine that is
+ * about 35 ms of the costliest pass per record (profile_list: 0.55 µs a session sample) and
+ * 12 ms of the vitals types' (0.18 µs a value).
+ */
+export const PASS_PIECE_RECORDS = 64_000;
+
+/**
+ * What a record the pass had to generate or derive counts for, in records read: a day evicted
+ * from the traffic cache since the prefetch (a range longer than the cache holds) is made again
+ * by the pass, at about 6 µs a session sample.
+ */
+export const GENERATED_RECORD_WORK = 12;
+
+/** Drives `steps` to its end without pausing and returns its result. */
+export function runToEnd<T>(steps: PassSteps<T>): T {
+  let step = steps.next();
+  while (step.done !== true) step = steps.next();
+  return step.value;
+}
+
+/**
+ * Drives `steps` to its end, awaiting `pause` each time {@link PASS_PIECE_RECORDS} records were
+ * read since the last one; returns its result.
+ */
+export async function runInPieces<T>(steps: PassSteps<T>, pause: () => Promise<void>): Promise<T> {
+  let read = 0;
+  let step = steps.next();
+  while (step.done !== true) {
+    read += step.value;
+    if (read >= PASS_PIECE_RECORDS) {
+      read = 0;
+      await pause();
+    }
+    step = steps.next();
+  }
+  return step.value;
+}

@@ -247,7 +247,8 @@ return n
  * (oldest first), counting it as appended and, on a journal that never started, starting it
  * at the entry's instant.
  *
- * KEYS: journal, journal info. ARGV: the entry as JSON, capacity, the entry's instant.
+ * KEYS: journal, journal info. ARGV: the entry as `redis-journal-codec.ts` encodes it, capacity,
+ * the entry's instant.
  */
 const JOURNAL_APPEND_BODY = `
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
@@ -259,8 +260,8 @@ return 0
 /**
  * What the journal knows about itself (read only, one consistent instant).
  *
- * KEYS: journal, journal info. Returns {size, since, appended, cleared, the oldest kept entry's
- * JSON when entries were dropped else ''}.
+ * KEYS: journal, journal info. Returns {size, since, appended, cleared, the oldest kept entry
+ * (encoded) when entries were dropped else ''}.
  */
 export const JOURNAL_INFO = `
 local size = redis.call('XLEN', KEYS[1])
@@ -271,6 +272,24 @@ if appended > size and size > 0 then
   first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1][2][2]
 end
 return {size, h[1] or '0', appended, h[3] or '0', first}
+`;
+
+/**
+ * One page of the journal, oldest first (read only): the entries from `start` on, as one JSON
+ * array of the encoded entries (`redis-journal-codec.ts`: each is a JSON array itself), so a
+ * page is one string to read and one `JSON.parse` rather than a reply of thousands of nested
+ * entries.
+ *
+ * KEYS: journal. ARGV: the first stream id to read (`-` for the oldest), the most entries to
+ * read. Returns {entries read, the last one's stream id or '', '[entry,entry,…]'}.
+ */
+export const JOURNAL_PAGE = `
+local page = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
+local n = #page
+if n == 0 then return {0, '', '[]'} end
+local values = {}
+for i = 1, n do values[i] = page[i][2][2] end
+return {n, page[n][1], '[' .. table.concat(values, ',') .. ']'}
 `;
 
 /**

@@ -23,7 +23,7 @@
  * | `windows`            | zset   | window id → instant after which it is idle (for the sweep, reset)  |
  * | `lease:<fingerprint>`| zset   | in-flight leases of one secret → expiry, Redis server time in ms   |
  * | `leases`             | set    | fingerprints holding leases                                        |
- * | `journal`            | stream | decision journal entries, field `e` (JSON), trimmed to capacity    |
+ * | `journal`            | stream | decisions, field `e` (`redis-journal-codec.ts`), trimmed to capacity |
  * | `journal:info`       | hash   | `since`, `appended`, `cleared`                                     |
  * | `ordinal`            | hash   | named counters (scenario draw ordinals)                            |
  * | `epoch`              | string | a random id written with the first data: gone, the data went too   |
@@ -72,6 +72,7 @@ import * as scripts from './redis-scripts.js';
 import { DEFAULT_STORE_PREFIX, type SentinelStoreConfig } from '../contract/config.js';
 import { createRedisClient } from './redis-client.js';
 import { createScriptBatcher, type BatchOutcome } from './redis-batch.js';
+import { decodeJournalPage, encodeJournalEntry, journalEntryAt } from './redis-journal-codec.js';
 import { describeClientError, describeConnectionProblem } from './connection-problem.js';
 import { parseStoreTarget, SINGLE_STORE_FORMS, STORE_FORMS, type StoreTarget, type StoreTargetError } from './store-target.js';
 
@@ -145,8 +146,12 @@ export interface StoreUrlError {
 /** The prefix used when none is given (the config file's default too). */
 export { DEFAULT_STORE_PREFIX };
 
-/** The key layout's version, kept in `meta`: a store written by another layout is refused (2: keys under a `{prefix}` hash tag). */
-const LAYOUT = '2';
+/**
+ * The key layout's version, kept in `meta`: a store written by another layout is refused (2: keys
+ * under a `{prefix}` hash tag; 3: journal entries encoded by `redis-journal-codec.ts`, not as
+ * the entry's JSON).
+ */
+const LAYOUT = '3';
 
 /**
  * A command answered later than this opens the slow-answer guard: a request makes several
@@ -194,6 +199,7 @@ interface ScriptCommands {
   simHeld(leases: string): Promise<number>;
   simReset(...keysAndArgv: string[]): Promise<number>;
   simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string]>;
+  simJournalPage(journal: string, start: string, count: string): Promise<[number, string, string]>;
   simJournalClear(journal: string, info: string, now: string): Promise<number>;
   simOpen(meta: string, ...argv: string[]): Promise<string[]>;
   simEpoch(epoch: string, candidate: string): Promise<string>;
@@ -211,6 +217,7 @@ const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
   simHeld: [scripts.HELD, 1],
   simReset: [scripts.RESET, 10],
   simJournalInfo: [scripts.JOURNAL_INFO, 2],
+  simJournalPage: [scripts.JOURNAL_PAGE, 1],
   simJournalClear: [scripts.JOURNAL_CLEAR, 2],
   simOpen: [scripts.OPEN, 1],
   simEpoch: [scripts.EPOCH, 1],
@@ -593,18 +600,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const journal: SharedJournal = {
     append: (entry: JournalEntry) =>
-      batched('journal', [K.journal, K.journalInfo], [JSON.stringify(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
+      batched('journal', [K.journal, K.journalInfo], [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
     list: async () => {
-      // Page by page: the whole journal in one reply (100,000 entries, about 100 MB) can take
+      // Page by page: the whole journal in one reply (100,000 entries, about 20 MB) can take
       // longer than the command timeout on a busy machine.
       const kept: JournalEntry[] = [];
       let from = '-';
       for (;;) {
-        const page = await ordered(() => client.xrange(K.journal, from, '+', 'COUNT', JOURNAL_PAGE));
-        for (const [, fields] of page) kept.push(JSON.parse(fields[1] as string) as JournalEntry);
-        const last = page[page.length - 1];
-        if (page.length < JOURNAL_PAGE || last === undefined) break;
-        from = nextStreamId(last[0]);
+        const [count, last, joined] = await ordered(() => redis.simJournalPage(K.journal, from, num(JOURNAL_PAGE)));
+        for (const entry of decodeJournalPage(joined)) kept.push(entry);
+        if (Number(count) < JOURNAL_PAGE || last === '') break;
+        from = nextStreamId(last);
       }
       return kept.sort((a, b) => a.seq - b.seq);
     },
@@ -613,7 +619,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const kept = Number(size);
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
-        const from = first === '' ? Number(since) : (JSON.parse(first) as JournalEntry).at;
+        const from = first === '' ? Number(since) : journalEntryAt(first);
         return { complete: dropped === 0 && cleared !== '1', since: from, capacity: journalCapacity, size: kept, dropped };
       }),
     clear: (now) =>

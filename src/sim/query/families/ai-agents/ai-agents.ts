@@ -1,7 +1,8 @@
 import { isPagePath, isSuccessful } from '../../../model/derived/ai-crawlers.js';
 import { DAY_MS } from '../../../model/world.js';
 import { createDistinct, round2 } from '../../readers/aggregate.js';
-import { aiRequestsOf, firstServerRequestMs, scanAiVisits, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
+import { aiRequestsOf, aiRequestsSteps, firstServerRequestMs, scanAiVisits, scanAiVisitsSteps, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
+import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
@@ -30,7 +31,12 @@ function byName(a: string, b: string): number {
 
 /** The successful requests of the range (status unknown or 2xx), as every crawler count reads them. */
 function successfulRequests(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): AiRequest[] {
-  return aiRequestsOf(ctx, { ...range, filterFields }).filter((r) => isSuccessful(r.status));
+  return runToEnd(successfulRequestsSteps(ctx, filterFields, range));
+}
+
+/** {@link successfulRequests} in pieces ({@link PassSteps}). */
+function* successfulRequestsSteps(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): PassSteps<AiRequest[]> {
+  return (yield* aiRequestsSteps(ctx, { ...range, filterFields })).filter((r) => isSuccessful(r.status));
 }
 
 /** The agents that made a group of requests, most requests first (ties by id). */
@@ -72,11 +78,16 @@ function lastOf(requests: readonly AiRequest[]): number {
 
 /** Distinct AI-referred visitors per product (weighted), and across products. */
 function aiVisitors(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): { byProduct: Map<string, number>; total: number } {
+  return runToEnd(aiVisitorsSteps(ctx, fromMs, toMs));
+}
+
+/** {@link aiVisitors} in pieces ({@link PassSteps}). */
+function* aiVisitorsSteps(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<{ byProduct: Map<string, number>; total: number }> {
   const byProduct = new Map<string, number>();
   const productIndex = new Map<string, number>();
   const isNew = createDistinct();
   let total = 0;
-  scanAiVisits(ctx, (batch, _i, product, visitorKey) => {
+  yield* scanAiVisitsSteps(ctx, (batch, _i, product, visitorKey) => {
     let index = productIndex.get(product);
     if (index === undefined) {
       index = productIndex.size + 1;
@@ -358,12 +369,12 @@ function aiCrawlerActivityRows(ctx: RunContext): Row[] {
 const HISTORY_DAYS = 90;
 
 /** Per product: this period against the one before, pages new against 90 days of history, and site totals. */
-function aiWeeklyDigestRows(ctx: RunContext): Row[] {
+function* aiWeeklyDigestRows(ctx: RunContext): PassSteps<Row[]> {
   const length = Math.max(DAY_MS, ctx.requestedToMs + 1 - ctx.fromMs);
   const previous = { fromMs: ctx.fromMs - length, toMs: ctx.fromMs - 1 };
   const history = { fromMs: ctx.fromMs - HISTORY_DAYS * DAY_MS, toMs: ctx.fromMs - 1 };
-  const current = successfulRequests(ctx);
-  const before = successfulRequests(ctx, [], previous);
+  const current = yield* successfulRequestsSteps(ctx);
+  const before = yield* successfulRequestsSteps(ctx, [], previous);
   const since = firstServerRequestMs(ctx);
   const firstEventMs = ctx.scope.kind === 'websites' ? Math.min(...ctx.scope.websites.map((w) => w.createdAt)) : ctx.fromMs;
   const historyStart = since !== null && since <= ctx.toMs ? since : firstEventMs;
@@ -371,7 +382,7 @@ function aiWeeklyDigestRows(ctx: RunContext): Row[] {
   const readBefore = new Map<string, Set<string>>();
   const siteReadBefore = new Set<string>();
   if (hasHistory) {
-    for (const r of successfulRequests(ctx, [], history)) {
+    for (const r of yield* successfulRequestsSteps(ctx, [], history)) {
       if (!isPagePath(r.page)) continue;
       const set = readBefore.get(r.agent.product) ?? new Set<string>();
       set.add(r.page);
@@ -379,8 +390,8 @@ function aiWeeklyDigestRows(ctx: RunContext): Row[] {
       siteReadBefore.add(r.page);
     }
   }
-  const visitorsNow = aiVisitors(ctx);
-  const visitorsBefore = aiVisitors(ctx, previous.fromMs, previous.toMs);
+  const visitorsNow = yield* aiVisitorsSteps(ctx);
+  const visitorsBefore = yield* aiVisitorsSteps(ctx, previous.fromMs, previous.toMs);
   const perProduct = groupRequests(current, (r) => r.agent.product);
   const previousRequests = new Map<string, number>();
   for (const r of before) previousRequests.set(r.agent.product, (previousRequests.get(r.agent.product) ?? 0) + r.weight);
@@ -474,6 +485,7 @@ export const aiAgentsTypes: QueryTypeDefinition[] = [
   }),
   defineAiAgentsType({
     name: 'ai_weekly_digest',
-    run: aiWeeklyDigestRows,
+    // It reads the period before its range too, which the days generated before the pass do not cover.
+    steps: aiWeeklyDigestRows,
   }),
 ];

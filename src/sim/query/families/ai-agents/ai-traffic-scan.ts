@@ -14,7 +14,8 @@ import { DAY_MS } from '../../../model/world.js';
 import { AI_AGENT_HITS } from '../../../ingest/ai-agent-hits.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
-import { scanSessions } from '../../readers/scan.js';
+import { scanSessions, scanSessionsSteps } from '../../readers/scan.js';
+import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 
 /** One AI crawler or agent request, as the ai-agents types read it (the live `ai_traffic_spans` row). */
 export interface AiRequest {
@@ -47,6 +48,11 @@ export interface AiRequestOptions {
  * order: website, day, generated records, then received ones in arrival order.
  */
 export function aiRequestsOf(ctx: RunContext, options: AiRequestOptions = {}): AiRequest[] {
+  return runToEnd(aiRequestsSteps(ctx, options));
+}
+
+/** {@link aiRequestsOf} in pieces: yields each website-day's records read ({@link PassSteps}). */
+export function* aiRequestsSteps(ctx: RunContext, options: AiRequestOptions = {}): PassSteps<AiRequest[]> {
   const fromMs = options.fromMs ?? ctx.fromMs;
   const toMs = options.toMs ?? ctx.toMs;
   const out: AiRequest[] = [];
@@ -56,6 +62,7 @@ export function aiRequestsOf(ctx: RunContext, options: AiRequestOptions = {}): A
   const paths = ctx.dictionaries.values.path;
   for (const website of ctx.scope.websites) {
     for (let day = Math.floor(fromMs / DAY_MS); day <= Math.floor(toMs / DAY_MS); day++) {
+      const generated = !ctx.traffic.hasDerived(aiCrawlerRequests, website, day);
       const batch = ctx.traffic.derived(aiCrawlerRequests, website, day);
       for (let k = 0; k < batch.count; k++) {
         const timeMs = batch.timeMs[k] as number;
@@ -81,6 +88,7 @@ export function aiRequestsOf(ctx: RunContext, options: AiRequestOptions = {}): A
         if (plan.tests.length > 0 && !passesFilters(plan, (field) => (field === 'agent_id' ? request.agentId : field === 'path' ? request.page : ''))) continue;
         out.push(request);
       }
+      yield generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
     }
   }
   return out;
@@ -147,9 +155,14 @@ export type AiVisitVisitor = (batch: SessionBatch, index: number, product: strin
  * belongs to an AI product, ignoring the request's filters, in the order of {@link scanSessions}.
  */
 export function scanAiVisits(ctx: RunContext, visit: AiVisitVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
+  runToEnd(scanAiVisitsSteps(ctx, visit, fromMs, toMs));
+}
+
+/** {@link scanAiVisits} in pieces: yields each website-day's session samples read ({@link PassSteps}). */
+export function* scanAiVisitsSteps(ctx: RunContext, visit: AiVisitVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<void> {
   const byReferrer = productTable(ctx.dictionaries.values.referrer);
   const byUtmSource = productTable(ctx.dictionaries.values.utm_source);
-  scanSessions({ ...ctx, filters: NO_FILTERS }, (batch, i, _matched, visitorKey) => {
+  yield* scanSessionsSteps({ ...ctx, filters: NO_FILTERS }, (batch, i, _matched, visitorKey) => {
     const product = byReferrer[batch.dims.referrer[i] as number] ?? byUtmSource[batch.dims.utm_source[i] as number] ?? null;
     if (product !== null) visit(batch, i, product, visitorKey);
   }, fromMs, toMs);

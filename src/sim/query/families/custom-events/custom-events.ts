@@ -7,6 +7,7 @@ import { clientVersionsAt } from '../../readers/client-versions.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { customEventDetails } from '../../../model/derived/custom-event-details.js';
+import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
 import { deviceLabel } from '../../engine/labels.js';
 import catalogue from './custom-events-catalogue.json' with { type: 'json' };
@@ -536,6 +537,8 @@ export const customEventTypes: QueryTypeDefinition[] = [
     insightsOnly: true,
     // The live builder reads the rows of one event name; its filter list is not public.
     filters: ['event_name'],
+    // Its segments name the browser's major version: the device details of each day too.
+    derives: [customEventDetails, deviceDetailsOf],
     // The live builder body of this insights-only type is not public: its meta (in the catalogue) is ours.
     run: segmentRows,
   }),

@@ -193,7 +193,9 @@ export interface QueryTypeDefinition {
    * The derived records its pass reads on every day of its range (and the day before, for
    * records past midnight): a long range derives them in pieces before the pass, with the
    * session days (`prefetch-traffic.ts`), so the pass itself derives nothing. Records read for
-   * a few sessions only (the rows of one page) are not listed.
+   * a few sessions only (the rows of one page) are not listed, nor those a type with
+   * {@link QueryTypeDefinition.steps} reads on one path of its pass only (with filters, instead
+   * of a digest): its steps count deriving them, so that pass is in pieces too.
    */
   readonly derives: readonly DerivationSource[];
   readonly sql: SqlShape;

@@ -20,6 +20,22 @@ export const PASS_PIECE_RECORDS = 64_000;
  */
 export const GENERATED_RECORD_WORK = 12;
 
+/** What folding a kept per-day digest counts for, in records read: a few hundred rows. */
+export const DIGEST_DAY_WORK = 500;
+
+/**
+ * `steps`, each yield raised by what `extra` returns then: the work its callbacks did that the
+ * scan under them does not count (records of a day derived again, read through its visitor).
+ */
+export function* withExtraWork<T>(steps: PassSteps<T>, extra: () => number): PassSteps<T> {
+  let step = steps.next();
+  while (step.done !== true) {
+    yield step.value + extra();
+    step = steps.next();
+  }
+  return step.value;
+}
+
 /** Drives `steps` to its end without pausing and returns its result. */
 export function runToEnd<T>(steps: PassSteps<T>): T {
   let step = steps.next();

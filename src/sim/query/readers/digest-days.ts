@@ -1,6 +1,7 @@
 import type { Website } from '../../model/entities.js';
 import { DAY_MS } from '../../model/world.js';
 import type { QueryTypeDefinition, RunContext } from '../engine/definition.js';
+import { DIGEST_DAY_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
 import { ingestedSessions } from './ingested-sessions.js';
 import type { SessionVisit } from './session-visits.js';
 
@@ -16,8 +17,12 @@ export function foldsDayDigests(type: Pick<QueryTypeDefinition, 'derives'>): boo
 export interface DigestWalk {
   /** A part of a day the range does not cover whole: visit its sessions in [fromMs, toMs] (`visitSessions`). */
   part(fromMs: number, toMs: number): void;
-  /** A UTC day the range covers whole: fold in its generated sessions' per-day aggregate, then call `ingested`. */
-  whole(website: Website, day: number, ingested: (visit: (session: SessionVisit) => void) => void): void;
+  /**
+   * A UTC day the range covers whole: fold in its generated sessions' per-day aggregate, then
+   * call `ingested`. It may return the work it did, in records read ({@link PassSteps}; when it
+   * returns none, {@link DIGEST_DAY_WORK}).
+   */
+  whole(website: Website, day: number, ingested: (visit: (session: SessionVisit) => void) => void): number | void;
 }
 
 /**
@@ -38,6 +43,11 @@ export function allowsDigests(ctx: RunContext): boolean {
  * False, having walked nothing, when the run does not allow digests or its range is empty.
  */
 export function walkDigestDays(ctx: RunContext, walk: DigestWalk, fromMs = ctx.fromMs, toMs = ctx.toMs): boolean {
+  return runToEnd(walkDigestDaysSteps(ctx, walk, fromMs, toMs));
+}
+
+/** {@link walkDigestDays} in pieces: yields each day's work ({@link DigestWalk.whole}'s, else {@link DIGEST_DAY_WORK}). */
+export function* walkDigestDaysSteps(ctx: RunContext, walk: DigestWalk, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<boolean> {
   if (!allowsDigests(ctx) || toMs < fromMs || ctx.scope.kind !== 'websites') return false;
   const website = ctx.scope.websites[0] as Website;
   const firstDay = Math.floor(fromMs / DAY_MS);
@@ -58,8 +68,12 @@ export function walkDigestDays(ctx: RunContext, walk: DigestWalk, fromMs = ctx.f
   for (let day = firstDay; day <= lastDay; day++) {
     const dayStart = day * DAY_MS;
     const dayEnd = dayStart + DAY_MS - 1;
-    if (fromMs <= dayStart && toMs >= dayEnd) walk.whole(website, day, ingested(day));
-    else walk.part(Math.max(fromMs, dayStart), Math.min(toMs, dayEnd));
+    if (fromMs <= dayStart && toMs >= dayEnd) {
+      yield walk.whole(website, day, ingested(day)) ?? DIGEST_DAY_WORK;
+    } else {
+      walk.part(Math.max(fromMs, dayStart), Math.min(toMs, dayEnd));
+      yield DIGEST_DAY_WORK;
+    }
   }
   return true;
 }

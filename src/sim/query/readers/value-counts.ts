@@ -15,6 +15,8 @@ export interface ValueCounts {
   addCounts(values: ArrayLike<number>, counts: ArrayLike<number>): void;
   /** The median of the values (two decimals between two middle values); 0 for none. */
   median(): number;
+  /** The values and (value, count) pairs it holds: what its median reads. */
+  size(): number;
 }
 
 /** The value of rank `rank` (from 0) of ascending (value, count) pairs. */
@@ -52,6 +54,11 @@ export function createValueCounts(): ValueCounts {
     add: (value) => void values.push(value),
     addCounts(vs, cs) {
       if (vs.length > 0) chunks.push([vs, cs]);
+    },
+    size() {
+      let n = values.length;
+      for (const [vs] of chunks) n += vs.length;
+      return n;
     },
     median() {
       if (chunks.length === 0) return median(values);

@@ -7,13 +7,15 @@ import { createDistinct } from '../../readers/aggregate.js';
 import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { createDistinctGroups, type CountedDistinctGroups } from '../../readers/distinct-groups.js';
-import { walkDigestDays } from '../../readers/digest-days.js';
+import { walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
+import type { Derivation } from '../../../traffic-cache.js';
 import { EXIT_ENGAGEMENT_DIGEST, exitPageName, type DigestGroups, type ExitEngagementDigest } from './exit-engagement-digest.js';
 import { SPAN_PAGE_DIGEST, type SpanPageDigest } from './span-page-digest.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import type { PackedLists } from '../../readers/packed-lists.js';
-import { NO_FILTERS, scanIdentifiedSessions } from '../../readers/session-identity.js';
+import { NO_FILTERS, scanIdentifiedSessionsSteps } from '../../readers/session-identity.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 
 /**
@@ -50,15 +52,25 @@ function websiteOf(ctx: RunContext, batch: SessionBatch): Website {
  * filters and pageviews the path filter; without, every pageview counts.
  */
 function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pageview) => void, fromMs = ctx.fromMs, toMs = ctx.toMs, serials = { last: 0 }): void {
+  runToEnd(scanPageviewsSteps(ctx, filtered, visit, fromMs, toMs, serials));
+}
+
+/**
+ * {@link scanPageviews} in pieces: yields each website-day's session samples read, and the
+ * pageviews of a day whose engagement it derived ({@link PassSteps}).
+ */
+function* scanPageviewsSteps(ctx: RunContext, filtered: boolean, visit: (view: Pageview) => void, fromMs = ctx.fromMs, toMs = ctx.toMs, serials = { last: 0 }): PassSteps<void> {
   const scoped: RunContext = filtered ? ctx : { ...ctx, filters: NO_FILTERS };
   const pathMask = filtered ? ctx.filters.masks.get('path') : undefined;
   let lastBatch: SessionBatch | null = null;
   let view: Pageview | null = null;
-  scanIdentifiedSessions(scoped, (batch, session, _matched, visitorKey, weight) => {
+  let derived = 0;
+  const scan = scanIdentifiedSessionsSteps(scoped, (batch, session, _matched, visitorKey, weight) => {
     const serial = ++serials.last;
     if (batch !== lastBatch || view === null) {
       lastBatch = batch;
       const website = websiteOf(ctx, batch);
+      if (!ctx.traffic.hasDerived(engagementDerivation, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
       const engagement = ctx.traffic.derived(engagementDerivation, website, batch.day);
       view ??= { batch, session, p: 0, engagement, website, serial, visitorKey, weight };
       view.batch = batch;
@@ -76,6 +88,11 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
       visit(view);
     }
   }, fromMs, toMs);
+  yield* withExtraWork(scan, () => {
+    const work = derived;
+    derived = 0;
+    return work;
+  });
 }
 
 /**
@@ -83,13 +100,20 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
  * one website the days the range covers whole fold their {@link EXIT_ENGAGEMENT_DIGEST} instead
  * (sums of whole numbers; the page_exit types read no ingested sessions).
  */
-function walkExitPageviews(ctx: RunContext, visit: (view: Pageview) => void, fold: (digest: ExitEngagementDigest) => void): void {
+function* walkExitPageviews(ctx: RunContext, visit: (view: Pageview) => void, fold: (digest: ExitEngagementDigest) => void): PassSteps<void> {
   const serials = { last: 0 };
-  const digested = walkDigestDays(ctx, {
+  const digested = yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => scanPageviews(ctx, true, visit, fromMs, toMs, serials),
-    whole: (website, day) => fold(ctx.traffic.derived(EXIT_ENGAGEMENT_DIGEST, website, day)),
+    whole: (website, day) => foldDigest(ctx, EXIT_ENGAGEMENT_DIGEST, website, day, fold),
   });
-  if (!digested) scanPageviews(ctx, true, visit, ctx.fromMs, ctx.toMs, serials);
+  if (!digested) yield* scanPageviewsSteps(ctx, true, visit, ctx.fromMs, ctx.toMs, serials);
+}
+
+/** Folds a day's digest with `fold`; returns the work, in records read: the day's sessions many times over when it had to be derived again. */
+function foldDigest<T>(ctx: RunContext, digest: Derivation<T>, website: Website, day: number, fold: (value: T) => void): number {
+  const kept = ctx.traffic.hasDerived(digest, website, day);
+  fold(ctx.traffic.derived(digest, website, day));
+  return kept ? DIGEST_DAY_WORK : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
 }
 
 /** Adds group `k` of a day's digest groups to `counts` as `key`, each session and visitor standing for `weight`. */
@@ -190,13 +214,14 @@ function foldSpanPages(digest: SpanPageDigest, pageOf: (name: string) => SpanPag
   });
 }
 
-function spanPages(ctx: RunContext): Map<string, SpanPage> {
+function* spanPages(ctx: RunContext): PassSteps<Map<string, SpanPage>> {
   const nameOf = createPageNamer(ctx, pagePath);
   const pages = new Map<string, SpanPage & { index: number }>();
   // One website's visitor keys are small: a bitmap per page beats a hash set on a long range.
   const newVisitor = ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1 ? createVisitorBits() : createDistinct();
   let lastBatch: SessionBatch | null = null;
   let errors = new Set<number>();
+  let derivedErrors = 0;
   const pageOf = (name: string): SpanPage & { index: number } => {
     let page = pages.get(name);
     if (!page) {
@@ -211,6 +236,7 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
     const page = pageOf(name);
     if (batch !== lastBatch) {
       lastBatch = batch;
+      if (!ctx.traffic.hasDerived(errorDerivation, website, batch.day)) derivedErrors += batch.count * GENERATED_RECORD_WORK;
       errors = erroredPageviews(ctx, website, batch.day);
     }
     page.views += weight;
@@ -234,11 +260,17 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
   // Without filters on one website, whole days fold their digest. With filters the spans still read
   // every pageview, one by one: what the digests are checked against.
   const serials = { last: 0 };
-  const digested = walkDigestDays(ctx, {
+  const digested = yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => scanPageviews(ctx, false, visit, fromMs, toMs, serials),
-    whole: (website, day) => foldSpanPages(ctx.traffic.derived(SPAN_PAGE_DIGEST, website, day), pageOf, newVisitor),
+    whole: (website, day) => foldDigest(ctx, SPAN_PAGE_DIGEST, website, day, (digest) => foldSpanPages(digest, pageOf, newVisitor)),
   });
-  if (!digested) scanPageviews(ctx, false, visit);
+  if (!digested) {
+    yield* withExtraWork(scanPageviewsSteps(ctx, false, visit), () => {
+      const work = derivedErrors;
+      derivedErrors = 0;
+      return work;
+    });
+  }
   scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record, visitorKey }) => {
     const name = record.path === '' ? '' : pagePath(record.path);
     if (name === '') return;
@@ -264,15 +296,19 @@ function spanPages(ctx: RunContext): Map<string, SpanPage> {
 }
 
 /** One row per page of {@link spanPages} with at least 5 views (the builders' HAVING page_views >= 5), made by `rowOf`. */
-function busyPageRows(ctx: RunContext, rowOf: (name: string, page: SpanPage) => Row): Row[] {
+function* busyPageRows(ctx: RunContext, rowOf: (name: string, page: SpanPage) => Row): PassSteps<Row[]> {
   const rows: Row[] = [];
-  for (const [name, page] of spanPages(ctx)) if (page.views >= 5) rows.push(rowOf(name, page));
+  for (const [name, page] of yield* spanPages(ctx)) {
+    if (page.views < 5) continue;
+    rows.push(rowOf(name, page));
+    yield page.firstInteraction.size();
+  }
   return rows;
 }
 
 /** frustration_by_page: rage, dead and error rates per page of at least 5 views. */
-export function frustrationRows(ctx: RunContext): Row[] {
-  const rows = busyPageRows(ctx, (name, page) => ({
+export function* frustrationRows(ctx: RunContext): PassSteps<Row[]> {
+  const rows = yield* busyPageRows(ctx, (name, page) => ({
     name,
     page_views: page.views,
     visitors: page.visitors,
@@ -287,8 +323,8 @@ export function frustrationRows(ctx: RunContext): Row[] {
 }
 
 /** engagement_quality_by_page: time, attention, scroll and interaction per page of at least 5 views. */
-export function qualityRows(ctx: RunContext): Row[] {
-  const rows = busyPageRows(ctx, (name, page) => ({
+export function* qualityRows(ctx: RunContext): PassSteps<Row[]> {
+  const rows = yield* busyPageRows(ctx, (name, page) => ({
     name,
     page_views: page.views,
     avg_time_on_page: round1(page.timeOnPage / page.views),
@@ -302,10 +338,10 @@ export function qualityRows(ctx: RunContext): Row[] {
 }
 
 /** form_abandonment_by_page: form starts, submits and abandonment per page of at least 5 starts. */
-export function formRows(ctx: RunContext): Row[] {
+export function* formRows(ctx: RunContext): PassSteps<Row[]> {
   const nameOf = createPageNamer(ctx, pagePath);
   const pages = new Map<string, { starts: number; submits: number; abandoned: number; fields: Map<string, number> }>();
-  scanPageviews(ctx, false, ({ batch, p, engagement: e, weight }) => {
+  yield* scanPageviewsSteps(ctx, false, ({ batch, p, engagement: e, weight }) => {
     if ((e.formFields[p] as number) === 0) return;
     const name = nameOf(batch.pagePaths[p] as number);
     if (name === '') return;
@@ -347,11 +383,11 @@ export function formRows(ctx: RunContext): Row[] {
 }
 
 /** scroll_depth_summary: the average positive exit scroll depth and the sessions and visitors reporting one. */
-export function scrollSummaryRows(ctx: RunContext): Row[] {
+export function* scrollSummaryRows(ctx: RunContext): PassSteps<Row[]> {
   const counts = createDistinctGroups<number>();
   let depthTotal = 0;
   let views = 0;
-  walkExitPageviews(
+  yield* walkExitPageviews(
     ctx,
     ({ p, engagement: e, serial, visitorKey, weight }) => {
       const depth = e.scrollDepth[p] as number;
@@ -371,9 +407,9 @@ export function scrollSummaryRows(ctx: RunContext): Row[] {
 }
 
 /** scroll_depth_distribution: sessions and visitors per scroll-depth range, shallowest first. */
-export function scrollDistributionRows(ctx: RunContext): Row[] {
+export function* scrollDistributionRows(ctx: RunContext): PassSteps<Row[]> {
   const counts = createDistinctGroups<number>();
-  walkExitPageviews(
+  yield* walkExitPageviews(
     ctx,
     ({ p, engagement: e, serial, visitorKey, weight }) => {
       const depth = e.scrollDepth[p] as number;
@@ -394,7 +430,7 @@ export function scrollDistributionRows(ctx: RunContext): Row[] {
 }
 
 /** page_scroll_performance: average exit scroll depth per page, deepest first. */
-export function pageScrollRows(ctx: RunContext): Row[] {
+export function* pageScrollRows(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
   const nameOf = createPageNamer(ctx, exitPageName);
   const counts = createDistinctGroups<string>();
@@ -404,7 +440,7 @@ export function pageScrollRows(ctx: RunContext): Row[] {
     depth.set(name, page);
     return page;
   };
-  walkExitPageviews(
+  yield* walkExitPageviews(
     ctx,
     ({ batch, p, engagement: e, serial, visitorKey, weight }) => {
       const code = batch.pagePaths[p] as number;
@@ -433,12 +469,12 @@ export function pageScrollRows(ctx: RunContext): Row[] {
 }
 
 /** interaction_summary: interactions per session reported on page exit. */
-export function interactionRows(ctx: RunContext): Row[] {
+export function* interactionRows(ctx: RunContext): PassSteps<Row[]> {
   const all = createDistinctGroups<number>();
   const interactive = createDistinctGroups<number>();
   let interactions = 0;
   const none = new Uint32Array(0);
-  walkExitPageviews(
+  yield* walkExitPageviews(
     ctx,
     ({ p, engagement: e, serial, visitorKey, weight }) => {
       const n = e.interactions[p] as number;

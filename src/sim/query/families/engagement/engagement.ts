@@ -1,5 +1,4 @@
 import { engagementDerivation } from '../../../model/derived/engagement.js';
-import { errorDerivation } from '../../../model/derived/errors.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type QueryFamilySpec } from '../../engine/definition.js';
 import { formRows, frustrationRows, interactionRows, pageScrollRows, qualityRows, scrollDistributionRows, scrollSummaryRows } from './engagement-rows.js';
@@ -25,29 +24,31 @@ const defineEngagementType = declareUnder({ family: FAMILY });
 export const engagementTypes: QueryTypeDefinition[] = [
   defineEngagementType({
     name: 'frustration_by_page',
-    derives: [SPAN_PAGE_DIGEST, engagementDerivation, errorDerivation],
-    run: frustrationRows,
+    // Read whole days from the digest; with filters its pass derives each day's engagement and errors in pieces.
+    derives: [SPAN_PAGE_DIGEST],
+    steps: frustrationRows,
   }),
   defineEngagementType({
     name: 'form_abandonment_by_page',
-    run: formRows,
+    steps: formRows,
   }),
   defineEngagementType({
     name: 'engagement_quality_by_page',
-    derives: [SPAN_PAGE_DIGEST, engagementDerivation, errorDerivation],
-    run: qualityRows,
+    // Read whole days from the digest; with filters its pass derives each day's engagement and errors in pieces.
+    derives: [SPAN_PAGE_DIGEST],
+    steps: qualityRows,
   }),
   defineEngagementType({
     name: 'scroll_depth_summary',
     derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
-    run: scrollSummaryRows,
+    steps: scrollSummaryRows,
   }),
   defineEngagementType({
     name: 'scroll_depth_distribution',
     derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
-    run: scrollDistributionRows,
+    steps: scrollDistributionRows,
   }),
   defineEngagementType({
     name: 'page_scroll_performance',
@@ -55,12 +56,12 @@ export const engagementTypes: QueryTypeDefinition[] = [
     filters: ["path", "country", "device_type", "browser_name", "os_name", "referrer"],
     customizable: true,
     limit: 100,
-    run: pageScrollRows,
+    steps: pageScrollRows,
   }),
   defineEngagementType({
     name: 'interaction_summary',
     derives: [EXIT_ENGAGEMENT_DIGEST],
     customizable: true,
-    run: interactionRows,
+    steps: interactionRows,
   }),
 ];

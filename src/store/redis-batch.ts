@@ -23,13 +23,13 @@
  * operation in it with the same error, and the next batch is sent: nothing waits for an answer
  * that cannot come.
  */
-import type { Operation } from './redis-scripts.js';
+import { OPERATIONS, type Operation } from './redis-scripts.js';
 
 /** Operations sent in one script call at most; more wait for the next. */
 export const MAX_BATCH_OPERATIONS = 512;
 
 /**
- * Characters of arguments (keys, arguments, names) sent in one script call at most, about a
+ * Characters of arguments (operations' names and arguments) sent in one script call at most, about a
  * megabyte; more wait for the next. A logged request carries its body (up to 1 MB), so 512 of
  * them in one call would be hundreds of megabytes for Redis to read and run in one step.
  */
@@ -52,8 +52,12 @@ export interface ScriptBatcherOptions {
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
 export interface ScriptBatcher {
-  /** Queues one operation; resolves with what it returned, rejects with the error of the operation or of its batch. */
-  run(operation: Operation, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  /**
+   * Queues one operation with its own arguments (as many as {@link OPERATIONS} says: the batch
+   * derives its keys); resolves with what it returned, rejects with the error of the operation
+   * or of its batch.
+   */
+  run(operation: Operation, args: readonly string[]): Promise<unknown>;
   /** Sends what is queued now, even while a batch is in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
@@ -63,8 +67,9 @@ export interface ScriptBatcher {
 }
 
 interface Queued {
-  readonly argv: readonly string[];
-  /** The characters of `argv`. */
+  readonly operation: Operation;
+  readonly args: readonly string[];
+  /** The characters of the operation's name and arguments. */
   readonly chars: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -100,7 +105,10 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
     queue = queue.slice(size);
     for (const queued of batch) queuedChars -= queued.chars;
     const argv: string[] = [String(batch.length)];
-    for (const queued of batch) for (const arg of queued.argv) argv.push(arg);
+    for (const queued of batch) {
+      argv.push(queued.operation);
+      for (const arg of queued.args) argv.push(arg);
+    }
     roundTrips++;
     operations += batch.length;
     inFlight++;
@@ -154,12 +162,12 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   return {
-    run(operation, keys, args) {
+    run(operation, args) {
+      if (args.length !== OPERATIONS[operation].args) return Promise.reject(new Error(`${operation} takes ${OPERATIONS[operation].args} arguments, not ${args.length}`));
       return new Promise((resolve, reject) => {
-        const argv = [operation, String(keys.length), String(args.length), ...keys, ...args];
-        let chars = 0;
-        for (const arg of argv) chars += arg.length;
-        queue.push({ argv, chars, resolve, reject });
+        let chars = operation.length;
+        for (const arg of args) chars += arg.length;
+        queue.push({ operation, args, chars, resolve, reject });
         queuedChars += chars;
         schedule();
       });

@@ -14,7 +14,8 @@
  * - The operations of the hot path (begin, a window check, a lease taken or given back, a log
  *   command, a journal entry, an ordinal) are Lua functions of their own KEYS and ARGV
  *   (`OPERATIONS`), run by {@link BATCH}: the calls of one event-loop turn, in call order, in
- *   one script call (one round trip); their bodies are the same text a script of its own runs.
+ *   one script call (one round trip); their bodies are the same text a script of its own runs,
+ *   and a call sends only each operation's own arguments (the batch derives the keys).
  */
 
 /** Lua helpers prepended to the scripts that need them. */
@@ -370,17 +371,45 @@ end
 return {slot, consumed}
 `;
 
-/** The operations {@link BATCH} runs, by the name a call gives: each body above as a Lua function of (KEYS, ARGV). */
+/** Every how many window checks idle windows are swept (the `consume` operation), and how many at most per sweep. */
+export const SWEEP_EVERY = 4096;
+export const SWEEP_MAX = 1000;
+
+/**
+ * The operations {@link BATCH} runs, by the name a call gives: each body above as a Lua function
+ * of (KEYS, ARGV), and what a call sends for it: only its own arguments (`args` of them, `a` in
+ * Lua), from which the batch derives the operation's keys (`keys`, under the simulator's key
+ * prefix `base`) and arguments (`argv`, `a` itself unless given), so a batch carries no key name.
+ * The names after `base` are the store's keys (`redis-store.ts`, its key layout).
+ */
 export const OPERATIONS = {
-  begin: BEGIN_BODY,
-  consume: CONSUME_BODY,
-  acquire: ACQUIRE_BODY,
-  acquireThenConsume: ACQUIRE_THEN_CONSUME_BODY,
-  release: RELEASE_BODY,
-  append: APPEND_BODY,
-  journal: JOURNAL_APPEND_BODY,
-  ordinal: ORDINAL_BODY,
-} as const;
+  /** service 1|0, after, max commands. */
+  begin: { body: BEGIN_BODY, args: 3, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
+  /** window id, now, limit, windowMs. */
+  consume: {
+    body: CONSUME_BODY,
+    args: 4,
+    keys: `{base .. 'high', base .. 'checks', base .. 'win:' .. a[1], base .. 'windows'}`,
+    argv: `{a[1], a[2], a[3], a[4], base .. 'win:', '${SWEEP_EVERY}', '${SWEEP_MAX}'}`,
+  },
+  /** fingerprint, cap, lease, ttlMs. */
+  acquire: { body: ACQUIRE_BODY, args: 4, keys: `{base .. 'lease:' .. a[1], base .. 'leases'}` },
+  /** fingerprint, cap, lease, ttlMs, window id, now, limit, windowMs. */
+  acquireThenConsume: {
+    body: ACQUIRE_THEN_CONSUME_BODY,
+    args: 8,
+    keys: `{base .. 'lease:' .. a[1], base .. 'leases', base .. 'high', base .. 'checks', base .. 'win:' .. a[5], base .. 'windows'}`,
+    argv: `{a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], base .. 'win:', '${SWEEP_EVERY}', '${SWEEP_MAX}'}`,
+  },
+  /** fingerprint, lease. */
+  release: { body: RELEASE_BODY, args: 2, keys: `{base .. 'lease:' .. a[1], base .. 'leases'}` },
+  /** the command. */
+  append: { body: APPEND_BODY, args: 1, keys: `{base .. 'logn', base .. 'log'}` },
+  /** the entry (encoded), capacity, the entry's instant. */
+  journal: { body: JOURNAL_APPEND_BODY, args: 3, keys: `{base .. 'journal', base .. 'journal:info'}` },
+  /** the ordinal's name. */
+  ordinal: { body: ORDINAL_BODY, args: 1, keys: `{base .. 'ordinal'}` },
+} as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;
 
 /** The name of an operation {@link BATCH} runs. */
 export type Operation = keyof typeof OPERATIONS;
@@ -391,30 +420,34 @@ export type Operation = keyof typeof OPERATIONS;
  * running alone right after them. One operation failing (a key of the wrong type) fails that
  * operation only: what it wrote before the failure stays, as with a script of its own.
  *
- * KEYS: one key under the simulator's hash tag (it routes the call on a cluster; every key an
- * operation names carries the same tag). ARGV: the number of operations, then per operation:
- * its name, its number of keys, its number of arguments, its keys, its arguments.
- * Returns one pair per operation: {1, what it returned} or {0, the error}.
+ * KEYS: the simulator's key prefix, `{<prefix>}:` (it routes the call on a cluster; every key
+ * an operation derives from it carries the same hash tag). ARGV: the number of operations, then
+ * per operation its name and its arguments ({@link OPERATIONS}: a fixed number per name).
+ * Returns one pair per operation: {1, what it returned} or {0, the error}; a name it does not
+ * know fails the whole call (its arguments cannot be told from the next operation's).
  */
 export const BATCH = `${NUMBERS}${SERVER_MS}
 local run = {}
+local shape = {}
+local base = KEYS[1]
 ${Object.entries(OPERATIONS)
-  .map(([name, body]) => `run['${name}'] = function(KEYS, ARGV)\n${body}end\n`)
+  .map(
+    ([name, op]) =>
+      `run['${name}'] = function(KEYS, ARGV)\n${op.body}end\n` +
+      `shape['${name}'] = {${op.args}, function(a) return ${op.keys}, ${'argv' in op ? op.argv : 'a'} end}\n`,
+  )
   .join('')}
 local out = {}
 local i = 2
 for o = 1, tonumber(ARGV[1]) do
-  local op = run[ARGV[i]]
-  local nk = tonumber(ARGV[i + 1])
-  local na = tonumber(ARGV[i + 2])
-  i = i + 3
-  local k = {}
-  for j = 1, nk do k[j] = ARGV[i + j - 1] end
-  i = i + nk
+  local name = ARGV[i]
+  local s = shape[name]
+  if s == nil then return redis.error_reply('unknown operation ' .. tostring(name)) end
   local a = {}
-  for j = 1, na do a[j] = ARGV[i + j - 1] end
-  i = i + na
-  local ok, result = pcall(op, k, a)
+  for j = 1, s[1] do a[j] = ARGV[i + j] end
+  i = i + 1 + s[1]
+  local k, v = s[2](a)
+  local ok, result = pcall(run[name], k, v)
   if ok then
     out[o] = {1, result}
   elseif type(result) == 'table' then

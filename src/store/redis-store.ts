@@ -170,10 +170,6 @@ function nextStreamId(id: string): string {
   return `${ms}-${BigInt(seq ?? '0') + 1n}`;
 }
 
-/** Every how many window checks idle windows are swept, and how many at most per sweep. */
-const SWEEP_EVERY = 4096;
-const SWEEP_MAX = 1000;
-
 /**
  * Reads a single-Redis store URL: `redis://[user:pass@]host[:port][/db]` or `rediss://…` (port
  * 6379 and database 0 by default). Returns where it points (never the password) or an error
@@ -192,7 +188,7 @@ export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
 
 /** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
 interface ScriptCommands {
-  simBatch(anyKey: string, ...argv: string[]): Promise<BatchOutcome[]>;
+  simBatch(base: string, ...argv: string[]): Promise<BatchOutcome[]>;
   simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
   simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
   simTotal(fingerprints: string, prefix: string): Promise<number>;
@@ -479,6 +475,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   // The hash tag keeps every key of the simulator in one cluster slot (see the layout above).
   const key = (name: string): string => `{${prefix}}:${name}`;
   const K = {
+    /** Every key's beginning: the batch derives its operations' keys from it (`redis-scripts.ts`, OPERATIONS). */
+    base: key(''),
     meta: key('meta'),
     req: key('req'),
     seq: key('seq'),
@@ -504,12 +502,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       call(() => {
         batchTrips++;
         batchOperations += Number(argv[0]);
-        return redis.simBatch(K.req, ...argv);
+        return redis.simBatch(K.base, ...argv);
       }),
     failed: refusedOperation,
   });
   /** Runs one operation in the next batch. */
-  const batched = <T>(operation: scripts.Operation, keys: readonly string[], args: readonly string[]): Promise<T> => batcher.run(operation, keys, args) as Promise<T>;
+  const batched = <T>(operation: scripts.Operation, args: readonly string[]): Promise<T> => batcher.run(operation, args) as Promise<T>;
   /**
    * Runs a command of its own after every operation queued before it (the queue is sent first,
    * on the same connection): a read sees every write this process asked for before it.
@@ -547,9 +545,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return out;
   };
 
-  /** A window check's keys and arguments, as the `consume` operation takes them. */
-  const consumeKeys = (id: string): string[] => [K.high, K.checks, K.winPrefix + id, K.windows];
-  const consumeArgs = (id: string, now: number, limit: number, windowMs: number): string[] => [id, num(now), num(limit), num(windowMs), K.winPrefix, num(SWEEP_EVERY), num(SWEEP_MAX)];
+  /** A window check's arguments, as the `consume` operation takes them (the batch derives the keys). */
+  const consumeArgs = (id: string, now: number, limit: number, windowMs: number): string[] => [id, num(now), num(limit), num(windowMs)];
   /** What the `consume` operation answered, as a decision. */
   const decisionOf = ([allowed, remaining, reset, order, at]: ConsumeAnswer, limit: number): SharedWindowDecision => ({
     allowed: allowed === 1,
@@ -561,7 +558,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   });
 
   const windows: SharedWindows = {
-    consume: (id, now, limit, windowMs) => batched<ConsumeAnswer>('consume', consumeKeys(id), consumeArgs(id, now, limit, windowMs)).then((answer) => decisionOf(answer, limit)),
+    consume: (id, now, limit, windowMs) => batched<ConsumeAnswer>('consume', consumeArgs(id, now, limit, windowMs)).then((answer) => decisionOf(answer, limit)),
     peek: (id, now, limit, windowMs) =>
       ordered(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
         const heldNow = Number(count);
@@ -579,20 +576,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched<[number, number]>('acquire', [K.leasePrefix + fingerprint, K.leases], [fingerprint, num(cap), lease, num(leaseTtlMs)]).then((answer) => slotOf(answer, lease, fingerprint));
+      return batched<[number, number]>('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)]).then((answer) => slotOf(answer, lease, fingerprint));
     },
     acquireThenConsume: (fingerprint, cap, { id, now, limit, windowMs }) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched<[[number, number], ConsumeAnswer?]>(
-        'acquireThenConsume',
-        [K.leasePrefix + fingerprint, K.leases, ...consumeKeys(id)],
-        [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)],
-      ).then(([slot, consumed]) => ({ slot: slotOf(slot, lease, fingerprint), decision: consumed === undefined ? null : decisionOf(consumed, limit) }));
+      return batched<[[number, number], ConsumeAnswer?]>('acquireThenConsume', [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)]).then(([slot, consumed]) => ({ slot: slotOf(slot, lease, fingerprint), decision: consumed === undefined ? null : decisionOf(consumed, limit) }));
     },
     release: (fingerprint, lease) => {
       // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.
       owned.delete(lease);
-      return batched('release', [K.leasePrefix + fingerprint, K.leases], [fingerprint, lease]).then(() => undefined);
+      return batched('release', [fingerprint, lease]).then(() => undefined);
     },
     total: () => ordered(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
     held: (fingerprint) => ordered(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
@@ -600,7 +593,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const journal: SharedJournal = {
     append: (entry: JournalEntry) =>
-      batched('journal', [K.journal, K.journalInfo], [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
+      batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
     list: async () => {
       // Page by page: the whole journal in one reply (100,000 entries, about 20 MB) can take
       // longer than the command timeout on a busy machine.
@@ -676,10 +669,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     begin: (service, after) =>
-      batched<(number | string)[]>('begin', [K.req, K.seq, K.logn, K.log], [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)]).then(
+      batched<(number | string)[]>('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)]).then(
         (flat): Begin => ({ index: Number(flat[0]), seq: Number(flat[1]), last: Number(flat[2]), commands: toCommands(flat, 3) }),
       ),
-    append: (command) => batched('append', [K.logn, K.log], [command]).then(Number),
+    append: (command) => batched('append', [command]).then(Number),
     read: (after, count) =>
       ordered(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>
         entries.map(([id, fields]) => ({ position: parseInt(id, 10), body: fields[1] as string })),
@@ -705,14 +698,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     windows,
     leases,
     journal,
-    ordinal: (name) => batched('ordinal', [K.ordinal], [name]).then(Number),
+    ordinal: (name) => batched('ordinal', [name]).then(Number),
     async close() {
       if (closed) return;
       clearInterval(renewTimer);
       const mine = [...owned];
       owned.clear();
       if (client.status === 'ready') {
-        await Promise.allSettled(mine.map(([lease, fingerprint]) => batched('release', [K.leasePrefix + fingerprint, K.leases], [fingerprint, lease])));
+        await Promise.allSettled(mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])));
       }
       closed = true;
       if (client.status === 'ready') {

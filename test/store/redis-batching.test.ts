@@ -193,9 +193,9 @@ describe('the Redis store batching the calls of one turn', () => {
       },
       failed: (said) => new Error(said),
     });
-    const first = await Promise.allSettled([batcher.run('ordinal', ['k'], ['a']), batcher.run('ordinal', ['k'], ['b'])]);
+    const first = await Promise.allSettled([batcher.run('ordinal', ['a']), batcher.run('ordinal', ['b'])]);
     expect(first.map((r) => r.status === 'rejected' && String(r.reason))).toEqual(['Error: the client threw', 'Error: the client threw']);
-    await expect(batcher.run('ordinal', ['k'], ['c'])).resolves.toBe('done');
+    await expect(batcher.run('ordinal', ['c'])).resolves.toBe('done');
   });
 
   it('answers a request whose quota check Redis refuses 503 with the reason in the journal, gives its slot back, and admits the other request of the same call', async () => {
@@ -227,11 +227,11 @@ describe('the Redis store batching the calls of one turn', () => {
     const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const answer = (i: number): void => sent[i]!.resolve(Array.from({ length: sent[i]!.count }, (_, j): BatchOutcome => [1, `${i}.${j}`]));
 
-    const first = batcher.run('ordinal', ['k'], ['first']);
+    const first = batcher.run('ordinal', ['first']);
     await endOfTurn();
     expect(sent.map((call) => call.count)).toEqual([1]);
     // Nine more while the first call is in flight: two full calls go now, the ninth waits.
-    const burst = Array.from({ length: 9 }, (_, i) => batcher.run('ordinal', ['k'], [String(i)]));
+    const burst = Array.from({ length: 9 }, (_, i) => batcher.run('ordinal', [String(i)]));
     await endOfTurn();
     expect(sent.map((call) => call.count)).toEqual([1, 4, 4]);
     // The ninth goes once every call in flight is answered.

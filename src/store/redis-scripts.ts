@@ -423,8 +423,11 @@ export type Operation = keyof typeof OPERATIONS;
  * KEYS: the simulator's key prefix, `{<prefix>}:` (it routes the call on a cluster; every key
  * an operation derives from it carries the same hash tag). ARGV: the number of operations, then
  * per operation its name and its arguments ({@link OPERATIONS}: a fixed number per name).
- * Returns one pair per operation: {1, what it returned} or {0, the error}; a name it does not
- * know fails the whole call (its arguments cannot be told from the next operation's).
+ * Returns, as one JSON text (`cjson`: one string for the client to read and `JSON.parse`, not
+ * a reply of nested arrays to decode element by element), one pair per operation: [1, what it
+ * returned] or [0, the error]; a name it does not know fails the whole call (its arguments
+ * cannot be told from the next operation's). What operations return is integers below 2^53
+ * and strings (instants travel as strings), which the JSON keeps exactly.
  */
 export const BATCH = `${NUMBERS}${SERVER_MS}
 local run = {}
@@ -456,5 +459,5 @@ for o = 1, tonumber(ARGV[1]) do
     out[o] = {0, tostring(result)}
   end
 end
-return out
+return cjson.encode(out)
 `;

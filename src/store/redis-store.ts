@@ -188,7 +188,7 @@ export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
 
 /** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
 interface ScriptCommands {
-  simBatch(base: string, ...argv: string[]): Promise<BatchOutcome[]>;
+  simBatch(base: string, ...argv: string[]): Promise<string>;
   simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
   simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
   simTotal(fingerprints: string, prefix: string): Promise<number>;
@@ -503,7 +503,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         batchTrips++;
         batchOperations += Number(argv[0]);
         return redis.simBatch(K.base, ...argv);
-      }),
+      }).then((answer) => JSON.parse(answer) as BatchOutcome[]),
     failed: refusedOperation,
   });
   /** Runs one operation in the next batch. */

@@ -20,6 +20,12 @@ export const PASS_PIECE_RECORDS = 64_000;
  */
 export const GENERATED_RECORD_WORK = 12;
 
+/**
+ * Records a scan reads before it yields them: a yield resumes every generator between the scan
+ * and the engine, so scans report a few days at a time rather than each day.
+ */
+export const YIELD_RECORDS = 8_000;
+
 /** What folding a kept per-day digest counts for, in records read: a few hundred rows. */
 export const DIGEST_DAY_WORK = 500;
 

@@ -6,7 +6,7 @@ import { DAY_MS } from '../../model/world.js';
 import type { Derivation } from '../../traffic-cache.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
-import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
+import { GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
 import { createFieldReader, type FieldReaders } from './record-filters.js';
 
 /** Visitor ids of one website fit below this; keys of other websites are offset by it. */
@@ -84,6 +84,7 @@ export function* scanActivitySteps<T extends DayActivity>(
   let sessionBase = 0;
   let record: ActivityRecord<T> | null = null;
   const { websites } = ctx.scope;
+  let unreported = 0;
   for (let siteIndex = 0; siteIndex < websites.length; siteIndex++) {
     const website = websites[siteIndex] as Website;
     for (let day = firstDay; day <= lastDay; day++) {
@@ -111,9 +112,14 @@ export function* scanActivitySteps<T extends DayActivity>(
         visit(record);
       }
       sessionBase += sessions.count;
-      yield generated ? activity.count * GENERATED_RECORD_WORK : activity.count;
+      unreported += generated ? activity.count * GENERATED_RECORD_WORK : activity.count;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
   }
+  if (unreported > 0) yield unreported;
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { SessionDimension } from '../../model/traffic.js';
 import { createDistinct, percentage } from './aggregate.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext } from '../engine/definition.js';
-import { visitSessions, type SessionVisit } from './session-visits.js';
-import { allowsDigests, walkDigestDays } from './digest-days.js';
+import { visitSessions, visitSessionsSteps, type SessionVisit } from './session-visits.js';
+import { allowsDigests, walkDigestDaysSteps } from './digest-days.js';
+import { runToEnd, type PassSteps } from '../engine/pass-steps.js';
 import { DIMENSION_DAY_DIGESTS, type DimensionDayDigest } from './dimension-day-digest.js';
 import { createVisitorBits } from './visitor-bits.js';
 
@@ -24,11 +25,16 @@ export type KeyOf<K> = (session: SessionVisit) => K | null;
  * `countVisitors` false leaves every group's `visitors` at 0, for a caller that reads none.
  */
 export function groupVisitsBy<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[], countVisitors = true): Map<K, BreakdownStats>[] {
+  return runToEnd(groupVisitsBySteps(ctx, keyOfs, countVisitors));
+}
+
+/** {@link groupVisitsBy} in pieces ({@link PassSteps}). */
+export function* groupVisitsBySteps<K>(ctx: RunContext, keyOfs: readonly KeyOf<K>[], countVisitors = true): PassSteps<Map<K, BreakdownStats>[]> {
   const groups = keyOfs.map(() => new Map<K, BreakdownStats>());
   const indexes = keyOfs.map(() => new Map<K, number>());
   const isNew = createDistinct();
   let nextIndex = 0;
-  visitSessions(ctx, (session) => {
+  yield* visitSessionsSteps(ctx, (session) => {
     const w = session.batch.weight;
     keyOfs.forEach((keyOf, d) => {
       const key = keyOf(session);
@@ -53,6 +59,11 @@ export function groupVisits<K>(ctx: RunContext, keyOf: KeyOf<K>): Map<K, Breakdo
   return groupVisitsBy(ctx, [keyOf])[0] as Map<K, BreakdownStats>;
 }
 
+/** {@link groupVisits} in pieces ({@link PassSteps}). */
+export function* groupVisitsSteps<K>(ctx: RunContext, keyOf: KeyOf<K>): PassSteps<Map<K, BreakdownStats>> {
+  return (yield* groupVisitsBySteps(ctx, [keyOf]))[0] as Map<K, BreakdownStats>;
+}
+
 /** Dimensions with at most this many values count distinct visitors in a bitmap per group. */
 const BITMAP_GROUPS = 1024;
 
@@ -63,7 +74,12 @@ const BITMAP_GROUPS = 1024;
  * groups first seen in the same order, the same visitors, sums of whole numbers.
  */
 export function groupVisitsByCode<K>(ctx: RunContext, dimension: SessionDimension, keyOfCode: (code: number) => K | null): Map<K, BreakdownStats> {
-  if (!allowsDigests(ctx)) return groupVisits(ctx, (s) => keyOfCode(s.batch.dims[dimension][s.index] as number));
+  return runToEnd(groupVisitsByCodeSteps(ctx, dimension, keyOfCode));
+}
+
+/** {@link groupVisitsByCode} in pieces ({@link PassSteps}). */
+export function* groupVisitsByCodeSteps<K>(ctx: RunContext, dimension: SessionDimension, keyOfCode: (code: number) => K | null): PassSteps<Map<K, BreakdownStats>> {
+  if (!allowsDigests(ctx)) return yield* groupVisitsSteps(ctx, (s) => keyOfCode(s.batch.dims[dimension][s.index] as number));
   const groups = new Map<K, BreakdownStats>();
   const indexes = new Map<K, number>();
   const isNew = ctx.dictionaries.values[dimension].length <= BITMAP_GROUPS ? createVisitorBits() : createDistinct();
@@ -99,7 +115,7 @@ export function groupVisitsByCode<K>(ctx: RunContext, dimension: SessionDimensio
       }
     }
   };
-  walkDigestDays(ctx, {
+  yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
       fold(ctx.traffic.derived(DIMENSION_DAY_DIGESTS[dimension], website, day));
@@ -140,9 +156,14 @@ export function visitorShare(visitors: number, total: number): number {
  * leaving out the empty value (the builders' `<column> != ''`), ordered by visitors.
  */
 export function dimensionRows(ctx: RunContext, dimension: SessionDimension): Row[] {
+  return runToEnd(dimensionRowsSteps(ctx, dimension));
+}
+
+/** {@link dimensionRows} in pieces ({@link PassSteps}). */
+export function* dimensionRowsSteps(ctx: RunContext, dimension: SessionDimension): PassSteps<Row[]> {
   const values = ctx.dictionaries.values[dimension];
   return rowsOfGroups(
-    groupVisitsByCode(ctx, dimension, (code) => {
+    yield* groupVisitsByCodeSteps(ctx, dimension, (code) => {
       const value = values[code] ?? '';
       return value === '' ? null : value;
     }),
@@ -152,6 +173,11 @@ export function dimensionRows(ctx: RunContext, dimension: SessionDimension): Row
 /** Rows of `name, pageviews, visitors, percentage` grouped by a string label (null leaves a session out). */
 export function labelledRows(ctx: RunContext, labelOf: KeyOf<string>): Row[] {
   return rowsOfGroups(groupVisits(ctx, labelOf));
+}
+
+/** {@link labelledRows} in pieces ({@link PassSteps}). */
+export function* labelledRowsSteps(ctx: RunContext, labelOf: KeyOf<string>): PassSteps<Row[]> {
+  return rowsOfGroups(yield* groupVisitsSteps(ctx, labelOf));
 }
 
 /** Rows of `name, pageviews, visitors, percentage` of groups by name, ordered by visitors. */
@@ -191,7 +217,7 @@ export const VISITS_FIELDS = { name: 'string', pageviews: 'integer', visitors: '
 export const BREAKDOWN_FIELDS = { ...VISITS_FIELDS, percentage: 'number' } as const;
 
 /** What a dimension breakdown declares: a type's declaration but for its SQL, rows and customizable. */
-export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'defaultFields' | 'sql' | 'run' | 'customizable'> {
+export interface DimensionBreakdownSpec extends Omit<QueryTypeSpec, 'defaultFields' | 'sql' | 'run' | 'steps' | 'customizable'> {
   /** The dimension the sessions are grouped by. */
   readonly dimension: SessionDimension;
 }
@@ -209,6 +235,6 @@ export function defineDimensionBreakdown(spec: DimensionBreakdownSpec): QueryTyp
     ...rest,
     derives: [...(rest.derives ?? (typeof rest.family === 'string' ? [] : (rest.family.derives ?? []))), DIMENSION_DAY_DIGESTS[dimension]],
     sql: breakdownSql(dimension),
-    run: (ctx) => dimensionRows(ctx, dimension),
+    steps: (ctx) => dimensionRowsSteps(ctx, dimension),
   });
 }

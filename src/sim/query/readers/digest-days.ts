@@ -1,7 +1,7 @@
 import type { Website } from '../../model/entities.js';
 import { DAY_MS } from '../../model/world.js';
 import type { QueryTypeDefinition, RunContext } from '../engine/definition.js';
-import { DIGEST_DAY_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
+import { DIGEST_DAY_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
 import { ingestedSessions } from './ingested-sessions.js';
 import type { SessionVisit } from './session-visits.js';
 
@@ -65,15 +65,21 @@ export function* walkDigestDaysSteps(ctx: RunContext, walk: DigestWalk, fromMs =
         visit(session);
       }
     };
+  let unreported = 0;
   for (let day = firstDay; day <= lastDay; day++) {
     const dayStart = day * DAY_MS;
     const dayEnd = dayStart + DAY_MS - 1;
     if (fromMs <= dayStart && toMs >= dayEnd) {
-      yield walk.whole(website, day, ingested(day)) ?? DIGEST_DAY_WORK;
+      unreported += walk.whole(website, day, ingested(day)) ?? DIGEST_DAY_WORK;
     } else {
       walk.part(Math.max(fromMs, dayStart), Math.min(toMs, dayEnd));
-      yield DIGEST_DAY_WORK;
+      unreported += DIGEST_DAY_WORK;
+    }
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
     }
   }
+  if (unreported > 0) yield unreported;
   return true;
 }

@@ -1,7 +1,7 @@
 import { DAY_MS } from '../../model/world.js';
 import type { CheckBatch, ClickBatch, SessionBatch } from '../../model/traffic.js';
 import type { RunContext } from '../engine/definition.js';
-import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../engine/pass-steps.js';
+import { GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
 import type { Website } from '../../model/entities.js';
 import { ingestedSessions } from './ingested-sessions.js';
 
@@ -103,6 +103,7 @@ export function* scanSessionsSteps(
     }
   };
   const { websites } = ctx.scope;
+  let unreported = 0;
   for (let siteIndex = 0; siteIndex < websites.length; siteIndex++) {
     const website = websites[siteIndex] as Website;
     const visitorBase = siteIndex * VISITOR_SPACE;
@@ -115,9 +116,14 @@ export function* scanSessionsSteps(
         const ingested = ingestedSessions(ctx.ingested, website, day);
         if (ingested) scanBatch(ingested, visitorBase, whole);
       }
-      yield generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
+      unreported += generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
   }
+  if (unreported > 0) yield unreported;
 }
 
 /** Visits every click of the scope's link within the range that passes the filters. */

@@ -3,7 +3,8 @@ import type { SessionBatch } from '../../model/traffic.js';
 import { deviceDetailsOf, type DeviceDetails } from '../../model/derived/device-details.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../engine/filters.js';
-import { scanSessions } from './scan.js';
+import { scanSessionsSteps } from './scan.js';
+import { GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../engine/pass-steps.js';
 import { sessionIdValue } from './session-identity.js';
 
 /**
@@ -54,6 +55,14 @@ function excludesAll(ctx: RunContext): boolean {
  * `details()` answers from what they were sent with).
  */
 export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) => void, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
+  runToEnd(visitSessionsSteps(ctx, visit, fromMs, toMs));
+}
+
+/**
+ * {@link visitSessions} in pieces: yields each website-day's session samples read, and those of
+ * a day whose device details it derived again ({@link PassSteps}).
+ */
+export function* visitSessionsSteps(ctx: RunContext, visit: (session: SessionVisit) => void, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
   const stringTests = ctx.filters.tests.filter((test) => SESSION_STRING_FIELDS.has(test.field));
   const plan: FilterPlan = { masks: ctx.filters.masks, excludesAll: excludesAll(ctx), tests: stringTests };
@@ -61,6 +70,7 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
   const derivation = deviceDetailsOf(ctx.dictionaries);
   let detailsBatch: SessionBatch | null = null;
   let detailsValue: DeviceDetails | null = null;
+  let derived = 0;
   const current: SessionVisit = {
     batch: undefined as unknown as SessionBatch,
     index: 0,
@@ -70,12 +80,14 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
       if (current.batch.ingested) return current.batch.ingested.details;
       if (detailsBatch !== current.batch || !detailsValue) {
         detailsBatch = current.batch;
-        detailsValue = ctx.traffic.derived(derivation, websites.get(current.batch.websiteId) as Website, current.batch.day);
+        const website = websites.get(current.batch.websiteId) as Website;
+        if (!ctx.traffic.hasDerived(derivation, website, current.batch.day)) derived += current.batch.count * GENERATED_RECORD_WORK;
+        detailsValue = ctx.traffic.derived(derivation, website, current.batch.day);
       }
       return detailsValue;
     },
   };
-  scanSessions(
+  const scan = scanSessionsSteps(
     { ...ctx, filters: plan },
     (batch, index, matched, visitorKey) => {
       current.batch = batch;
@@ -89,6 +101,11 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
     toMs,
     { ingested: true },
   );
+  yield* withExtraWork(scan, () => {
+    const work = derived;
+    derived = 0;
+    return work;
+  });
 }
 
 /** Pageviews of a session sample, whatever the path filter. */

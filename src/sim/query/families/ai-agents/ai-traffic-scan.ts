@@ -15,7 +15,7 @@ import { AI_AGENT_HITS } from '../../../ingest/ai-agent-hits.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { scanSessions, scanSessionsSteps } from '../../readers/scan.js';
-import { GENERATED_RECORD_WORK, runToEnd, type PassSteps } from '../../engine/pass-steps.js';
+import { GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 
 /** One AI crawler or agent request, as the ai-agents types read it (the live `ai_traffic_spans` row). */
 export interface AiRequest {
@@ -60,6 +60,7 @@ export function* aiRequestsSteps(ctx: RunContext, options: AiRequestOptions = {}
   const fields = new Set(options.filterFields ?? []);
   const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => fields.has(t.field)) };
   const paths = ctx.dictionaries.values.path;
+  let unreported = 0;
   for (const website of ctx.scope.websites) {
     for (let day = Math.floor(fromMs / DAY_MS); day <= Math.floor(toMs / DAY_MS); day++) {
       const generated = !ctx.traffic.hasDerived(aiCrawlerRequests, website, day);
@@ -88,9 +89,14 @@ export function* aiRequestsSteps(ctx: RunContext, options: AiRequestOptions = {}
         if (plan.tests.length > 0 && !passesFilters(plan, (field) => (field === 'agent_id' ? request.agentId : field === 'path' ? request.page : ''))) continue;
         out.push(request);
       }
-      yield generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
+      unreported += generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
   }
+  if (unreported > 0) yield unreported;
   return out;
 }
 

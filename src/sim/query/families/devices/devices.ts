@@ -3,9 +3,10 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
-import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
 import { SEGMENT_DAY_DIGEST, SEGMENT_DIMENSIONS, segmentKeyOfs } from './segment-day-digest.js';
-import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisits, groupVisitsBy, labelledRows, sortByVisitors, visitorShare, visitorTotal, type BreakdownStats, type KeyOf } from '../../readers/breakdown.js';
+import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisitsBySteps, groupVisitsSteps, labelledRowsSteps, sortByVisitors, visitorShare, visitorTotal, type BreakdownStats, type KeyOf } from '../../readers/breakdown.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './devices-catalogue.json' with { type: 'json' };
 
 const SEPARATOR = '\u0000';
@@ -24,10 +25,10 @@ function deviceOf(ctx: RunContext, s: SessionVisit): string {
 }
 
 /** Groups by two strings, leaving out sessions where either is empty; `[a, b, stats]` per group. */
-function pairGroups(ctx: RunContext, first: (s: SessionVisit) => string, second: (s: SessionVisit) => string) {
+function* pairGroups(ctx: RunContext, first: (s: SessionVisit) => string, second: (s: SessionVisit) => string): PassSteps<{ a: string; b: string; stats: BreakdownStats }[]> {
   // The key of each pair, built once: pairs repeat from session to session.
   const keys = new Map<string, Map<string, string>>();
-  const groups = groupVisits(ctx, (s) => {
+  const groups = yield* groupVisitsSteps(ctx, (s) => {
     const a = first(s);
     const b = second(s);
     if (a === '' || b === '') return null;
@@ -60,7 +61,7 @@ const SEGMENT_LIMIT = 50;
  * one website: the days the range covers whole fold their {@link SEGMENT_DAY_DIGEST} (sums of
  * whole numbers), the others are visited session by session.
  */
-function groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): Map<string, BreakdownStats>[] {
+function* groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): PassSteps<Map<string, BreakdownStats>[]> {
   const groups = keyOfs.map(() => new Map<string, BreakdownStats>());
   const statsOf = (d: number, key: string): BreakdownStats => {
     const byKey = groups[d] as Map<string, BreakdownStats>;
@@ -78,7 +79,7 @@ function groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): 
       stats.sessions += w;
     });
   };
-  walkDigestDays(ctx, {
+  yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
       const digest = ctx.traffic.derived(SEGMENT_DAY_DIGEST, website, day);
@@ -96,10 +97,10 @@ function groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]): 
   return groups;
 }
 
-function segmentRows(ctx: RunContext): Row[] {
+function* segmentRows(ctx: RunContext): PassSteps<Row[]> {
   const keyOfs = segmentKeyOfs(ctx.dictionaries);
   // Rows are ordered by sessions, then value: neither the groups' order nor their visitors matter.
-  const groups = allowsDigests(ctx) ? groupSegmentsByDay(ctx, keyOfs) : groupVisitsBy(ctx, keyOfs, false);
+  const groups = allowsDigests(ctx) ? yield* groupSegmentsByDay(ctx, keyOfs) : yield* groupVisitsBySteps(ctx, keyOfs, false);
   return SEGMENT_DIMENSIONS.flatMap((dimension, d) => {
     const rows = [...(groups[d] as Map<string, { pageviews: number; sessions: number }>)].map(([value, stats]) => ({
       dimension,
@@ -143,8 +144,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     olderPublicAccess: true,
     limit: 100,
     sql: breakdownSql('viewport_size', { extra: ['device_type'] }),
-    run(ctx) {
-      const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ name: a, pageviews: stats.pageviews, visitors: stats.visitors, device_type: b }));
+    *steps(ctx) {
+      const rows: Row[] = (yield* pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s))).map(({ a, b, stats }) => ({ name: a, pageviews: stats.pageviews, visitors: stats.visitors, device_type: b }));
       return withShare(sortByVisitors(rows, (r) => `${r.name as string}${SEPARATOR}${r.device_type as string}`));
     },
   }),
@@ -152,8 +153,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'browsers_grouped',
     derives: [deviceDetailsOf],
     limit: 100,
-    run(ctx) {
-      const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
+    *steps(ctx) {
+      const rows: Row[] = (yield* pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf)).map(({ a, b, stats }) => ({
         name: `${a} ${b}`,
         browser_name: a,
         browser_version: b,
@@ -169,8 +170,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     publicAccess: true,
     limit: 20,
     sql: breakdownSql("multiIf(device_type = '', 'Desktop', concat(upper(substring(device_type, 1, 1)), substring(device_type, 2)))"),
-    run(ctx) {
-      return labelledRows(ctx, (s) => deviceLabel(deviceOf(ctx, s)));
+    *steps(ctx) {
+      return yield* labelledRowsSteps(ctx, (s) => deviceLabel(deviceOf(ctx, s)));
     },
   }),
   defineDimensionBreakdown({
@@ -186,8 +187,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     olderPublicAccess: true,
     limit: 100,
     sql: breakdownSql('browser_version', { alias: 'browser_version', extra: ['browser_name'] }),
-    run(ctx) {
-      const rows: Row[] = pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf).map(({ a, b, stats }) => ({
+    *steps(ctx) {
+      const rows: Row[] = (yield* pairGroups(ctx, (s) => browserOf(ctx, s), browserVersionOf)).map(({ a, b, stats }) => ({
         browser_name: a,
         browser_version: b,
         pageviews: stats.pageviews,
@@ -208,8 +209,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     derives: [deviceDetailsOf],
     limit: 25,
     fields: VISITS_FIELDS,
-    run(ctx) {
-      const rows: Row[] = pairGroups(ctx, (s) => osOf(ctx, s), osVersionOf).map(({ a, b, stats }) => ({ name: `${a} ${b}`, pageviews: stats.pageviews, visitors: stats.visitors }));
+    *steps(ctx) {
+      const rows: Row[] = (yield* pairGroups(ctx, (s) => osOf(ctx, s), osVersionOf)).map(({ a, b, stats }) => ({ name: `${a} ${b}`, pageviews: stats.pageviews, visitors: stats.visitors }));
       return sortByVisitors(rows, (r) => r.name as string);
     },
   }),
@@ -219,8 +220,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     limit: 100,
     fields: VISITS_FIELDS,
     sql: breakdownSql('viewport_size', { percentage: false }),
-    run(ctx) {
-      const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([name, stats]) => ({ name, pageviews: stats.pageviews, visitors: stats.visitors }));
+    *steps(ctx) {
+      const rows: Row[] = [...(yield* groupVisitsSteps(ctx, viewportOf))].map(([name, stats]) => ({ name, pageviews: stats.pageviews, visitors: stats.visitors }));
       return sortByVisitors(rows, (r) => r.name as string);
     },
   }),
@@ -228,8 +229,8 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'viewport_vs_resolution',
     derives: [deviceDetailsOf],
     limit: 200,
-    run(ctx) {
-      const rows: Row[] = pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s)).map(({ a, b, stats }) => ({ viewport_size: a, visitors: stats.visitors, pageviews: stats.pageviews, device_type: b }));
+    *steps(ctx) {
+      const rows: Row[] = (yield* pairGroups(ctx, viewportOf, (s) => deviceOf(ctx, s))).map(({ a, b, stats }) => ({ viewport_size: a, visitors: stats.visitors, pageviews: stats.pageviews, device_type: b }));
       return sortByVisitors(rows, (r) => `${r.viewport_size as string}${SEPARATOR}${r.device_type as string}`);
     },
   }),
@@ -237,20 +238,19 @@ export const deviceTypes: QueryTypeDefinition[] = [
     name: 'viewport_patterns',
     derives: [deviceDetailsOf],
     limit: 50,
-    run(ctx) {
-      const rows: Row[] = [...groupVisits(ctx, viewportOf)].map(([viewport, stats]) => ({ viewport_size: viewport, visitors: stats.visitors, sessions: stats.sessions }));
+    *steps(ctx) {
+      const rows: Row[] = [...(yield* groupVisitsSteps(ctx, viewportOf))].map(([viewport, stats]) => ({ viewport_size: viewport, visitors: stats.visitors, sessions: stats.sessions }));
       return withShare(sortByVisitors(rows, (r) => r.viewport_size as string));
     },
   }),
   defineQueryType({
     name: 'traffic_segments',
     family: FAMILY,
-    derives: [deviceDetailsOf, SEGMENT_DAY_DIGEST],
+    // Reads whole days from the digest; with filters its pass derives each day's device details in pieces.
+    derives: [SEGMENT_DAY_DIGEST],
     filters: ["path"],
     insightsOnly: true,
     paging: 'self',
-    run(ctx) {
-      return segmentRows(ctx);
-    },
+    steps: segmentRows,
   }),
 ];

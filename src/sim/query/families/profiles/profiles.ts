@@ -19,7 +19,7 @@ import { hashString, mix } from '../../../model/hash.js';
 import { sessionIdOf } from '../../../model/identity.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { formatDateTime } from '../../engine/dates.js';
-import type { PassSteps } from '../../engine/pass-steps.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { passesFilters, type FieldTest } from '../../engine/filters.js';
@@ -197,6 +197,7 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
   const nameTests = ctx.filters.tests.filter((t) => t.field === 'event_name');
   const detailsDerivation = deviceDetailsOf(ctx.dictionaries);
   const rows: Row[] = [];
+  let unreported = 0;
   for (const [key, v] of visitors) {
     const own = tracked.get(key) ?? [];
     for (const name of own) v.customNames.add(name);
@@ -206,7 +207,7 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
     const { batch, index } = v;
     const website = websiteOf(ctx, batch);
     // A day whose details are no longer kept is derived again here: as much work as reading its samples.
-    if (!ctx.traffic.hasDerived(detailsDerivation, website, batch.day)) yield batch.count;
+    if (!ctx.traffic.hasDerived(detailsDerivation, website, batch.day)) unreported += batch.count * GENERATED_RECORD_WORK;
     const details = ctx.traffic.derived(detailsDerivation, website, batch.day);
     const browser = dimension(ctx, batch, index, 'browser_name');
     const os = dimension(ctx, batch, index, 'os_name');
@@ -230,7 +231,11 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
       unique_event_names: v.customNames.size,
       ltv: Math.round(v.ltv * 100) / 100,
     });
-    yield ROW_WORK;
+    unreported += ROW_WORK;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
   }
   return rows.sort(
     (a, b) => (b.last_visit as string).localeCompare(a.last_visit as string) || (a.visitor_id as string).localeCompare(b.visitor_id as string),

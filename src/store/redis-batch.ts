@@ -54,10 +54,11 @@ export interface ScriptBatcherOptions {
 export interface ScriptBatcher {
   /**
    * Queues one operation with its own arguments (as many as {@link OPERATIONS} says: the batch
-   * derives its keys); resolves with what it returned, rejects with the error of the operation
-   * or of its batch.
+   * derives its keys); resolves with what it returned (made into the caller's value by `answer`,
+   * when given, as the batch's answer is read: no promise of its own for that step), rejects
+   * with the error of the operation or of its batch (or what `answer` threw).
    */
-  run(operation: Operation, args: readonly string[]): Promise<unknown>;
+  run<T = unknown>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T>;
   /** Sends what is queued now, even while a batch is in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
@@ -71,6 +72,7 @@ interface Queued {
   readonly args: readonly string[];
   /** The characters of the operation's name and arguments. */
   readonly chars: number;
+  readonly answer: ((returned: unknown) => unknown) | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -126,8 +128,15 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
         batch.forEach((queued, i) => {
           const outcome = answered[i];
           if (outcome === undefined) queued.reject(options.failed('no answer for the operation in its batch'));
-          else if (outcome[0] === 1) queued.resolve(outcome[1]);
-          else queued.reject(options.failed(outcome[1]));
+          else if (outcome[0] !== 1) queued.reject(options.failed(outcome[1]));
+          else if (queued.answer === undefined) queued.resolve(outcome[1]);
+          else {
+            try {
+              queued.resolve(queued.answer(outcome[1]));
+            } catch (error) {
+              queued.reject(error);
+            }
+          }
         });
         schedule();
       },
@@ -162,12 +171,12 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   return {
-    run(operation, args) {
+    run<T>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
       if (args.length !== OPERATIONS[operation].args) return Promise.reject(new Error(`${operation} takes ${OPERATIONS[operation].args} arguments, not ${args.length}`));
-      return new Promise((resolve, reject) => {
+      return new Promise<T>((resolve, reject) => {
         let chars = operation.length;
         for (const arg of args) chars += arg.length;
-        queue.push({ operation, args, chars, resolve, reject });
+        queue.push({ operation, args, chars, answer, resolve: resolve as (value: unknown) => void, reject });
         queuedChars += chars;
         schedule();
       });

@@ -507,7 +507,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     failed: refusedOperation,
   });
   /** Runs one operation in the next batch. */
-  const batched = <T>(operation: scripts.Operation, args: readonly string[]): Promise<T> => batcher.run(operation, args) as Promise<T>;
+  const batched = <R, T = R>(operation: scripts.Operation, args: readonly string[], answer?: (returned: R) => T): Promise<T> =>
+    batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined);
+  const nothing = (): undefined => undefined;
   /**
    * Runs a command of its own after every operation queued before it (the queue is sent first,
    * on the same connection): a read sees every write this process asked for before it.
@@ -558,7 +560,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   });
 
   const windows: SharedWindows = {
-    consume: (id, now, limit, windowMs) => batched<ConsumeAnswer>('consume', consumeArgs(id, now, limit, windowMs)).then((answer) => decisionOf(answer, limit)),
+    consume: (id, now, limit, windowMs) => batched('consume', consumeArgs(id, now, limit, windowMs), (answer: ConsumeAnswer) => decisionOf(answer, limit)),
     peek: (id, now, limit, windowMs) =>
       ordered(() => redis.simPeek(K.winPrefix + id, num(now), num(limit), num(windowMs))).then(([count, reset]): WindowUsage => {
         const heldNow = Number(count);
@@ -576,16 +578,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched<[number, number]>('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)]).then((answer) => slotOf(answer, lease, fingerprint));
+      return batched('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)], (answer: [number, number]) => slotOf(answer, lease, fingerprint));
     },
     acquireThenConsume: (fingerprint, cap, { id, now, limit, windowMs }) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched<[[number, number], ConsumeAnswer?]>('acquireThenConsume', [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)]).then(([slot, consumed]) => ({ slot: slotOf(slot, lease, fingerprint), decision: consumed === undefined ? null : decisionOf(consumed, limit) }));
+      return batched('acquireThenConsume', [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)], ([slot, consumed]: [[number, number], ConsumeAnswer?]) => ({
+        slot: slotOf(slot, lease, fingerprint),
+        decision: consumed === undefined ? null : decisionOf(consumed, limit),
+      }));
     },
     release: (fingerprint, lease) => {
       // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.
       owned.delete(lease);
-      return batched('release', [fingerprint, lease]).then(() => undefined);
+      return batched('release', [fingerprint, lease], nothing);
     },
     total: () => ordered(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
     held: (fingerprint) => ordered(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
@@ -593,7 +598,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const journal: SharedJournal = {
     append: (entry: JournalEntry) =>
-      batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)]).then(() => undefined),
+      batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)], nothing),
     list: async () => {
       // Page by page: the whole journal in one reply (100,000 entries, about 20 MB) can take
       // longer than the command timeout on a busy machine.
@@ -669,10 +674,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     begin: (service, after) =>
-      batched<(number | string)[]>('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)]).then(
-        (flat): Begin => ({ index: Number(flat[0]), seq: Number(flat[1]), last: Number(flat[2]), commands: toCommands(flat, 3) }),
-      ),
-    append: (command) => batched('append', [command]).then(Number),
+      batched('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)], (flat: (number | string)[]): Begin => ({
+        index: Number(flat[0]),
+        seq: Number(flat[1]),
+        last: Number(flat[2]),
+        commands: toCommands(flat, 3),
+      })),
+    append: (command) => batched('append', [command], Number),
     read: (after, count) =>
       ordered(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>
         entries.map(([id, fields]) => ({ position: parseInt(id, 10), body: fields[1] as string })),
@@ -698,7 +706,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     windows,
     leases,
     journal,
-    ordinal: (name) => batched('ordinal', [name]).then(Number),
+    ordinal: (name) => batched('ordinal', [name], Number),
     async close() {
       if (closed) return;
       clearInterval(renewTimer);

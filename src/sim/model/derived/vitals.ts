@@ -138,8 +138,8 @@ function deriveVitals({ seedHash, website, day, sessions, dictionaries }: Derive
   };
 }
 
-/** The web-vitals samples of a website's day: `ctx.traffic.derived(vitalsDerivation, website, day)`. */
-export const vitalsDerivation: Derivation<VitalsBatch> = { name: 'vitals', derive: deriveVitals };
+/** The web-vitals samples of a website's day: `ctx.traffic.derived(vitalsDerivation, website, day)` (about 2.6 µs a session sample). */
+export const vitalsDerivation: Derivation<VitalsBatch> = { name: 'vitals', derive: deriveVitals, cost: 7 };
 
 /** One vitals measurement of a session, as profile_sessions nests them (path is a path code). */
 export interface SessionVital {

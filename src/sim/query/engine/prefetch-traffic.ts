@@ -18,6 +18,13 @@ export const PREFETCH_THRESHOLD = 64;
  */
 export const PREFETCH_PIECE = 8;
 
+/**
+ * Work that also ends a piece, in session samples generated (about 0.4 µs each): a derivation
+ * counts its day's samples times its cost ({@link Derivation.cost}), so the costliest ones (the
+ * vitals, the engagement pages' digest) make pieces of two or three days of the largest website.
+ */
+export const PREFETCH_PIECE_WORK = 25_000;
+
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
 function dayRange(parameter: ParameterPlan, now: number): [number, number] | null {
   if (parameter.type.target !== 'website' || parameter.type.skipDateRange) return null;
@@ -47,11 +54,12 @@ export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now:
  * Generates the session days a parameter will read into the traffic cache, and the records its
  * type derives from them (`derives`: errors, vitals … of those days and the day before), website
  * by website and day by day, awaiting `yieldToEventLoop` after every {@link PREFETCH_PIECE} it
- * had to generate and once more at the end, so a long range is generated while other requests
- * run and the parameter's synchronous pass then reads cached days only: its piece is the pass
- * itself. A day already cached costs a lookup and neither counts nor yields. Does nothing under
- * {@link PREFETCH_THRESHOLD}. It changes no answer: a day evicted meanwhile is generated again
- * by the pass.
+ * had to generate, or {@link PREFETCH_PIECE_WORK} of work if sooner, and once more at the end,
+ * so a long range is generated while other requests run and the parameter's pass then reads
+ * cached days only: its piece is the pass itself (or its pieces, for a type with steps,
+ * `pass-steps.ts`). A day already cached costs a lookup and neither counts nor yields. Does
+ * nothing under {@link PREFETCH_THRESHOLD}. It changes no answer: a day evicted meanwhile is
+ * generated again by the pass.
  *
  * Invariant: `traffic` is the reader the pass will use (a pinned one), so nothing generated
  * from a website read before a change fills the shared cache.
@@ -70,21 +78,23 @@ export async function prefetchTraffic(
   // Derived records of a session that began the day before may fall on the first day: their passes read that day too.
   const from = derivations.length > 0 ? first - 1 : first;
   let piece = 0;
-  const generated = async (): Promise<void> => {
-    if (++piece < PREFETCH_PIECE) return;
+  let work = 0;
+  const generated = async (samples: number): Promise<void> => {
+    work += samples;
+    if (++piece < PREFETCH_PIECE && work < PREFETCH_PIECE_WORK) return;
     piece = 0;
+    work = 0;
     await yieldToEventLoop();
   };
   for (const website of scope.websites) {
     for (let day = from; day <= last; day++) {
       if (!traffic.hasSessions(website, day)) {
-        traffic.sessions(website, day);
-        await generated();
+        await generated(traffic.sessions(website, day).count);
       }
       for (const derivation of derivations) {
         if (traffic.hasDerived(derivation, website, day)) continue;
         traffic.derived(derivation, website, day);
-        await generated();
+        await generated(traffic.sessions(website, day).count * (derivation.cost ?? 1));
       }
     }
   }

@@ -74,6 +74,8 @@ function createDayGroups() {
 /** The per-day digest of the page_exit engagement: shared with the traffic it is derived from. */
 export const EXIT_ENGAGEMENT_DIGEST: Derivation<ExitEngagementDigest> = {
   name: `${DAY_DIGEST_PREFIX}exit-engagement`,
+  // It derives the day's engagement on the way: about 1.1 µs a sample.
+  cost: 3,
   derive(input) {
     const { sessions: batch } = input;
     const e = engagementDerivation.derive(input);

@@ -97,6 +97,15 @@ function decodeCheck(c: EncodedCheck, keyId: string | null): WindowCheck {
   return c.length > 6 ? { ...check, at: c[6] as number } : check;
 }
 
+/** The reason of the last entry decoded: a run of refusals (a 429 storm) says the same thing, made once (the memory journal keeps one copy too). */
+let lastReason: JournalReason | null = null;
+
+function reasonOf(r: EncodedReason): JournalReason {
+  const last = lastReason;
+  if (last !== null && last.code === r[0] && last.message === r[1] && last.field === r[2] && last.cause === r[3] && last.fix === r[4]) return last;
+  return (lastReason = { code: r[0], message: r[1], field: r[2], cause: r[3], fix: r[4] });
+}
+
 /** The entry of one decoded array (an element of {@link decodeJournalPage}'s array, or {@link decodeJournalEntry}'s parse). */
 function entryOf(e: EncodedEntry): JournalEntry {
   const identity = e[6];
@@ -122,7 +131,7 @@ function entryOf(e: EncodedEntry): JournalEntry {
     fingerprint: e[14],
     retryAfter: e[15],
     warnings: e[16],
-    reason: r === null ? null : ({ code: r[0], message: r[1], field: r[2], cause: r[3], fix: r[4] } satisfies JournalReason),
+    reason: r === null ? null : reasonOf(r),
   };
 }
 

@@ -100,6 +100,8 @@ export interface RunContext {
    * only record of anything.
    */
   memo<T>(part: string, make: () => T): T;
+  /** {@link RunContext.memo} made by a pass in pieces: its steps run only when nothing is kept. */
+  memoSteps<T>(part: string, make: () => PassSteps<T>): PassSteps<T>;
 }
 
 /**

@@ -179,6 +179,7 @@ function* parameterSteps(plan: QueryPlan, parameter: ParameterPlan, scope: Query
       limit: plan.limit,
       offset: type.paging === 'self' ? offset : 0,
       memo: (part, make) => (baseKey === null ? make() : env.cache.memo(`${baseKey}|${part}`, make)),
+      memoSteps: (part, make) => (baseKey === null ? make() : env.cache.memoSteps(`${baseKey}|${part}`, make)),
     });
   const sorted = (rows: Row[]): Row[] => {
     if (!sort || rows.length === 0) return rows;

@@ -1,5 +1,6 @@
 import type { Filter } from '../../../contract/query-request.js';
 import type { QueryScope, QueryTypeDefinition, Row } from './definition.js';
+import { runToEnd, type PassSteps } from './pass-steps.js';
 
 /** Computed rows of recent parameters, by everything that decides them, with their pages as JSON. */
 export interface ResultCache {
@@ -17,6 +18,8 @@ export interface ResultCache {
    * {@link clear}, `make` runs every time and nothing is kept.
    */
   memo<T>(key: string, make: () => T): T;
+  /** {@link memo} in pieces: `make`'s steps run (their yields passed on) only when nothing is kept for `key`. */
+  memoSteps<T>(key: string, make: () => PassSteps<T>): PassSteps<T>;
   /** Forgets everything (after data changes). */
   clear(): void;
   /** How many times {@link clear} ran: grows exactly when cached rows may have gone stale. */
@@ -116,14 +119,21 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
     return text;
   }
   function memo<T>(key: string, make: () => T, pinned: number): T {
-    if (pinned !== generation) return make();
+    return runToEnd(memoSteps(key, function* () {
+      return make();
+    }, pinned));
+  }
+  function* memoSteps<T>(key: string, make: () => PassSteps<T>, pinned: number): PassSteps<T> {
+    if (pinned !== generation) return yield* make();
     if (memos.has(key)) {
       const value = memos.get(key) as T;
       memos.delete(key);
       memos.set(key, value);
       return value;
     }
-    const value = make();
+    const value = yield* make();
+    // Other requests ran between the pieces: a clear meanwhile means the value may be stale.
+    if (pinned !== generation) return value;
     memos.set(key, value);
     if (memos.size > DEFAULT_MEMO_ENTRIES) memos.delete(memos.keys().next().value as string);
     return value;
@@ -134,6 +144,7 @@ export function createResultCache(capacity = DEFAULT_RESULT_CACHE_ENTRIES): Resu
       page: (key, compute, offset, limit) => page(key, compute, offset, limit, pinned ?? generation),
       holds: (key) => (pinned ?? generation) === generation && entries.has(key),
       memo: (key, make) => memo(key, make, pinned ?? generation),
+      memoSteps: (key, make) => memoSteps(key, make, pinned ?? generation),
       clear() {
         entries.clear();
         memos.clear();

@@ -7,7 +7,8 @@ import { createDistinct } from '../../readers/aggregate.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { passesRecord, splitFilters } from '../../readers/record-filters.js';
-import { scanSessions } from '../../readers/scan.js';
+import { scanSessionsSteps } from '../../readers/scan.js';
+import { GENERATED_RECORD_WORK, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
 import { trackedValue } from '../../readers/tracked-events.js';
 import { ownersOf } from '../../engine/scope-owners.js';
@@ -57,13 +58,16 @@ const NO_PROPERTIES: readonly EventProperty[] = [];
  * by `POST /track`. Filters on `property_key` are left to the caller (they apply after the
  * properties are expanded, as the service's SQL does).
  */
-export function scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): void {
-  scanGeneratedEvents(ctx, visit);
+export function* scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): PassSteps<void> {
+  yield* scanGeneratedEvents(ctx, visit);
   scanTrackedOccurrences(ctx, visit);
 }
 
-/** The generated half of {@link scanCustomEvents}: the events of the filtered session samples. */
-export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): void {
+/**
+ * The generated half of {@link scanCustomEvents}: the events of the filtered session samples, in
+ * pieces ({@link PassSteps}; a day whose event details it derived again counts too).
+ */
+export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
   const split = splitFilters(ctx, RECORD_FIELDS);
   const recordTests = split.record.tests.filter((t) => t.field !== 'property_key');
@@ -76,7 +80,8 @@ export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurre
   let batchOf: SessionBatch | null = null;
   let detailsOf: CustomEventDetails | null = null;
   let serial = 0;
-  scanSessions(record.sessions, (batch, i, _matched, visitorKey) => {
+  let derived = 0;
+  const scan = scanSessionsSteps(record.sessions, (batch, i, _matched, visitorKey) => {
     serial++;
     const first = batch.eventOffsets[i] as number;
     const end = batch.eventOffsets[i + 1] as number;
@@ -86,7 +91,9 @@ export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurre
     }
     if (batch !== batchOf) {
       batchOf = batch;
-      detailsOf = ctx.traffic.derived(details, websites.get(batch.websiteId) as Website, batch.day);
+      const website = websites.get(batch.websiteId) as Website;
+      if (!ctx.traffic.hasDerived(details, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
+      detailsOf = ctx.traffic.derived(details, website, batch.day);
     }
     const { pathCodes, properties } = detailsOf as CustomEventDetails;
     for (let e = first; e < end; e++) {
@@ -110,6 +117,11 @@ export function scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurre
         origin: { kind: 'generated', batch, session: i, event: e, visitorKey },
       });
     }
+  });
+  yield* withExtraWork(scan, () => {
+    const work = derived;
+    derived = 0;
+    return work;
   });
 }
 

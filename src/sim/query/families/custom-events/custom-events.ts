@@ -9,6 +9,7 @@ import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, t
 import { customEventDetails } from '../../../model/derived/custom-event-details.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { deviceLabel } from '../../engine/labels.js';
 import catalogue from './custom-events-catalogue.json' with { type: 'json' };
 
@@ -117,10 +118,10 @@ function unionSize<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
  * them. Merging is exact: generated users and sessions are numbers and tracked ones strings, so
  * their distinct counts add; names and pages are unions.
  */
-function groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurrence) => string | null): Map<string, EventGroup> {
-  const generated = ctx.memo(`groups:${part}:generated`, () => {
+function* groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurrence) => string | null): PassSteps<Map<string, EventGroup>> {
+  const generated = yield* ctx.memoSteps(`groups:${part}:generated`, function* () {
     const tally = new GroupTally(keyOf);
-    scanGeneratedEvents(ctx, (event) => tally.add(event));
+    yield* scanGeneratedEvents(ctx, (event) => tally.add(event));
     return tally.groups;
   });
   const fold = ctx.memo<TrackedFold>(`groups:${part}:tracked`, () => ({ tally: new GroupTally(keyOf), cursors: new Map() }));
@@ -154,8 +155,8 @@ function groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurren
 }
 
 /** The custom events per name, ordered by users then events, as the service lists them. */
-function customEventRows(ctx: RunContext): Row[] {
-  const groups = [...groupEvents(ctx, 'name', (e) => e.name)];
+function* customEventRows(ctx: RunContext): PassSteps<Row[]> {
+  const groups = [...(yield* groupEvents(ctx, 'name', (e) => e.name))];
   groups.sort(([a, x], [b, y]) => y.users - x.users || y.total - x.total || compareText(a, b));
   const users = groups.reduce((sum, [, g]) => sum + g.users, 0);
   return groups.slice(0, ctx.limit ?? 10_000).map(([name, g]) => ({
@@ -171,9 +172,9 @@ function customEventRows(ctx: RunContext): Row[] {
 }
 
 /** One row per (event, key, value), most frequent first. */
-function propertyValueRows(ctx: RunContext): Row[] {
+function* propertyValueRows(ctx: RunContext): PassSteps<Row[]> {
   const rows: { name: string; property_key: string; property_value: string; count: number }[] = [];
-  for (const stats of collectPropertyStats(ctx)) {
+  for (const stats of yield* collectPropertyStats(ctx)) {
     for (const [value, count] of stats.values) rows.push({ name: stats.event, property_key: stats.key, property_value: value, count });
   }
   rows.sort(
@@ -183,8 +184,8 @@ function propertyValueRows(ctx: RunContext): Row[] {
 }
 
 /** Events fired from a page, per path. */
-function byPathRows(ctx: RunContext): Row[] {
-  const groups = [...groupEvents(ctx, 'path', (e) => (e.path === null || e.path === '' ? null : e.path))];
+function* byPathRows(ctx: RunContext): PassSteps<Row[]> {
+  const groups = [...(yield* groupEvents(ctx, 'path', (e) => (e.path === null || e.path === '' ? null : e.path)))];
   groups.sort(([a, x], [b, y]) => y.total - x.total || compareText(a, b));
   return groups.slice(0, ctx.limit ?? 50).map(([name, g]) => ({
     name,
@@ -195,9 +196,9 @@ function byPathRows(ctx: RunContext): Row[] {
 }
 
 /** Daily totals in the request time zone (the service ignores the granularity here); no gap filling. */
-function trendRows(ctx: RunContext): Row[] {
+function* trendRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer('day', ctx.timezone);
-  const groups = [...groupEvents(ctx, 'day', (e) => bucket(e.timeMs))];
+  const groups = [...(yield* groupEvents(ctx, 'day', (e) => bucket(e.timeMs)))];
   groups.sort(([a], [b]) => compareText(a, b));
   return groups.slice(0, ctx.limit ?? 1000).map(([date, g]) => ({
     date,
@@ -210,10 +211,10 @@ function trendRows(ctx: RunContext): Row[] {
 }
 
 /** Events per bucket (day, or hour when asked) and name: bucket ascending, then events descending. */
-function trendByEventRows(ctx: RunContext): Row[] {
+function* trendByEventRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const counts = new Map<string, { date: string; event_name: string; total_events: number }>();
-  scanCustomEvents(ctx, (event) => {
+  yield* scanCustomEvents(ctx, (event) => {
     const date = bucket(event.timeMs);
     const key = `${date}\u0000${event.name}`;
     const row = counts.get(key);
@@ -226,8 +227,8 @@ function trendByEventRows(ctx: RunContext): Row[] {
 }
 
 /** One row of totals over every filtered event (zeros when none). */
-function summaryRows(ctx: RunContext): Row[] {
-  const g = groupEvents(ctx, 'all', () => '').get('');
+function* summaryRows(ctx: RunContext): PassSteps<Row[]> {
+  const g = (yield* groupEvents(ctx, 'all', () => '')).get('');
   return [
     {
       total_events: g?.total ?? 0,
@@ -240,17 +241,17 @@ function summaryRows(ctx: RunContext): Row[] {
 }
 
 /** Distinct raw values and events per (event, key), most used first. */
-function cardinalityRows(ctx: RunContext): Row[] {
-  return collectPropertyStats(ctx)
+function* cardinalityRows(ctx: RunContext): PassSteps<Row[]> {
+  return (yield* collectPropertyStats(ctx))
     .sort((a, b) => b.total - a.total)
     .slice(0, ctx.limit ?? 100)
     .map((s) => ({ event_name: s.event, property_key: s.key, unique_values: s.raws.size, occurrences: s.total }));
 }
 
 /** The latest events, newest first, paged with the request's limit and offset. */
-function recentRows(ctx: RunContext): Row[] {
+function* recentRows(ctx: RunContext): PassSteps<Row[]> {
   const events: EventOccurrence[] = [];
-  scanCustomEvents(ctx, (event) => events.push(event));
+  yield* scanCustomEvents(ctx, (event) => events.push(event));
   const order = new Map(events.map((e, i) => [e, i]));
   events.sort((a, b) => b.timeMs - a.timeMs || compareText(a.name, b.name) || (order.get(a) as number) - (order.get(b) as number));
   return events.slice(ctx.offset, ctx.offset + (ctx.limit ?? 50)).map((event) => {
@@ -340,8 +341,8 @@ function classify(stats: PropertyStats): Row {
   };
 }
 
-function classificationRows(ctx: RunContext): Row[] {
-  return collectPropertyStats(ctx)
+function* classificationRows(ctx: RunContext): PassSteps<Row[]> {
+  return (yield* collectPropertyStats(ctx))
     .sort((a, b) => b.total - a.total)
     .slice(0, ctx.limit ?? 500)
     .map(classify);
@@ -353,9 +354,9 @@ function propertyValueRow(stats: PropertyStats, value: string, count: number, la
 }
 
 /** The `limit` (default 10) most frequent values of every key, ranked within the key. */
-function topValueRows(ctx: RunContext): Row[] {
+function* topValueRows(ctx: RunContext): PassSteps<Row[]> {
   const cutoff = ctx.limit ?? 10;
-  return collectPropertyStats(ctx).flatMap((stats) =>
+  return (yield* collectPropertyStats(ctx)).flatMap((stats) =>
     rankedValues(stats)
       .slice(0, cutoff)
       .map(([value, count], k) => propertyValueRow(stats, value, count, 'rank', k + 1)),
@@ -363,8 +364,8 @@ function topValueRows(ctx: RunContext): Row[] {
 }
 
 /** Every value of the keys with at most 20 distinct values. */
-function distributionRows(ctx: RunContext): Row[] {
-  return collectPropertyStats(ctx)
+function* distributionRows(ctx: RunContext): PassSteps<Row[]> {
+  return (yield* collectPropertyStats(ctx))
     .filter((stats) => stats.values.size <= 20)
     .flatMap((stats) =>
       rankedValues(stats).map(([value, count]) => propertyValueRow(stats, value, count, 'cardinality', stats.values.size)),
@@ -373,10 +374,10 @@ function distributionRows(ctx: RunContext): Row[] {
 }
 
 /** One row per (event, key) with the event's totals and the key's top 5 values; one empty-key row for an event without properties. */
-function discoveryRows(ctx: RunContext): Row[] {
-  const events = groupEvents(ctx, 'name', (e) => e.name);
+function* discoveryRows(ctx: RunContext): PassSteps<Row[]> {
+  const events = yield* groupEvents(ctx, 'name', (e) => e.name);
   const byEvent = new Map<string, PropertyStats[]>();
-  for (const stats of collectPropertyStats(ctx)) {
+  for (const stats of yield* collectPropertyStats(ctx)) {
     const list = byEvent.get(stats.event) ?? [];
     list.push(stats);
     byEvent.set(stats.event, list);
@@ -408,11 +409,11 @@ const SEGMENT_DIMENSIONS = ['browser', 'browser_version', 'os', 'device', 'count
  * country), for the generated events (they all carry a session); tracked events have no page
  * session to segment them by.
  */
-function segmentRows(ctx: RunContext): Row[] {
+function* segmentRows(ctx: RunContext): PassSteps<Row[]> {
   const counts = new Map<string, { dimension: string; value: string; events: number; sessions: number; index: number }>();
   const isNewSession = createKeyDistinct();
   const { values } = ctx.dictionaries;
-  scanCustomEvents(ctx, (event) => {
+  yield* scanCustomEvents(ctx, (event) => {
     const origin = event.origin;
     if (origin.kind !== 'generated') return;
     const { dims } = origin.batch;
@@ -453,7 +454,7 @@ const EVENT_FILTERS = ["profile_id", "path", "event_name", "website_id"];
 const PROPERTY_FILTERS = [...EVENT_FILTERS, "property_key"];
 
 /** A custom-events type: on the older public list, paged by itself, reading tracked events. */
-function defineEventType(spec: { name: string; filters: string[]; customizable?: boolean; run(ctx: RunContext): Row[] }): QueryTypeDefinition {
+function defineEventType(spec: { name: string; filters: string[]; customizable?: boolean; steps(ctx: RunContext): PassSteps<Row[]> }): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
@@ -462,7 +463,7 @@ function defineEventType(spec: { name: string; filters: string[]; customizable?:
     ...(spec.customizable === undefined ? {} : { customizable: spec.customizable }),
     paging: 'self',
     readsTrackedEvents: true,
-    run: spec.run,
+    steps: spec.steps,
   });
 }
 
@@ -472,64 +473,64 @@ export const customEventTypes: QueryTypeDefinition[] = [
     name: 'custom_events',
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source"],
     customizable: true,
-    run: customEventRows,
+    steps: customEventRows,
   }),
   defineEventType({
     name: 'custom_event_properties',
     filters: ["profile_id", "path", "namespace", "website_id", "anonymous_id", "session_id", "event_name", "source", "property_key"],
     customizable: true,
-    run: propertyValueRows,
+    steps: propertyValueRows,
   }),
   defineEventType({
     name: 'custom_events_by_path',
     filters: EVENT_FILTERS,
     customizable: true,
-    run: byPathRows,
+    steps: byPathRows,
   }),
   defineEventType({
     name: 'custom_events_trends',
     filters: EVENT_FILTERS,
-    run: trendRows,
+    steps: trendRows,
   }),
   defineEventType({
     name: 'custom_events_trends_by_event',
     filters: EVENT_FILTERS,
-    run: trendByEventRows,
+    steps: trendByEventRows,
   }),
   defineEventType({
     name: 'custom_events_summary',
     filters: EVENT_FILTERS,
-    run: summaryRows,
+    steps: summaryRows,
   }),
   defineEventType({
     name: 'custom_events_property_cardinality',
     filters: PROPERTY_FILTERS,
-    run: cardinalityRows,
+    steps: cardinalityRows,
   }),
   defineEventType({
     name: 'custom_events_recent',
     filters: EVENT_FILTERS,
-    run: recentRows,
+    steps: recentRows,
   }),
   defineEventType({
     name: 'custom_events_property_classification',
     filters: PROPERTY_FILTERS,
-    run: classificationRows,
+    steps: classificationRows,
   }),
   defineEventType({
     name: 'custom_events_property_top_values',
     filters: PROPERTY_FILTERS,
-    run: topValueRows,
+    steps: topValueRows,
   }),
   defineEventType({
     name: 'custom_events_property_distribution',
     filters: PROPERTY_FILTERS,
-    run: distributionRows,
+    steps: distributionRows,
   }),
   defineEventType({
     name: 'custom_events_discovery',
     filters: EVENT_FILTERS,
-    run: discoveryRows,
+    steps: discoveryRows,
   }),
   defineQueryType({
     name: 'custom_event_segments',
@@ -540,6 +541,6 @@ export const customEventTypes: QueryTypeDefinition[] = [
     // Its segments name the browser's major version: the device details of each day too.
     derives: [customEventDetails, deviceDetailsOf],
     // The live builder body of this insights-only type is not public: its meta (in the catalogue) is ours.
-    run: segmentRows,
+    steps: segmentRows,
   }),
 ];

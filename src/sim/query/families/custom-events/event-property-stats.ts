@@ -1,5 +1,6 @@
 import type { EventCursor } from '../../../ingest/event-store.js';
 import { scanGeneratedEvents, scanTrackedOccurrences, type EventOccurrence } from './custom-event-scan.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 
@@ -66,7 +67,7 @@ function addOccurrence(pairs: PairStats, occurrence: EventOccurrence, passesKey:
  * run brings up to date with the events appended since (both kept in `ctx.memo`), then merged:
  * totals and value counts add, raw texts unite.
  */
-export function collectPropertyStats(ctx: RunContext): PropertyStats[] {
+export function* collectPropertyStats(ctx: RunContext): PassSteps<PropertyStats[]> {
   const keyPlan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field === 'property_key') };
   const keyPasses = new Map<string, boolean>();
   const passesKey = (key: string): boolean => {
@@ -77,9 +78,9 @@ export function collectPropertyStats(ctx: RunContext): PropertyStats[] {
     }
     return passes;
   };
-  const generated = ctx.memo('property-stats:generated', () => {
+  const generated = yield* ctx.memoSteps('property-stats:generated', function* () {
     const pairs: PairStats = new Map();
-    scanGeneratedEvents(ctx, (occurrence) => addOccurrence(pairs, occurrence, passesKey));
+    yield* scanGeneratedEvents(ctx, (occurrence) => addOccurrence(pairs, occurrence, passesKey));
     return pairs;
   });
   let fold = ctx.memo<TrackedPairs>('property-stats:tracked', () => ({ pairs: new Map(), cursors: new Map(), held: 0 }));

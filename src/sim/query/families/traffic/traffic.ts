@@ -3,7 +3,8 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { parseReferrer } from '../../readers/parse-referrers.js';
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
-import { breakdownSql, defineDimensionBreakdown, groupVisitsByCode, labelledRows, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, groupVisitsByCodeSteps, labelledRowsSteps, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './traffic-catalogue.json' with { type: 'json' };
 
 /** The traffic family: its types' fields and meta are in traffic-catalogue.json. */
@@ -15,9 +16,9 @@ const FAMILY: QueryFamilySpec = { name: 'traffic', catalogue: readCatalogue('tra
  * one display name (summing pageviews and visitors, so visitors may overlap) and recomputing the
  * share of summed visitors. `withDirect` keeps the direct row (traffic_sources).
  */
-function referrerRows(ctx: RunContext, withDirect: boolean): Row[] {
+function* referrerRows(ctx: RunContext, withDirect: boolean): PassSteps<Row[]> {
   const { referrerSourceType, sourceTypes } = ctx.dictionaries;
-  const groups = groupVisitsByCode(ctx, 'referrer', (code) => {
+  const groups = yield* groupVisitsByCodeSteps(ctx, 'referrer', (code) => {
     if (code === 0 && !withDirect) return null;
     return code === 0 ? 'direct' : parseReferrer(ctx.dictionaries.values.referrer[code] ?? '').url;
   });
@@ -61,8 +62,8 @@ function referrerRows(ctx: RunContext, withDirect: boolean): Row[] {
 }
 
 /** Rows of a UTM tag the samples lack (utm_term, utm_content), sessions without one left out. */
-function derivedUtmRows(ctx: RunContext, field: 'utmTerm' | 'utmContent'): Row[] {
-  return labelledRows(ctx, (s) => {
+function derivedUtmRows(ctx: RunContext, field: 'utmTerm' | 'utmContent'): PassSteps<Row[]> {
+  return labelledRowsSteps(ctx, (s) => {
     const value = s.details()[field][s.index] as string;
     return value === '' ? null : value;
   });
@@ -77,7 +78,7 @@ function defineUtmBreakdown(spec: {
   param: 'source' | 'medium' | 'campaign' | 'term' | 'content';
   publicAccess?: boolean;
   /** The rows: of the parameter's dictionary dimension, or of the details (term, content). */
-  rows: 'utm_source' | 'utm_medium' | 'utm_campaign' | ((ctx: RunContext) => Row[]);
+  rows: 'utm_source' | 'utm_medium' | 'utm_campaign' | ((ctx: RunContext) => PassSteps<Row[]>);
 }): QueryTypeDefinition {
   const { param } = spec;
   const declaration = {
@@ -90,7 +91,7 @@ function defineUtmBreakdown(spec: {
   };
   const rows = spec.rows;
   return typeof rows === 'function'
-    ? defineQueryType({ ...declaration, customizable: true, sql: breakdownSql(`utm_${param}`), run: rows })
+    ? defineQueryType({ ...declaration, customizable: true, sql: breakdownSql(`utm_${param}`), steps: rows })
     : defineDimensionBreakdown({ ...declaration, dimension: rows });
 }
 
@@ -108,9 +109,7 @@ export const trafficTypes: QueryTypeDefinition[] = [
     name: 'top_referrers',
     derives: [DIMENSION_DAY_DIGESTS.referrer],
     sql: breakdownSql('domain(referrer)'),
-    run(ctx) {
-      return referrerRows(ctx, false);
-    },
+    steps: (ctx) => referrerRows(ctx, false),
   }),
   defineUtmBreakdown({
     name: 'utm_sources',
@@ -144,8 +143,6 @@ export const trafficTypes: QueryTypeDefinition[] = [
     name: 'traffic_sources',
     derives: [DIMENSION_DAY_DIGESTS.referrer],
     sql: breakdownSql("multiIf(referrer = '', 'direct', domain(referrer))"),
-    run(ctx) {
-      return referrerRows(ctx, true);
-    },
+    steps: (ctx) => referrerRows(ctx, true),
   }),
 ];

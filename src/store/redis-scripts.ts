@@ -426,8 +426,9 @@ export type Operation = keyof typeof OPERATIONS;
  * Returns, as one JSON text (`cjson`: one string for the client to read and `JSON.parse`, not
  * a reply of nested arrays to decode element by element), one pair per operation: [1, what it
  * returned] or [0, the error]; a name it does not know fails the whole call (its arguments
- * cannot be told from the next operation's). What operations return is integers below 2^53
- * and strings (instants travel as strings), which the JSON keeps exactly.
+ * cannot be told from the next operation's). What operations return is strings (instants
+ * travel as strings) and integers: counts, and counters numbered since a reset or, for log
+ * positions, ever; `cjson` writes numbers with 14 significant digits, exact below 10^14.
  */
 export const BATCH = `${NUMBERS}${SERVER_MS}
 local run = {}

@@ -3,6 +3,7 @@ import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../../src/sim/query/registry.js';
 import { MAX_PARAMETER_SITE_DAYS, MAX_SITE_DAYS } from '../../../src/sim/query/engine/work-budget.js';
 import { PREFETCH_PIECE } from '../../../src/sim/query/engine/prefetch-traffic.js';
+import { DIGEST_DAY_WORK, PASS_PIECE_RECORDS } from '../../../src/sim/query/engine/pass-steps.js';
 import { TYPE_DAY_WEIGHTS } from '../../../src/sim/query/engine/type-weights.js';
 
 describe('the work one request may ask for', () => {
@@ -75,8 +76,10 @@ describe('the work one request may ask for', () => {
     // The first parameter generates 364 days and the day before (its per-day digests are
     // derived like records, which may reach back a day) and their 365 digests, a piece between
     // two yields and one more before its pass; one yield between the parameters; the second
-    // finds the days cached and derives its own 365 digests of page views the same way.
-    expect(yields).toBe(Math.ceil(730 / PREFETCH_PIECE) + 1 + Math.ceil(365 / PREFETCH_PIECE));
+    // finds the days cached and derives its own 365 digests of page views the same way. Each
+    // pass folds 364 digests in pieces too, one yield for each full piece of digest days.
+    const passPieces = Math.floor((364 * DIGEST_DAY_WORK) / PASS_PIECE_RECORDS);
+    expect(yields).toBe(Math.ceil(730 / PREFETCH_PIECE) + passPieces + 1 + Math.ceil(365 / PREFETCH_PIECE) + passPieces);
     const whole = await call(freshSimulator({ seed, trafficCacheBytes: 0 }), 'POST', '/v1/query', { query: { website_id: 'web_globex_news' }, body });
     expect(answer.text).toBe(whole.text);
   });

@@ -131,6 +131,8 @@ export interface SqlShape {
 export interface SpecShape {
   readonly fields: readonly string[];
   run(ctx: RunContext): Row[];
+  /** The same rows in pieces ({@link QueryTypeDefinition.steps}); `run` is then these driven to their end. */
+  readonly steps?: (ctx: RunContext) => PassSteps<Row[]>;
 }
 
 /**

@@ -208,7 +208,7 @@ function* parameterSteps(plan: QueryPlan, parameter: ParameterPlan, scope: Query
     // Asked on a miss only: a cached page costs no count of the owners' data.
     const seededKey = `${key}|t${env.now}`;
     const shared = (): boolean => ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
-    const steps = inPieces && !runsSpecShape(type, env.profile) ? type.steps : undefined;
+    const steps = inPieces ? (runsSpecShape(type, env.profile) ? type.spec?.steps : type.steps) : undefined;
     if (steps !== undefined && !env.cache.holds(key) && !(shared() && env.traffic.holdsSeeded(entitiesOf(scope), env.dictionaries, seededKey))) {
       const computed = sorted(yield* steps(context()));
       // Other requests ran between the pieces: rows are kept only while what names them is unchanged.

@@ -2,8 +2,9 @@ import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import type { SessionBatch } from '../../../model/traffic.js';
-import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
-import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { visitSessions, visitSessionsSteps, type SessionVisit } from '../../readers/session-visits.js';
+import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
 import { PAGE_DAY_DIGESTS, type PageDayDigest } from './page-day-digest.js';
@@ -28,6 +29,11 @@ export interface PageGroup {
  * page_time_analysis reads (strictly between 1 and 3600 seconds).
  */
 export function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
+  return runToEnd(groupPageViewsSteps(ctx, mode, times));
+}
+
+/** {@link groupPageViews} in pieces ({@link PassSteps}). */
+function* groupPageViewsSteps(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): PassSteps<Map<number, PageGroup>> {
   const pathMask = ctx.filters.masks.get('path') ?? null;
   // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
   const byCode: (PageGroup | undefined)[] = [];
@@ -105,21 +111,21 @@ export function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', 
   };
   const digested =
     digests &&
-    walkDigestDays(ctx, {
+    (yield* walkDigestDaysSteps(ctx, {
       part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
       whole(website, day, ingested) {
         fold(ctx.traffic.derived(PAGE_DAY_DIGESTS[times ? 'timed' : mode], website, day));
         ingested(visit);
       },
-    });
-  if (!digested) visitSessions(ctx, visit);
+    }));
+  if (!digested) yield* visitSessionsSteps(ctx, visit);
   return new Map(seen.map((path) => [path, byCode[path] as PageGroup]));
 }
 
 /** `name, pageviews, visitors` per path, ordered by visitors (the live `visitors DESC`). */
-function pageRows(ctx: RunContext, mode: 'all' | 'entry' | 'exit'): Row[] {
+function* pageRows(ctx: RunContext, mode: 'all' | 'entry' | 'exit'): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
-  const rows: Row[] = [...groupPageViews(ctx, mode)].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors }));
+  const rows: Row[] = [...(yield* groupPageViewsSteps(ctx, mode))].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors }));
   return sortByVisitors(rows, (r) => r.name as string);
 }
 
@@ -135,22 +141,22 @@ function pageOf(ctx: RunContext, rows: Row[]): Row[] {
 }
 
 /** The SPEC.md row of top_pages: path, pageviews, visitors, sessions and the share of pageviews. */
-function specTopPages(ctx: RunContext): Row[] {
+function* specTopPages(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
-  const rows: Row[] = [...groupPageViews(ctx, 'all')].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors, sessions: g.sessions }));
+  const rows: Row[] = [...(yield* groupPageViewsSteps(ctx, 'all'))].map(([code, g]) => ({ name: paths[code] ?? '', pageviews: g.pageviews, visitors: g.visitors, sessions: g.sessions }));
   sortByVisitors(rows, (r) => r.name as string);
   const total = rows.reduce((sum, r) => sum + (r.pageviews as number), 0);
   return rows.map((r) => ({ path: r.name as string, pageviews: r.pageviews as number, visitors: r.visitors as number, sessions: r.sessions as number, percentage: percentage(r.pageviews as number, total) }));
 }
 
-function timeRows(ctx: RunContext): Row[] {
+function* timeRows(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
-  const rows: Row[] = [...groupPageViews(ctx, 'all', true)].map(([code, g]) => ({
-    name: paths[code] ?? '',
-    sessions_with_time: g.pageviews,
-    visitors: g.visitors,
-    median_time_on_page: g.times.median(),
-  }));
+  const rows: Row[] = [];
+  for (const [code, g] of yield* groupPageViewsSteps(ctx, 'all', true)) {
+    rows.push({ name: paths[code] ?? '', sessions_with_time: g.pageviews, visitors: g.visitors, median_time_on_page: g.times.median() });
+    // A median reads the path's values of every day.
+    yield g.times.size();
+  }
   sortByVisitors(rows, (r) => r.name as string);
   return withShare(rows);
 }
@@ -179,7 +185,9 @@ function defineEntryOrExitPages(mode: 'entry' | 'exit'): QueryTypeDefinition {
     paging: 'self',
     fields: BREAKDOWN_FIELDS,
     derives: [PAGE_DAY_DIGESTS[mode]],
-    run: (ctx) => pageOf(ctx, withShare(pageRows(ctx, mode))),
+    *steps(ctx) {
+      return pageOf(ctx, withShare(yield* pageRows(ctx, mode)));
+    },
   });
 }
 
@@ -197,10 +205,10 @@ export const pageTypes: QueryTypeDefinition[] = [
     publicAccess: true,
     limit: 100,
     derives: [PAGE_DAY_DIGESTS.all],
-    spec: { fields: ['path', 'pageviews', 'visitors', 'sessions', 'percentage'], run: specTopPages },
+    spec: { fields: ['path', 'pageviews', 'visitors', 'sessions', 'percentage'], run: (ctx) => runToEnd(specTopPages(ctx)), steps: specTopPages },
     sql: breakdownSql('path'),
-    run(ctx) {
-      return withShare(pageRows(ctx, 'all'));
+    *steps(ctx) {
+      return withShare(yield* pageRows(ctx, 'all'));
     },
   }),
   defineEntryOrExitPages('entry'),
@@ -211,17 +219,15 @@ export const pageTypes: QueryTypeDefinition[] = [
     derives: [PAGE_DAY_DIGESTS.all],
     fields: VISITS_FIELDS,
     sql: breakdownSql('path', { percentage: false }),
-    run(ctx) {
-      return pageRows(ctx, 'all');
-    },
+    steps: (ctx) => pageRows(ctx, 'all'),
   }),
   definePagesType({
     name: 'page_time_analysis',
     publicAccess: true,
     paging: 'self',
     derives: [PAGE_DAY_DIGESTS.timed],
-    run(ctx) {
-      return pageOf(ctx, timeRows(ctx));
+    *steps(ctx) {
+      return pageOf(ctx, yield* timeRows(ctx));
     },
   }),
 ];

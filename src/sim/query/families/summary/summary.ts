@@ -1,5 +1,6 @@
 import { bounceRate, createDistinct, createRunDistinct, round2 } from '../../readers/aggregate.js';
-import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
+import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { DAY_MS } from '../../../model/world.js';
@@ -7,7 +8,7 @@ import { SESSION_DAY_DIGEST, type SessionDayDigest } from './session-day-digest.
 import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions, type SessionVisit } from '../../readers/session-visits.js';
+import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions, visitSessionsSteps, type SessionVisit } from '../../readers/session-visits.js';
 import { countTracked } from '../../readers/tracked-events.js';
 import catalogue from './summary-catalogue.json' with { type: 'json' };
 
@@ -32,28 +33,28 @@ interface SessionTotals {
  * Totals of the filtered sessions starting in [fromMs, toMs], grouped by `keyOf` (a time
  * bucket, or one group). A session counts in one group, so groups add up to the totals.
  */
-function sessionTotals<K>(ctx: RunContext, keyOf: (startMs: number) => K, fromMs = ctx.fromMs, toMs = ctx.toMs): Map<K, SessionTotals> {
+function* sessionTotals<K>(ctx: RunContext, keyOf: (startMs: number) => K, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<Map<K, SessionTotals>> {
   // Days whole in one bucket fold their per-day digest; one website's visitor keys are small,
   // so a bitmap per bucket counts them (not by the hour: a range has too many hours).
-  if (allowsDigests(ctx) && ctx.unit !== 'hour') return countSessionTotals(ctx, keyOf, fromMs, toMs, createVisitorBits(), true);
+  if (allowsDigests(ctx) && ctx.unit !== 'hour') return yield* countSessionTotals(ctx, keyOf, fromMs, toMs, createVisitorBits(), true);
   // One website's sessions come in time order, so its time buckets come in runs: distinct
   // visitors are then counted a bucket at a time (memory of one bucket, not of the range).
   if (ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1) {
     const runs = createRunDistinct();
-    const groups = countSessionTotals(ctx, keyOf, fromMs, toMs, (group, key) => runs.isNew(group, key));
+    const groups = yield* countSessionTotals(ctx, keyOf, fromMs, toMs, (group, key) => runs.isNew(group, key));
     if (!runs.revisited) return groups;
   }
-  return countSessionTotals(ctx, keyOf, fromMs, toMs, createDistinct());
+  return yield* countSessionTotals(ctx, keyOf, fromMs, toMs, createDistinct());
 }
 
-function countSessionTotals<K>(
+function* countSessionTotals<K>(
   ctx: RunContext,
   keyOf: (startMs: number) => K,
   fromMs: number,
   toMs: number,
   isNew: (groupIndex: number, key: number) => boolean,
   digests = false,
-): Map<K, SessionTotals> {
+): PassSteps<Map<K, SessionTotals>> {
   const groups = new Map<K, SessionTotals>();
   const indexes = new Map<K, number>();
   const totalsOf = (key: K): SessionTotals => {
@@ -96,7 +97,7 @@ function countSessionTotals<K>(
   };
   const digested =
     digests &&
-    walkDigestDays(
+    (yield* walkDigestDaysSteps(
       ctx,
       {
         part: (from, to) => visitSessions(ctx, visit, from, to),
@@ -111,8 +112,8 @@ function countSessionTotals<K>(
       },
       fromMs,
       toMs,
-    );
-  if (!digested) visitSessions(ctx, visit, fromMs, toMs);
+    ));
+  if (!digested) yield* visitSessionsSteps(ctx, visit, fromMs, toMs);
   return groups;
 }
 
@@ -125,8 +126,8 @@ function medianDuration(totals: SessionTotals): number {
  * The live summary row. total_events counts every event of the sessions: one screen_view per
  * pageview, their custom events, and the events tracked through `POST /track`.
  */
-function summaryRow(ctx: RunContext): Row {
-  const totals = sessionTotals(ctx, () => 0).get(0);
+function* summaryRow(ctx: RunContext): PassSteps<Row> {
+  const totals = (yield* sessionTotals(ctx, () => 0)).get(0);
   const tracked = countTracked(ctx, () => 0).get(0) ?? 0;
   return {
     pageviews: totals?.pageviews ?? 0,
@@ -143,9 +144,9 @@ function summaryRow(ctx: RunContext): Row {
  * included, with visitors, single-page bounce rate, median duration of multi-page sessions and
  * the custom plus tracked events.
  */
-function specSummaryRows(ctx: RunContext): Row[] {
+function* specSummaryRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
-  const groups = sessionTotals(ctx, bucket);
+  const groups = yield* sessionTotals(ctx, bucket);
   const tracked = countTracked(ctx, bucket);
   return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
     const s = groups.get(date);
@@ -162,9 +163,9 @@ function specSummaryRows(ctx: RunContext): Row[] {
 }
 
 /** events_by_date: one row per bucket that has sessions (no gap filling), in time order. */
-function seriesRows(ctx: RunContext): Row[] {
+function* seriesRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
-  const groups = sessionTotals(ctx, bucket);
+  const groups = yield* sessionTotals(ctx, bucket);
   return [...groups.keys()].sort().map((date) => {
     const s = groups.get(date) as SessionTotals;
     return {
@@ -235,11 +236,12 @@ export const summaryTypes: QueryTypeDefinition[] = [
     readsTrackedEvents: true,
     spec: {
       fields: ['date', 'pageviews', 'visitors', 'sessions', 'bounce_rate', 'median_session_duration', 'total_events'],
-      run: specSummaryRows,
+      run: (ctx) => runToEnd(specSummaryRows(ctx)),
+      steps: specSummaryRows,
     },
     sql: SUMMARY_SQL,
-    run(ctx) {
-      return [summaryRow(ctx)];
+    *steps(ctx) {
+      return [yield* summaryRow(ctx)];
     },
   }),
   defineSummaryType({
@@ -247,7 +249,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
     sql: { table: 'analytics.events', select: TOTALS_SELECT, where: ["event_name = 'screen_view'", 'time >= toStartOfDay(now({timezone:String}))'] },
     run(ctx) {
       const from = Math.max(ctx.fromMs, localDayStart(ctx.now, ctx.timezone));
-      const totals = sessionTotals(ctx, () => 0, from, Math.min(ctx.toMs, ctx.now)).get(0);
+      const totals = runToEnd(sessionTotals(ctx, () => 0, from, Math.min(ctx.toMs, ctx.now))).get(0);
       return [{ pageviews: totals?.pageviews ?? 0, visitors: totals?.visitors ?? 0, sessions: totals?.sessions ?? 0 }];
     },
   }),
@@ -256,9 +258,7 @@ export const summaryTypes: QueryTypeDefinition[] = [
     paging: 'self',
     derives: [SESSION_DAY_DIGEST],
     sql: SERIES_SQL,
-    run(ctx) {
-      return seriesRows(ctx);
-    },
+    steps: seriesRows,
   }),
   defineSummaryType({
     name: 'active_stats',

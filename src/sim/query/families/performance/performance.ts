@@ -44,21 +44,25 @@ type WebVitalsStats = {
 
 type BreakdownRow = { name: string } & WebVitalsStats;
 
-function statsOf(group: VitalsGroup): WebVitalsStats {
-  return {
-    visitors: group.visitors,
-    avg_fcp: metricAverage(group, METRIC_FCP),
-    p50_fcp: metricQuantile(group, METRIC_FCP, 0.5),
-    avg_lcp: metricAverage(group, METRIC_LCP),
-    p50_lcp: metricQuantile(group, METRIC_LCP, 0.5),
-    p75_lcp: metricQuantile(group, METRIC_LCP, 0.75),
-    avg_cls: metricAverage(group, METRIC_CLS),
-    p50_cls: metricQuantile(group, METRIC_CLS, 0.5),
-    avg_inp: metricAverage(group, METRIC_INP),
-    p75_inp: metricQuantile(group, METRIC_INP, 0.75),
-    avg_ttfb: metricAverage(group, METRIC_TTFB),
-    measurements: group.samples,
-  };
+function* statsOf(group: VitalsGroup): PassSteps<WebVitalsStats> {
+  // Each metric's statistics read its values: a large group's take a piece each.
+  const valuesOf = (metric: number): number => group.metrics[metric]?.values.length ?? 0;
+  const avg_fcp = metricAverage(group, METRIC_FCP);
+  const p50_fcp = metricQuantile(group, METRIC_FCP, 0.5);
+  yield valuesOf(METRIC_FCP);
+  const avg_lcp = metricAverage(group, METRIC_LCP);
+  const p50_lcp = metricQuantile(group, METRIC_LCP, 0.5);
+  const p75_lcp = metricQuantile(group, METRIC_LCP, 0.75);
+  yield valuesOf(METRIC_LCP);
+  const avg_cls = metricAverage(group, METRIC_CLS);
+  const p50_cls = metricQuantile(group, METRIC_CLS, 0.5);
+  yield valuesOf(METRIC_CLS);
+  const avg_inp = metricAverage(group, METRIC_INP);
+  const p75_inp = metricQuantile(group, METRIC_INP, 0.75);
+  yield valuesOf(METRIC_INP);
+  const avg_ttfb = metricAverage(group, METRIC_TTFB);
+  yield valuesOf(METRIC_TTFB);
+  return { visitors: group.visitors, avg_fcp, p50_fcp, avg_lcp, p50_lcp, p75_lcp, avg_cls, p50_cls, avg_inp, p75_inp, avg_ttfb, measurements: group.samples };
 }
 
 /**
@@ -74,10 +78,7 @@ function* breakdownRows(
 ): PassSteps<BreakdownRow[]> {
   const groups = yield* groupVitals<VitalsKey>(ctx, false, keyOf, ingestedKeyOf);
   const rows: BreakdownRow[] = [];
-  for (const [key, group] of groups) {
-    rows.push({ name: typeof key === 'number' ? label(key) : key, ...statsOf(group) });
-    yield valueCount(group);
-  }
+  for (const [key, group] of groups) rows.push({ name: typeof key === 'number' ? label(key) : key, ...(yield* statsOf(group)) });
   rows.sort(byNullableDesc((row) => row.p50_lcp));
   return rows.slice(0, ctx.limit ?? ROUTE_DEFAULT_LIMIT);
 }

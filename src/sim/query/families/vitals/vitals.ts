@@ -3,7 +3,7 @@ import type { SessionDimension } from '../../../model/traffic.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import { vitalsDerivation } from '../../../model/derived/vitals.js';
-import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, valueCount, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
+import { groupVitals, groupVitalsByDay, ingestedDimensionKey, ingestedPageKey, metricAverage, metricQuantile, metricQuantiles, countryGeo, placeGeo, regionLabel, type VitalsGroup, type VitalsKey, withGeo } from '../../readers/vitals-stats.js';
 import type { PassSteps } from '../../engine/pass-steps.js';
 import { pagePath } from '../../readers/vitals-labels.js';
 import catalogue from './vitals-catalogue.json' with { type: 'json' };
@@ -100,20 +100,17 @@ function* dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: 
     },
     (v) => ingestedDimensionKey(ctx, field, v),
   );
-  const p50 = (group: VitalsGroup, metric: number): number | null => metricQuantile(group, metric, 0.5);
   const rows: DimensionRow[] = [];
+  const p50s: (number | null)[] = [];
   for (const [key, group] of groups) {
-    rows.push({
-      name: typeof key === 'number' ? label(key) : key,
-      visitors: group.visitors,
-      p50_lcp: p50(group, METRIC_LCP),
-      p50_fcp: p50(group, METRIC_FCP),
-      p50_cls: p50(group, METRIC_CLS),
-      p50_inp: p50(group, METRIC_INP),
-      p50_ttfb: p50(group, METRIC_TTFB),
-      samples: group.samples,
-    });
-    yield valueCount(group);
+    // A metric's median selects among its values: a large group's take a piece each.
+    p50s.length = 0;
+    for (const metric of [METRIC_LCP, METRIC_FCP, METRIC_CLS, METRIC_INP, METRIC_TTFB]) {
+      p50s.push(metricQuantile(group, metric, 0.5));
+      yield group.metrics[metric]?.values.length ?? 0;
+    }
+    const [p50_lcp = null, p50_fcp = null, p50_cls = null, p50_inp = null, p50_ttfb = null] = p50s;
+    rows.push({ name: typeof key === 'number' ? label(key) : key, visitors: group.visitors, p50_lcp, p50_fcp, p50_cls, p50_inp, p50_ttfb, samples: group.samples });
   }
   return rows.sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

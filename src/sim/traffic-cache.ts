@@ -40,6 +40,12 @@ export interface TrafficReader {
   derived<T>(derivation: Derivation<T>, website: Website, day: number): T;
   /** Whether {@link derived} of `derivation` on `website` and `day` would be read from the cache rather than derived. */
   hasDerived(derivation: Derivation<unknown>, website: Website, day: number): boolean;
+  /**
+   * The session samples this cache generated so far, a derivation's counted times its cost
+   * ({@link Derivation.cost}): what a pass in pieces counts as work when it read through
+   * derivations it cannot name (the difference across a piece of it).
+   */
+  generatedWork(): number;
   /** {@link hashString} of the world seed. */
   readonly seedHash: number;
   /**
@@ -258,6 +264,8 @@ export function createTrafficCache(
   const share = maxBytes > 0;
   /** Counts clears: a reader pinned under an older generation bypasses the entries. */
   let generation = 0;
+  /** Session samples generated so far, a derivation's weighed by its cost ({@link TrafficReader.generatedWork}). */
+  let generatedWork = 0;
   const seedHash = hashString(world.seed);
   const source = sourceKey(world);
   const sessionsKey = (website: Website, day: number): string => `${source}|s|${day}|${fingerprintOf(website)}`;
@@ -288,7 +296,15 @@ export function createTrafficCache(
         ? null
         : `${source}|r|${entities.map(fingerprintOf).join('|')}|${key}`;
     const sessions = (website: Website, day: number): SessionBatch =>
-      remember(sessionsKey(website, day), () => world.sessions(website, day), at());
+      remember(
+        sessionsKey(website, day),
+        () => {
+          const batch = world.sessions(website, day);
+          generatedWork += batch.count;
+          return batch;
+        },
+        at(),
+      );
     return {
       sessions,
       hasSessions: (website, day) => at() === generation && kept(sessionsKey(website, day)),
@@ -297,11 +313,16 @@ export function createTrafficCache(
       derived(derivation, website, day) {
         return remember(
           derivedKey(derivation, website, day),
-          () => derivation.derive({ seedHash, website, day, sessions: sessions(website, day), dictionaries: world.dictionaries }),
+          () => {
+            const batch = sessions(website, day);
+            generatedWork += batch.count * (derivation.cost ?? 1);
+            return derivation.derive({ seedHash, website, day, sessions: batch, dictionaries: world.dictionaries });
+          },
           at(),
         );
       },
       hasDerived: (derivation, website, day) => at() === generation && kept(derivedKey(derivation, website, day)),
+      generatedWork: () => generatedWork,
       seedHash,
       clear() {
         own.clear();

@@ -4,7 +4,7 @@ import { anonymousIdOf, profileIdOf, sessionIdOf } from '../../model/identity.js
 import type { SessionBatch } from '../../model/traffic.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters, type FieldTest, type FilterPlan } from '../engine/filters.js';
-import { scanSessions, scanSessionsSteps, type ScanOptions } from './scan.js';
+import { scanSessionsSteps, type ScanOptions } from './scan.js';
 import { runToEnd, type PassSteps } from '../engine/pass-steps.js';
 
 /**
@@ -156,8 +156,20 @@ export function scanVisitorSessions(
   toMs = ctx.toMs,
   profileIdOf: ProfileIdReader = sampleProfileIdOf,
 ): void {
+  runToEnd(scanVisitorSessionsSteps(ctx, id, visit, fromMs, toMs, profileIdOf));
+}
+
+/** {@link scanVisitorSessions} in pieces: yields the session samples read ({@link PassSteps}). */
+export function* scanVisitorSessionsSteps(
+  ctx: RunContext,
+  id: string,
+  visit: (batch: SessionBatch, index: number) => void,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+  profileIdOf: ProfileIdReader = sampleProfileIdOf,
+): PassSteps<void> {
   const bare: RunContext = { ...ctx, filters: NO_FILTERS };
-  scanSessions(
+  yield* scanSessionsSteps(
     bare,
     (batch, i) => {
       if (visitorIdOf(batch, i) === id || profileIdOf(ctx, batch, i) === id) visit(batch, i);

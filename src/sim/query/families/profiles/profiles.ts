@@ -30,7 +30,7 @@ import {
   NO_FILTERS,
   requestedVisitorId,
   scanIdentifiedSessionsSteps,
-  scanVisitorSessions,
+  scanVisitorSessionsSteps,
   sessionEndOf,
   visitorIdOf,
 } from '../../readers/session-identity.js';
@@ -41,6 +41,9 @@ import catalogue from './profiles-catalogue.json' with { type: 'json' };
 /** profile_list filters tested on the rolled-up visitor rather than on sessions. */
 const VISITOR_FIELDS: ReadonlySet<string> = new Set(['session_count', 'total_events', 'unique_pages', 'event_name']);
 const COUNT_FIELDS = ['session_count', 'total_events', 'unique_pages'] as const;
+
+/** What profile_sessions yields per row it builds, besides what it derives, in session samples read ({@link PassSteps}). */
+const SESSION_ROW_WORK = 64;
 
 /** What profile_list yields per row it builds, in session samples read ({@link PassSteps}): a row costs about what reading 48 samples does. */
 const ROW_WORK = 48;
@@ -246,10 +249,10 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
  * The requested visitor's sessions in range, oldest first: the sessions of the anonymous id, or of
  * the profile (every device `POST /identify` linked to it).
  */
-function visitorSessions(ctx: RunContext): { batch: SessionBatch; index: number }[] {
+function* visitorSessions(ctx: RunContext): PassSteps<{ batch: SessionBatch; index: number }[]> {
   const id = requestedVisitorId(ctx);
   const out: { batch: SessionBatch; index: number }[] = [];
-  scanVisitorSessions(ctx, id, (batch, index) => out.push({ batch, index }), ctx.fromMs, ctx.toMs, identifiedProfileIdOf);
+  yield* scanVisitorSessionsSteps(ctx, id, (batch, index) => out.push({ batch, index }), ctx.fromMs, ctx.toMs, identifiedProfileIdOf);
   return out.sort((a, b) => (a.batch.startMs[a.index] as number) - (b.batch.startMs[b.index] as number));
 }
 
@@ -295,8 +298,8 @@ function trackedDetailRows(ctx: RunContext, id: string): Row[] {
   ];
 }
 
-function profileDetailRows(ctx: RunContext): Row[] {
-  const sessions = visitorSessions(ctx);
+function* profileDetailRows(ctx: RunContext): PassSteps<Row[]> {
+  const sessions = yield* visitorSessions(ctx);
   const first = sessions[0];
   if (!first) return trackedDetailRows(ctx, requestedVisitorId(ctx));
   let pageviews = 0;
@@ -365,9 +368,18 @@ function activityOf(ctx: RunContext, website: Website, batch: SessionBatch, inde
   return out.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
 }
 
-function profileSessionRows(ctx: RunContext): Row[] {
+function* profileSessionRows(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
-  const rows = visitorSessions(ctx).map(({ batch, index }, rank): Row => {
+  const sessions = yield* visitorSessions(ctx);
+  const rows: Row[] = [];
+  for (const [rank, { batch, index }] of sessions.entries()) {
+    // Each session reads the records of its day (errors, vitals, engagement …), derived here when not kept.
+    const before = ctx.traffic.generatedWork();
+    rows.push(sessionRow(batch, index, rank));
+    yield ctx.traffic.generatedWork() - before + SESSION_ROW_WORK;
+  }
+  return rows.reverse();
+  function sessionRow(batch: SessionBatch, index: number, rank: number): Row {
     const website = websiteOf(ctx, batch);
     const activity = activityOf(ctx, website, batch, index).filter((a) => a.timeMs <= ctx.toMs);
     const firstMs = Math.min(batch.startMs[index] as number, (activity[0] as TimedTuple).timeMs);
@@ -404,13 +416,14 @@ function profileSessionRows(ctx: RunContext): Row[] {
       country_code: dimension(ctx, batch, index, 'country'),
       country_name: ctx.dictionaries.countryNames[countryCode] ?? '',
     };
-  });
-  return rows.reverse();
+  }
 }
 
-function profileRevenueRows(ctx: RunContext): Row[] {
+function* profileRevenueRows(ctx: RunContext): PassSteps<Row[]> {
   const rows: Row[] = [];
-  for (const { batch, index } of visitorSessions(ctx)) {
+  for (const { batch, index } of yield* visitorSessions(ctx)) {
+    // The day's revenue, derived here when not kept.
+    const before = ctx.traffic.generatedWork();
     const products = productsOf(websiteOf(ctx, batch));
     for (const { revenue, j } of transactionsOf(ctx, batch, index)) {
       const created = revenue.timeMs[j] as number;
@@ -426,6 +439,7 @@ function profileRevenueRows(ctx: RunContext): Row[] {
         created: formatDateTime(created),
       });
     }
+    yield ctx.traffic.generatedWork() - before + 1;
   }
   return rows.sort(
     (a, b) => (b.created as string).localeCompare(a.created as string) || (a.transaction_id as string).localeCompare(b.transaction_id as string),
@@ -453,14 +467,14 @@ export const profilesTypes: QueryTypeDefinition[] = [
   defineProfilesType({
     name: 'profile_detail',
     readsTrackedEvents: true,
-    run: profileDetailRows,
+    steps: profileDetailRows,
   }),
   defineProfilesType({
     name: 'profile_revenue',
-    run: profileRevenueRows,
+    steps: profileRevenueRows,
   }),
   defineProfilesType({
     name: 'profile_sessions',
-    run: profileSessionRows,
+    steps: profileSessionRows,
   }),
 ];

@@ -1,6 +1,7 @@
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
-import { breakdownSql, defineDimensionBreakdown, dimensionRows, groupVisitsByCode, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import { breakdownSql, defineDimensionBreakdown, dimensionRowsSteps, groupVisitsByCodeSteps, sortByVisitors, visitorShare, visitorTotal } from '../../readers/breakdown.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './geo-catalogue.json' with { type: 'json' };
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 
@@ -22,9 +23,9 @@ function geoFields(ctx: RunContext, countryCode: number): { country_code: string
  * Rows of a place breakdown with its country (region, city): one row per (place, country),
  * places with an empty name left out, then the normalizeGeo fields.
  */
-function placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (code: number) => number): Row[] {
+function* placeRows(ctx: RunContext, dimension: 'region' | 'city', countryOf: (code: number) => number): PassSteps<Row[]> {
   const values = ctx.dictionaries.values[dimension];
-  const groups = groupVisitsByCode(ctx, dimension, (code) => (values[code] ? code : null));
+  const groups = yield* groupVisitsByCodeSteps(ctx, dimension, (code) => (values[code] ? code : null));
   const rows: Row[] = [];
   for (const [code, stats] of groups) {
     const country = countryOf(code);
@@ -57,7 +58,7 @@ function definePlaceBreakdown(spec: { place: 'region' | 'city'; countryOf: (ctx:
     limit: 100,
     derives: [DIMENSION_DAY_DIGESTS[place]],
     sql: breakdownSql(place, { extra: ['country'] }),
-    run: (ctx) => placeRows(ctx, place, (code) => spec.countryOf(ctx, code)),
+    steps: (ctx) => placeRows(ctx, place, (code) => spec.countryOf(ctx, code)),
   });
 }
 
@@ -71,10 +72,10 @@ export const geoTypes: QueryTypeDefinition[] = [
     limit: 100,
     derives: [DIMENSION_DAY_DIGESTS.country],
     sql: breakdownSql('country'),
-    run(ctx) {
+    *steps(ctx) {
       // deduplicateGeo merges rows sharing a country code; the world has one row per code already.
       const codes = new Map<string, number>(ctx.dictionaries.values.country.map((c, i) => [c, i]));
-      return dimensionRows(ctx, 'country').map((r) => ({ ...r, ...geoFields(ctx, codes.get(r.name as string) as number) }));
+      return (yield* dimensionRowsSteps(ctx, 'country')).map((r) => ({ ...r, ...geoFields(ctx, codes.get(r.name as string) as number) }));
     },
   }),
   definePlaceBreakdown({

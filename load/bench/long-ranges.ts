@@ -5,7 +5,8 @@
  * query of a simulator whose seed nothing in the process used (cold: its days generated in
  * pieces), the same query of a second simulator of that seed a minute later (its days and their
  * per-day digests cached, its rows computed again: the pass alone), and the second asked again
- * (warm: the answer kept; median of 5). The longest loop hold is the longest stretch without a turn of the
+ * (warm: the answer kept; median of 5). Then every website type once, all time, on one
+ * simulator: the longest hold of any. The longest loop hold is the longest stretch without a turn of the
  * event loop, timed by a `setImmediate` ticker: what another request would have waited. Sends its
  * table to the bench (section-channel.ts). Run in a process of its own.
  */
@@ -13,9 +14,10 @@ import { createSimulator, type Simulator } from '../../src/index.js';
 import type { BenchRow } from './bench-results.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { emitSection } from './section-channel.js';
+import { findQueryType, QUERY_TYPE_NAMES } from '../../src/sim/query/registry.js';
 
 /** Types that fold per-day digests (pages, summary, breakdowns, the sessions series and flow, segments), and ones read session by session. */
-const TYPES = ['top_pages', 'summary_metrics', 'entry_pages', 'top_referrers', 'country', 'sessions_time_series', 'session_flow', 'traffic_segments', 'vitals_overview', 'interesting_sessions'] as const;
+const TYPES = ['top_pages', 'summary_metrics', 'entry_pages', 'top_referrers', 'country', 'sessions_time_series', 'session_flow', 'traffic_segments', 'vitals_overview', 'profile_list', 'interesting_sessions'] as const;
 const DASHBOARD = ['summary_metrics', 'top_pages', 'browser_name', 'country', 'traffic_sources'];
 const START = Date.UTC(2025, 5, 2, 12);
 const DAY = 86_400_000;
@@ -93,6 +95,22 @@ rows.push({
   cells: await threeWays('long-dashboard', { parameters: DASHBOARD, startDate: iso(START - 365 * DAY), endDate: iso(START - DAY), limit: 10 }),
 });
 
+// Every website type once, all time, on one simulator of a seed of its own: the longest hold of each.
+const sweep = createSimulator({ seed: 'long-every-type', limits: 'off', startMs: START, yieldToEventLoop });
+const holds: { type: string; holdMs: number; status: number }[] = [];
+const sweepCpu = process.cpuUsage();
+for (const type of QUERY_TYPE_NAMES) {
+  const definition = findQueryType(type);
+  if (definition?.target !== 'website' || definition.skipDateRange) continue;
+  const { holdMs, status } = await timedQuery(sweep, { parameters: [type], ...allTime, limit: 10 });
+  holds.push({ type, holdMs, status });
+}
+const sweepCpuMs = ((({ user, system }) => user + system)(process.cpuUsage(sweepCpu))) / 1000;
+const answered = holds.filter((h) => h.status === 200).sort((a, b) => b.holdMs - a.holdMs);
+const refused = holds.filter((h) => h.status !== 200);
+const longest = answered[0];
+rows.push({ name: `every website type (${answered.length} answered), all time, one simulator`, cells: { coldCpu: sweepCpuMs, hold: longest?.holdMs ?? null } });
+
 await emitSection({
   kind: 'table',
   id: 'long-ranges',
@@ -112,6 +130,10 @@ await emitSection({
   notes: [
     'cold: the first query of a seed not used before in the process; days cached: a second simulator of that seed a minute later (its rows computed again over the cached days and per-day digests); warm: the second asked again, median of 5',
     `cpu: the process's CPU time over the query (steadier than wall time while other work shares the machine); hold: the longest stretch without a turn of the event loop (a setImmediate ticker), what another request waits; the dashboard is ${DASHBOARD.join(', ')}`,
-    'top_pages, summary_metrics, entry_pages, top_referrers, country, sessions_time_series, session_flow and traffic_segments fold per-day digests (src/sim/query/readers/digest-days.ts); vitals_overview and interesting_sessions read their days session by session (interesting_sessions keeps only the page it ranks)',
+    'top_pages, summary_metrics, entry_pages, top_referrers, country, sessions_time_series, session_flow and traffic_segments fold per-day digests (src/sim/query/readers/digest-days.ts); vitals_overview reads every value of its range, in pieces (src/sim/query/engine/pass-steps.ts); interesting_sessions reads its days session by session and keeps only the page it ranks',
+    `every website type: each type asked once for all time, one after the other, on one simulator (its days cached as the types go; its cold cpu is the whole sweep's); the longest holds: ${answered
+      .slice(0, 5)
+      .map((h) => `${h.type} ${h.holdMs.toFixed(1)} ms`)
+      .join(', ')}; over 100 ms: ${answered.filter((h) => h.holdMs > 100).length}${refused.length > 0 ? `; refused: ${refused.map((h) => `${h.type} (${h.status})`).join(', ')}` : ''}`,
   ],
 });

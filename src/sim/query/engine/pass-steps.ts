@@ -8,10 +8,11 @@ export type PassSteps<T> = Generator<number, T, void>;
 
 /**
  * Records a pass reads between two turns of the event loop. On this project's machine that is
- * about 35 ms of the costliest pass per record (profile_list: 0.55 µs a session sample) and
- * 12 ms of the vitals types' (0.18 µs a value).
+ * about 18 ms of the costliest pass per record (profile_list: 0.55 µs a session sample) and
+ * 6 ms of the vitals types' (0.18 µs a value) once compiled, and a few times that the first
+ * time a type runs in the process.
  */
-export const PASS_PIECE_RECORDS = 64_000;
+export const PASS_PIECE_RECORDS = 32_000;
 
 /**
  * What a record the pass had to generate or derive counts for, in records read: a day evicted

@@ -3,12 +3,20 @@ import { mix } from '../../../model/hash.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { DAY_MS } from '../../../model/world.js';
 import type { Row, RunContext } from '../../engine/definition.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { assertOneSelector, scanErrors } from './error-stats.js';
 
 /** How long after a screen_view an error still counts as exposure on that route. */
 const EXPOSURE_MS = 30_000;
 /** The window in which a different screen_view means the visitor continued. */
 const CONTINUATION_MS = 600_000;
+
+/**
+ * What reading a control day's session sample counts for, in records read: its key, its
+ * pageviews' start times and, for a candidate, its stratum and rank (measured: about 12 scanned
+ * sessions' worth).
+ */
+const CONTROL_SESSION_WORK = 12;
 
 /** A candidate session: where it is compared, when its outcome starts, whether it continued. */
 interface Candidate {
@@ -37,20 +45,38 @@ function stratumOf(ctx: RunContext, siteIndex: number, batch: SessionBatch, inde
   return `${siteIndex}|${route}|${Math.floor(atMs / DAY_MS)}|${device}|${browser}`;
 }
 
-/** Pairs exposed and control sessions within each stratum, by hash rank, up to the smaller side. */
-function pair(exposed: readonly Candidate[], control: readonly Candidate[]): { exposed: Candidate[]; control: Candidate[] } {
-  const group = (list: readonly Candidate[]): Map<string, Candidate[]> => {
+/**
+ * Pairs exposed and control sessions within each stratum, by hash rank, up to the smaller side;
+ * in pieces, yielding the candidates it groups and the comparisons of each stratum's sort
+ * ({@link PassSteps}).
+ */
+function* pair(exposed: readonly Candidate[], control: readonly Candidate[]): PassSteps<{ exposed: Candidate[]; control: Candidate[] }> {
+  function* group(list: readonly Candidate[]): PassSteps<Map<string, Candidate[]>> {
     const out = new Map<string, Candidate[]>();
+    let unreported = 0;
     for (const c of list) {
       const bucket = out.get(c.stratum) ?? [];
       bucket.push(c);
       out.set(c.stratum, bucket);
+      if (++unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
-    for (const bucket of out.values()) bucket.sort((a, b) => a.rank - b.rank);
+    for (const bucket of out.values()) {
+      bucket.sort((a, b) => a.rank - b.rank);
+      // About n log n comparisons.
+      unreported += bucket.length * Math.max(1, Math.ceil(Math.log2(bucket.length)));
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
+    }
+    if (unreported > 0) yield unreported;
     return out;
-  };
-  const exposedBy = group(exposed);
-  const controlBy = group(control);
+  }
+  const exposedBy = yield* group(exposed);
+  const controlBy = yield* group(control);
   const matched = { exposed: [] as Candidate[], control: [] as Candidate[] };
   for (const [stratum, ex] of exposedBy) {
     const co = controlBy.get(stratum) ?? [];
@@ -69,9 +95,10 @@ function percent1(part: number, whole: number): number {
  * error_route_continuation_comparison: sessions exposed to one exact error (a message or a
  * route) against same-route sessions without it, matched by route, UTC day, device and browser,
  * and the share of each that went on to another screen within ten minutes. Errors posted to
- * `POST /errors` are left out: they belong to no generated screen view.
+ * `POST /errors` are left out: they belong to no generated screen view. In pieces
+ * ({@link PassSteps}): the errors, then the control days' session samples it reads.
  */
-export function continuationComparisonRow(ctx: RunContext): Row {
+export function* continuationComparisonRow(ctx: RunContext): PassSteps<Row> {
   assertOneSelector(ctx, 'error_route_continuation_comparison');
   if (ctx.scope.kind !== 'websites') throw new Error('error_route_continuation_comparison needs a website');
   const cutoff = ctx.toMs - CONTINUATION_MS;
@@ -79,7 +106,7 @@ export function continuationComparisonRow(ctx: RunContext): Row {
   const errorSessions = new Set<string>();
   const routes = new Set<number>();
   const exposure = new Map<string, { batch: SessionBatch; index: number; site: number; route: number; atMs: number }>();
-  scanErrors(ctx, (e) => {
+  yield* scanErrors(ctx, (e) => {
     // An ingested error has no screen view of its own in the generated sessions to compare.
     if (e.source.kind !== 'generated') return;
     const { sessions, sample, activity, index } = e.source;
@@ -96,16 +123,27 @@ export function continuationComparisonRow(ctx: RunContext): Row {
     if (!known || e.timeMs < known.atMs) exposure.set(key, { batch: sessions, index: sample, site, route, atMs: e.timeMs });
   });
   const rankOf = (batch: SessionBatch, index: number, site: number): number => mix(ctx.traffic.seedHash, site, batch.day, index, 0xc0);
-  const exposed: Candidate[] = [...exposure.values()].map((x) => ({
-    stratum: stratumOf(ctx, x.site, x.batch, x.index, x.route, x.atMs),
-    rank: rankOf(x.batch, x.index, x.site),
-    continued: continuedAfter(x.batch, x.index, x.route, x.atMs),
-    weight: x.batch.weight,
-  }));
+  const exposed: Candidate[] = [];
+  let unreported = 0;
+  for (const x of exposure.values()) {
+    exposed.push({
+      stratum: stratumOf(ctx, x.site, x.batch, x.index, x.route, x.atMs),
+      rank: rankOf(x.batch, x.index, x.site),
+      continued: continuedAfter(x.batch, x.index, x.route, x.atMs),
+      weight: x.batch.weight,
+    });
+    if (++unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
+  }
   const control: Candidate[] = [];
   if (routes.size > 0) {
-    ctx.scope.websites.forEach((website, site) => {
+    const { websites } = ctx.scope;
+    for (let site = 0; site < websites.length; site++) {
+      const website = websites[site] as (typeof websites)[number];
       for (let day = Math.floor(ctx.fromMs / DAY_MS) - 1; day <= Math.floor(cutoff / DAY_MS); day++) {
+        const generated = !ctx.traffic.hasSessions(website, day);
         const batch = ctx.traffic.sessions(website, day);
         for (let i = 0; i < batch.count; i++) {
           if (errorSessions.has(sessionKey(site, batch, i))) continue;
@@ -117,10 +155,16 @@ export function continuationComparisonRow(ctx: RunContext): Row {
           const atMs = starts[n] as number;
           control.push({ stratum: stratumOf(ctx, site, batch, i, route, atMs), rank: rankOf(batch, i, site), continued: continuedAfter(batch, i, route, atMs), weight: batch.weight });
         }
+        unreported += batch.count * ((generated ? GENERATED_RECORD_WORK : 0) + CONTROL_SESSION_WORK);
+        if (unreported >= YIELD_RECORDS) {
+          yield unreported;
+          unreported = 0;
+        }
       }
-    });
+    }
   }
-  const matched = pair(exposed, control);
+  if (unreported > 0) yield unreported;
+  const matched = yield* pair(exposed, control);
   const total = (list: readonly Candidate[]): number => list.reduce((sum, c) => sum + c.weight, 0);
   const continued = (list: readonly Candidate[]): Candidate[] => list.filter((c) => c.continued);
   const [candidateExposed, candidateControl] = [total(exposed), total(control)];

@@ -3,6 +3,7 @@ import { profileIdOf } from '../../../model/identity.js';
 import { DAY_MS } from '../../../model/world.js';
 import { createDistinct } from '../../readers/aggregate.js';
 import type { Row, RunContext } from '../../engine/definition.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { assertOneSelector, scanErrors } from './error-stats.js';
 
 /**
@@ -11,9 +12,10 @@ import { assertOneSelector, scanErrors } from './error-stats.js';
  * ({@link profileIdOf}), so no session is ambiguous. Payments are looked up in the revenue of the
  * days the errors were read from (the range and the day before), so a payment match stays the
  * lower bound the row says it is. An error posted to `POST /errors` counts as an occurrence, its
- * session and visitor ids (when not empty) as affected ones, linked to no profile.
+ * session and visitor ids (when not empty) as affected ones, linked to no profile. In pieces
+ * ({@link PassSteps}): the errors and the days' revenue it reads.
  */
-export function customerImpactRow(ctx: RunContext): Row {
+export function* customerImpactRow(ctx: RunContext): PassSteps<Row> {
   assertOneSelector(ctx, 'error_customer_impact');
   const isNewSession = createDistinct();
   const isNewVisitor = createDistinct();
@@ -24,7 +26,7 @@ export function customerImpactRow(ctx: RunContext): Row {
   let visitors = 0;
   let linked = 0;
   let identified = 0;
-  scanErrors(ctx, (e) => {
+  yield* scanErrors(ctx, (e) => {
     const w = e.weight;
     occurrences += w;
     if (e.source.kind === 'ingested') {
@@ -48,7 +50,7 @@ export function customerImpactRow(ctx: RunContext): Row {
       identified += w;
     } else if (e.timeMs < first.atMs) first.atMs = e.timeMs;
   });
-  const firstPaymentOf = firstPayments(ctx, firstErrorOf);
+  const firstPaymentOf = yield* firstPayments(ctx, firstErrorOf);
   let paidBefore = 0;
   for (const [key, first] of firstErrorOf) {
     const paidAt = firstPaymentOf.get(key);
@@ -71,14 +73,23 @@ export function customerImpactRow(ctx: RunContext): Row {
 
 /**
  * The first completed payment (a sale or subscription with an amount, attributed, created by the
- * end of the range) of each of `profiles` (keyed by website id and visitor), in epoch ms.
+ * end of the range) of each of `profiles` (keyed by website id and visitor), in epoch ms. In
+ * pieces: yields the payments read, a day's session samples many times over when its revenue
+ * had to be derived again ({@link PassSteps}).
  */
-function firstPayments(ctx: RunContext, profiles: ReadonlyMap<string, unknown>): Map<string, number> {
+function* firstPayments(ctx: RunContext, profiles: ReadonlyMap<string, unknown>): PassSteps<Map<string, number>> {
   const out = new Map<string, number>();
   if (ctx.scope.kind !== 'websites' || profiles.size === 0) return out;
+  let unreported = 0;
   for (const website of ctx.scope.websites) {
     for (let day = Math.floor(ctx.fromMs / DAY_MS) - 1; day <= Math.floor(ctx.toMs / DAY_MS); day++) {
+      const kept = ctx.traffic.hasDerived(revenueDerivation, website, day);
       const revenue = ctx.traffic.derived(revenueDerivation, website, day);
+      unreported += kept ? revenue.count : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
       for (let j = 0; j < revenue.count; j++) {
         const at = revenue.timeMs[j] as number;
         if (at > ctx.toMs || isRefund(revenue, j) || !isAttributed(revenue, j) || (revenue.amount[j] as number) <= 0) continue;
@@ -89,5 +100,6 @@ function firstPayments(ctx: RunContext, profiles: ReadonlyMap<string, unknown>):
       }
     }
   }
+  if (unreported > 0) yield unreported;
   return out;
 }

@@ -3,8 +3,9 @@ import { errorDerivation, errorKindsOf, type ErrorBatch, type ErrorKind } from '
 import type { Website } from '../../../model/entities.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { createDistinct } from '../../readers/aggregate.js';
-import { scanActivity, scanIngested } from '../../readers/activity-scan.js';
+import { scanActivitySteps, scanIngested } from '../../readers/activity-scan.js';
 import type { RunContext } from '../../engine/definition.js';
+import { withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
 
 /** A generated error: a sample of a day's derived errors, with its session. */
 export interface GeneratedErrorSource {
@@ -73,9 +74,10 @@ function spanField(span: ErrorSpanRecord, field: string): string {
  * Visits every error of the scope in the range that passes the request's filters: message and
  * error_type act on the error, path on the error's page, the other fields on its session. The
  * generated errors come first, then those posted to `POST /errors` (weight 1, filtered on their
- * own fields; those without a message are left out, as the builders' `message != ''`).
+ * own fields; those without a message are left out, as the builders' `message != ''`). In pieces:
+ * yields the generated errors read, a day's errors derived again counting more ({@link PassSteps}).
  */
-export function scanErrors(ctx: RunContext, visit: (error: ErrorRecord) => void): void {
+export function* scanErrors(ctx: RunContext, visit: (error: ErrorRecord) => void): PassSteps<void> {
   const paths = ctx.dictionaries.values.path;
   const kindsOf = createKindReader(ctx);
   const errorField = (batch: ErrorBatch, index: number, field: string): string => {
@@ -84,7 +86,7 @@ export function scanErrors(ctx: RunContext, visit: (error: ErrorRecord) => void)
     if (field === 'error_type') return kind.type;
     return '';
   };
-  scanActivity(ctx, errorDerivation, { apply: true, fieldValue: errorField }, (record) => {
+  yield* scanActivitySteps(ctx, errorDerivation, { apply: true, fieldValue: errorField }, (record) => {
     const error = kindsOf(record.website.id)[record.activity.kind[record.index] as number] as ErrorKind;
     visit({
       website: record.website,
@@ -128,21 +130,26 @@ export interface ErrorTally {
  * Groups the filtered errors by `keyOf` (null skips the error). Counts are weighted: an error
  * sample stands for `weight` errors by `weight` visitors in `weight` sessions.
  */
-export function tallyErrors<K>(ctx: RunContext, keyOf: (error: ErrorRecord) => K | null): Map<K, ErrorTally> {
-  return tallyErrorsBy(ctx, [keyOf])[0] as Map<K, ErrorTally>;
+export function* tallyErrors<K>(ctx: RunContext, keyOf: (error: ErrorRecord) => K | null): PassSteps<Map<K, ErrorTally>> {
+  return (yield* tallyErrorsBy(ctx, [keyOf]))[0] as Map<K, ErrorTally>;
 }
 
-/** {@link tallyErrors} by each of `keyOfs` in one scan: result `d` holds the groups of `keyOfs[d]`. */
-export function tallyErrorsBy<K>(ctx: RunContext, keyOfs: readonly ((error: ErrorRecord) => K | null)[]): Map<K, ErrorTally>[] {
+/**
+ * {@link tallyErrors} by each of `keyOfs` in one scan: result `d` holds the groups of `keyOfs[d]`.
+ * Each group an error enters counts as a record read, besides the error itself ({@link PassSteps}).
+ */
+export function* tallyErrorsBy<K>(ctx: RunContext, keyOfs: readonly ((error: ErrorRecord) => K | null)[]): PassSteps<Map<K, ErrorTally>[]> {
   const groups = keyOfs.map(() => new Map<K, ErrorTally>());
   const indexes = keyOfs.map(() => new Map<K, number>());
   let nextIndex = 0;
   const isNewUser = createDistinct();
   const isNewSession = createDistinct();
-  scanErrors(ctx, (error) => {
+  let tallied = 0;
+  const scan = scanErrors(ctx, (error) => {
     keyOfs.forEach((keyOf, d) => {
       const key = keyOf(error);
       if (key === null) return;
+      tallied++;
       const byKey = groups[d] as Map<K, ErrorTally>;
       const indexOf = indexes[d] as Map<K, number>;
       let tally = byKey.get(key);
@@ -157,6 +164,11 @@ export function tallyErrorsBy<K>(ctx: RunContext, keyOfs: readonly ((error: Erro
       if (isNewSession(group, error.sessionKey)) tally.sessions += error.weight;
       if (error.timeMs > tally.lastSeenMs) tally.lastSeenMs = error.timeMs;
     });
+  });
+  yield* withExtraWork(scan, () => {
+    const work = tallied;
+    tallied = 0;
+    return work;
   });
   return groups;
 }

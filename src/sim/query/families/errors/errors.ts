@@ -1,6 +1,9 @@
 import { errorDerivation, errorFilename, errorStack } from '../../../model/derived/errors.js';
 import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
-import { totalSessions } from '../../readers/aggregate.js';
+import { scanSessionsSteps } from '../../readers/scan.js';
+import { createFirstSelection } from '../../readers/select-first.js';
+import { GENERATED_RECORD_WORK, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
+import type { SessionBatch } from '../../../model/traffic.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
@@ -105,13 +108,15 @@ function hasStack(e: ErrorRecord): boolean {
   return e.source.kind === 'ingested' ? e.source.span.stack !== '' : e.source.error.frames.length > 0;
 }
 
-/** Every filtered error occurrence, newest first, with its session's context (recent_errors). */
-function recentErrorRows(ctx: RunContext): Row[] {
-  const errors: ErrorRecord[] = [];
-  scanErrors(ctx, (e) => errors.push(e));
-  errors.sort((a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.order - b.order);
+/**
+ * The filtered error occurrences, newest first, with their session's context (recent_errors):
+ * the first `limit` kept as the scan goes, as a stable sort of them all would order them.
+ */
+function* recentErrorRows(ctx: RunContext): PassSteps<Row[]> {
   const limit = ctx.limit ?? ROUTE_DEFAULT_LIMIT;
-  return errors.slice(0, limit).map((e) => {
+  const newest = createFirstSelection<ErrorRecord>(limit, (a, b) => b.timeMs - a.timeMs || a.sessionKey - b.sessionKey || a.order - b.order);
+  yield* scanErrors(ctx, (e) => newest.add(e));
+  return newest.items().map((e) => {
     const c = contextOf(ctx, e);
     const d = detailsOf(e);
     const countryCode = ctx.dictionaries.values.country.indexOf(c.country);
@@ -140,10 +145,10 @@ function recentErrorRows(ctx: RunContext): Row[] {
 }
 
 /** One row per message ranked by affected users, with its latest occurrence that has a stack. */
-function fingerprintRows(ctx: RunContext): Row[] {
-  const groups = tallyErrors(ctx, (e) => e.message);
+function* fingerprintRows(ctx: RunContext): PassSteps<Row[]> {
+  const groups = yield* tallyErrors(ctx, (e) => e.message);
   const representative = new Map<string, ErrorRecord>();
-  scanErrors(ctx, (e) => {
+  yield* scanErrors(ctx, (e) => {
     const best = representative.get(e.message);
     const withStack = hasStack(e);
     const bestHasStack = best !== undefined && hasStack(best);
@@ -176,20 +181,26 @@ function fingerprintRows(ctx: RunContext): Row[] {
 }
 
 /** Errors per UTC day (the live toDate(timestamp) applies no time zone), days without errors absent. */
-function dailyRows(ctx: RunContext, row: (day: string, tally: ErrorTally) => Row): Row[] {
-  const days = tallyErrors(ctx, (e) => formatDate(e.timeMs));
+function* dailyRows(ctx: RunContext, row: (day: string, tally: ErrorTally) => Row): PassSteps<Row[]> {
+  const days = yield* tallyErrors(ctx, (e) => formatDate(e.timeMs));
   return [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, tally]) => row(day, tally));
 }
 
-/** Totals of the filtered errors, with the share of all sessions (unfiltered) that had one. */
-function summaryRow(ctx: RunContext): Row {
+/**
+ * Totals of the filtered errors, with the share of all sessions (unfiltered) that had one: the
+ * sessions' weights summed as `totalSessions` sums them, in pieces.
+ */
+function* summaryRow(ctx: RunContext): PassSteps<Row> {
   const messages = new Set<string>();
-  const all = tallyErrors(ctx, (e) => {
+  const all = (yield* tallyErrors(ctx, (e) => {
     messages.add(e.message);
     return 0;
-  }).get(0) ?? { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
+  })).get(0) ?? { count: 0, users: 0, sessions: 0, lastSeenMs: 0 };
   const unfiltered = { ...ctx, filters: { masks: new Map<string, Uint8Array>(), excludesAll: false, tests: [] } };
-  const sessions = totalSessions(unfiltered).sessions;
+  let sessions = 0;
+  yield* scanSessionsSteps(unfiltered, (batch) => {
+    sessions += batch.weight;
+  });
   return {
     totalErrors: all.count,
     uniqueErrorTypes: messages.size,
@@ -243,11 +254,28 @@ function segmentKeyOf(ctx: RunContext, d: number): (e: ErrorRecord) => string {
   };
 }
 
-function segmentRows(ctx: RunContext): Row[] {
+function* segmentRows(ctx: RunContext): PassSteps<Row[]> {
   const rows: Row[] = [];
-  const tallies = tallyErrorsBy(ctx, SEGMENT_DIMENSIONS.map((_, d) => segmentKeyOf(ctx, d)));
+  // The browser versions read a day's device details: derived again, they count its session samples many times over.
+  const details = deviceDetailsOf(ctx.dictionaries);
+  let lastBatch: SessionBatch | null = null;
+  let derived = 0;
+  const countDerived = (e: ErrorRecord): null => {
+    const { source } = e;
+    if (source.kind === 'generated' && source.sessions !== lastBatch) {
+      lastBatch = source.sessions;
+      if (!ctx.traffic.hasDerived(details, e.website, lastBatch.day)) derived += lastBatch.count * GENERATED_RECORD_WORK;
+    }
+    return null;
+  };
+  const tally = tallyErrorsBy(ctx, [countDerived, ...SEGMENT_DIMENSIONS.map((_, d) => segmentKeyOf(ctx, d))]);
+  const tallies = yield* withExtraWork(tally, () => {
+    const work = derived;
+    derived = 0;
+    return work;
+  });
   SEGMENT_DIMENSIONS.forEach((dimension, d) => {
-    const byValue = tallies[d] as Map<string, ErrorTally>;
+    const byValue = tallies[d + 1] as Map<string, ErrorTally>;
     const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
     for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
   });
@@ -262,7 +290,7 @@ function defineErrorSeries(spec: { name: string; row: (day: string, tally: Error
     olderPublicAccess: true,
     filters: ["message", "path", "error_type"],
     gate: 'error_tracking',
-    run: (ctx) => dailyRows(ctx, spec.row),
+    steps: (ctx) => dailyRows(ctx, spec.row),
   });
 }
 
@@ -284,17 +312,15 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "browser_name", "os_name", "country", "message", "device_type", "error_type"],
     customizable: true,
     paging: 'self',
-    run(ctx) {
-      return recentErrorRows(ctx);
-    },
+    steps: recentErrorRows,
   }),
   defineGatedErrorsType({
     name: 'error_types',
     filters: ["message", "path", "error_type"],
     customizable: true,
     limit: 50,
-    run(ctx) {
-      const groups = tallyErrors(ctx, (e) => e.message);
+    *steps(ctx) {
+      const groups = yield* tallyErrors(ctx, (e) => e.message);
       return [...groups]
         .map(([name, t]) => ({ name, count: t.count, users: t.users, last_seen: formatDateTime64(t.lastSeenMs) }))
         .sort(byCountThenName((r) => r.count));
@@ -306,9 +332,7 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path", "error_type"],
     customizable: true,
     paging: 'self',
-    run(ctx) {
-      return fingerprintRows(ctx);
-    },
+    steps: fingerprintRows,
   }),
   defineErrorsType({
     name: 'error_customer_impact',
@@ -316,8 +340,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
-    run(ctx) {
-      return [customerImpactRow(ctx)];
+    *steps(ctx) {
+      return [yield* customerImpactRow(ctx)];
     },
   }),
   defineErrorsType({
@@ -325,8 +349,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path"],
     customizable: false,
     paging: 'self',
-    run(ctx) {
-      return [continuationComparisonRow(ctx)];
+    *steps(ctx) {
+      return [yield* continuationComparisonRow(ctx)];
     },
   }),
   defineErrorSeries({
@@ -338,8 +362,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    run(ctx) {
-      const groups = tallyErrors(ctx, (e) => e.path || null);
+    *steps(ctx) {
+      const groups = yield* tallyErrors(ctx, (e) => e.path || null);
       return [...groups]
         .map(([name, t]) => ({ name, errors: t.count, users: t.users }))
         .sort(byCountThenName((r) => r.errors));
@@ -354,8 +378,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["message", "path", "error_type"],
     customizable: true,
     paging: 'self',
-    run(ctx) {
-      return [summaryRow(ctx)];
+    *steps(ctx) {
+      return [yield* summaryRow(ctx)];
     },
   }),
   defineErrorSeries({
@@ -367,8 +391,8 @@ export const errorsTypes: QueryTypeDefinition[] = [
     filters: ["path", "message", "error_type"],
     customizable: true,
     limit: 20,
-    run(ctx) {
-      const groups = tallyErrors(ctx, (e) => e.type || null);
+    *steps(ctx) {
+      const groups = yield* tallyErrors(ctx, (e) => e.type || null);
       return [...groups]
         .map(([name, t]) => ({ name, count: t.count, users: t.users, sessions: t.sessions }))
         .sort(byCountThenName((r) => r.count));
@@ -379,8 +403,6 @@ export const errorsTypes: QueryTypeDefinition[] = [
     derives: [errorDerivation, deviceDetailsOf],
     insightsOnly: true,
     // The live builder body of this insights-only type is not public: its meta is ours.
-    run(ctx) {
-      return segmentRows(ctx);
-    },
+    steps: segmentRows,
   }),
 ];

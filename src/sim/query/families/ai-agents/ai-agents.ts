@@ -1,8 +1,8 @@
 import { isPagePath, isSuccessful } from '../../../model/derived/ai-crawlers.js';
 import { DAY_MS } from '../../../model/world.js';
 import { createDistinct, round2 } from '../../readers/aggregate.js';
-import { aiRequestsOf, aiRequestsSteps, firstServerRequestMs, scanAiVisits, scanAiVisitsSteps, scanAllVisits, type AiRequest } from './ai-traffic-scan.js';
-import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
+import { aiRequestsSteps, firstServerRequestMs, scanAiVisitsSteps, scanAllVisitsSteps, type AiRequest } from './ai-traffic-scan.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
@@ -29,14 +29,19 @@ function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The successful requests of the range (status unknown or 2xx), as every crawler count reads them. */
-function successfulRequests(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): AiRequest[] {
-  return runToEnd(successfulRequestsSteps(ctx, filterFields, range));
-}
-
-/** {@link successfulRequests} in pieces ({@link PassSteps}). */
+/** The successful requests of the range (status unknown or 2xx), as every crawler count reads them; in pieces ({@link PassSteps}). */
 function* successfulRequestsSteps(ctx: RunContext, filterFields: readonly string[] = [], range: { fromMs?: number; toMs?: number } = {}): PassSteps<AiRequest[]> {
   return (yield* aiRequestsSteps(ctx, { ...range, filterFields })).filter((r) => isSuccessful(r.status));
+}
+
+/** {@link isPagePath}, remembered per path for one pass: the requests repeat a site's pages. */
+function pageTester(): (path: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (path) => {
+    let page = known.get(path);
+    if (page === undefined) known.set(path, (page = isPagePath(path)));
+    return page;
+  };
 }
 
 /** The agents that made a group of requests, most requests first (ties by id). */
@@ -76,12 +81,7 @@ function lastOf(requests: readonly AiRequest[]): number {
   return last;
 }
 
-/** Distinct AI-referred visitors per product (weighted), and across products. */
-function aiVisitors(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): { byProduct: Map<string, number>; total: number } {
-  return runToEnd(aiVisitorsSteps(ctx, fromMs, toMs));
-}
-
-/** {@link aiVisitors} in pieces ({@link PassSteps}). */
+/** Distinct AI-referred visitors per product (weighted), and across products; in pieces ({@link PassSteps}). */
 function* aiVisitorsSteps(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<{ byProduct: Map<string, number>; total: number }> {
   const byProduct = new Map<string, number>();
   const productIndex = new Map<string, number>();
@@ -100,12 +100,13 @@ function* aiVisitorsSteps(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs)
 }
 
 /** Per product: successful requests and purpose split, pages read, visitors sent; ranked by requests + visitors. */
-function aiProductsRows(ctx: RunContext): Row[] {
+function* aiProductsRows(ctx: RunContext): PassSteps<Row[]> {
   const crawls = new Map<string, { requests: number; pages: Set<string>; training: number; search: number; onDemand: number; answers: number; lastMs: number }>();
-  for (const r of successfulRequests(ctx)) {
+  const isPage = pageTester();
+  for (const r of yield* successfulRequestsSteps(ctx)) {
     const c = crawls.get(r.agent.product) ?? { requests: 0, pages: new Set<string>(), training: 0, search: 0, onDemand: 0, answers: 0, lastMs: -1 };
     c.requests += r.weight;
-    if (isPagePath(r.page)) c.pages.add(r.page);
+    if (isPage(r.page)) c.pages.add(r.page);
     if (r.agent.purpose === 'training') c.training += r.weight;
     if (r.agent.purpose === 'search_index') c.search += r.weight;
     if (r.agent.purpose === 'user_fetch' || r.agent.purpose === 'agent') c.onDemand += r.weight;
@@ -113,7 +114,7 @@ function aiProductsRows(ctx: RunContext): Row[] {
     if (r.timeMs > c.lastMs) c.lastMs = r.timeMs;
     crawls.set(r.agent.product, c);
   }
-  const { byProduct } = aiVisitors(ctx);
+  const { byProduct } = yield* aiVisitorsSteps(ctx);
   const since = firstServerRequestMs(ctx);
   const products = [...new Set([...crawls.keys(), ...byProduct.keys()])];
   const rows = products.map((product) => {
@@ -137,8 +138,9 @@ function aiProductsRows(ctx: RunContext): Row[] {
 }
 
 /** Successful requests per content format with their pages and the 4 products fetching it most. */
-function aiContentFormatsRows(ctx: RunContext): Row[] {
-  const groups = groupRequests(successfulRequests(ctx), (r) => r.format);
+function* aiContentFormatsRows(ctx: RunContext): PassSteps<Row[]> {
+  const groups = groupRequests(yield* successfulRequestsSteps(ctx), (r) => r.format);
+  const isPage = pageTester();
   return [...groups]
     .map(([format, list]) => {
       const byProduct = new Map<string, number>();
@@ -146,7 +148,7 @@ function aiContentFormatsRows(ctx: RunContext): Row[] {
       return {
         format,
         requests: weightOf(list),
-        pages: new Set(list.map((r) => r.page).filter(isPagePath)).size,
+        pages: new Set(list.map((r) => r.page).filter(isPage)).size,
         products: [...byProduct].sort(([a, x], [b, y]) => y - x || byName(a, b)).slice(0, 4).map(([p]) => p),
       };
     })
@@ -154,12 +156,12 @@ function aiContentFormatsRows(ctx: RunContext): Row[] {
 }
 
 /** AI-referred visitors per bucket and product, buckets ascending. */
-function aiProductVisitorsRows(ctx: RunContext): Row[] {
+function* aiProductVisitorsRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const keys = new Map<string, number>();
   const visitors = new Map<string, number>();
   const isNew = createDistinct();
-  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+  yield* scanAiVisitsSteps(ctx, (batch, i, product, visitorKey) => {
     const key = `${bucket(batch.startMs[i] as number)}\n${product}`;
     let index = keys.get(key);
     if (index === undefined) {
@@ -177,8 +179,9 @@ function aiProductVisitorsRows(ctx: RunContext): Row[] {
 }
 
 /** Pages read per (page, format), most requested first, up to the limit per format. */
-function aiAgentPagesRows(ctx: RunContext): Row[] {
-  const requests = successfulRequests(ctx, ['agent_id', 'path']).filter((r) => isPagePath(r.page));
+function* aiAgentPagesRows(ctx: RunContext): PassSteps<Row[]> {
+  const isPage = pageTester();
+  const requests = (yield* successfulRequestsSteps(ctx, ['agent_id', 'path'])).filter((r) => isPage(r.page));
   const rows = [...groupRequests(requests, (r) => `${r.page}\n${r.format}`)]
     .map(([key, list]) => {
       const [page = '', format = ''] = key.split('\n');
@@ -198,8 +201,8 @@ function aiAgentPagesRows(ctx: RunContext): Row[] {
 }
 
 /** Requests answered with status 400 or above per (page, format, status); markdown and llms.txt first. */
-function aiFailedRequestsRows(ctx: RunContext): Row[] {
-  const failed = aiRequestsOf(ctx, { filterFields: ['agent_id'] }).filter((r) => r.status >= 400 && r.page !== '');
+function* aiFailedRequestsRows(ctx: RunContext): PassSteps<Row[]> {
+  const failed = (yield* aiRequestsSteps(ctx, { filterFields: ['agent_id'] })).filter((r) => r.status >= 400 && r.page !== '');
   return [...groupRequests(failed, (r) => `${r.page}\n${r.format}\n${r.status}`)]
     .map(([, list]) => {
       const first = list[0] as AiRequest;
@@ -217,8 +220,8 @@ function aiFailedRequestsRows(ctx: RunContext): Row[] {
 }
 
 /** The latest individual requests, newest first. */
-function aiRecentRequestsRows(ctx: RunContext): Row[] {
-  return aiRequestsOf(ctx, { filterFields: ['agent_id'] })
+function* aiRecentRequestsRows(ctx: RunContext): PassSteps<Row[]> {
+  return (yield* aiRequestsSteps(ctx, { filterFields: ['agent_id'] }))
     .filter((r) => r.page !== '')
     .sort((a, b) => b.timeMs - a.timeMs || byName(a.agentId, b.agentId) || byName(a.page, b.page))
     .slice(0, ctx.limit ?? 50)
@@ -235,13 +238,13 @@ function aiRecentRequestsRows(ctx: RunContext): Row[] {
 }
 
 /** The page each AI-referred visit landed on, with its pageviews and, per sending product, visitors and reads. */
-function aiLandingPagesRows(ctx: RunContext): Row[] {
+function* aiLandingPagesRows(ctx: RunContext): PassSteps<Row[]> {
   const paths = ctx.dictionaries.values.path;
   const pathPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field === 'path') };
   const landing = new Map<number, { visitors: number; senders: Map<string, number> }>();
   const keyIndex = new Map<string, number>();
   const isNew = createDistinct();
-  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+  yield* scanAiVisitsSteps(ctx, (batch, i, product, visitorKey) => {
     const path = batch.pagePaths[batch.pageOffsets[i] as number] as number;
     if (pathPlan.tests.length > 0 && !passesFilters(pathPlan, (field) => (field === 'path' ? (paths[path] ?? '') : ''))) return;
     const page = landing.get(path) ?? { visitors: 0, senders: new Map<string, number>() };
@@ -256,14 +259,14 @@ function aiLandingPagesRows(ctx: RunContext): Row[] {
     if (isNew(0x10000 + index, visitorKey)) page.senders.set(product, (page.senders.get(product) ?? 0) + batch.weight);
   });
   const pageviews = new Map<number, number>();
-  scanAllVisits(ctx, (batch, i) => {
+  yield* scanAllVisitsSteps(ctx, (batch, i) => {
     for (let p = batch.pageOffsets[i] as number; p < (batch.pageOffsets[i + 1] as number); p++) {
       const path = batch.pagePaths[p] as number;
       if (landing.has(path)) pageviews.set(path, (pageviews.get(path) ?? 0) + batch.weight);
     }
   });
   const reads = new Map<string, number>();
-  for (const r of successfulRequests(ctx)) {
+  for (const r of yield* successfulRequestsSteps(ctx)) {
     const key = `${r.page}\n${r.agent.product}`;
     reads.set(key, (reads.get(key) ?? 0) + r.weight);
   }
@@ -284,7 +287,7 @@ function aiLandingPagesRows(ctx: RunContext): Row[] {
 }
 
 /** Visits, pages per visit and the share of visits with 2+ pages: all visitors, all AI visitors, each AI product. */
-function aiVisitorOutcomesRows(ctx: RunContext): Row[] {
+function* aiVisitorOutcomesRows(ctx: RunContext): PassSteps<Row[]> {
   interface Outcome { visitors: number; sessions: number; pageviews: number; engaged: number }
   const empty = (): Outcome => ({ visitors: 0, sessions: 0, pageviews: 0, engaged: 0 });
   const isNew = createDistinct();
@@ -295,12 +298,12 @@ function aiVisitorOutcomesRows(ctx: RunContext): Row[] {
     if (isNew(group, visitorKey)) o.visitors += weight;
   };
   const all = empty();
-  scanAllVisits(ctx, (batch, i, visitorKey) => {
+  yield* scanAllVisitsSteps(ctx, (batch, i, visitorKey) => {
     add(all, 0, (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number), batch.weight, visitorKey);
   });
   const ai = empty();
   const products = new Map<string, { group: number; outcome: Outcome }>();
-  scanAiVisits(ctx, (batch, i, product, visitorKey) => {
+  yield* scanAiVisitsSteps(ctx, (batch, i, product, visitorKey) => {
     const pages = (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number);
     add(ai, 1, pages, batch.weight, visitorKey);
     let entry = products.get(product);
@@ -323,39 +326,41 @@ function aiVisitorOutcomesRows(ctx: RunContext): Row[] {
 }
 
 /** Per agent: its identity, successful requests, pages read per format, markdown and llms.txt requests. */
-function aiCrawlersRows(ctx: RunContext): Row[] {
-  return [...groupRequests(successfulRequests(ctx), (r) => r.agentId)]
-    .map(([agentId, list]) => {
-      const agent = (list[0] as AiRequest).agent;
-      const pagesOf = (format?: string): number =>
-        new Set(list.filter((r) => (format === undefined || r.format === format) && isPagePath(r.page)).map((r) => r.page)).size;
-      return {
-        agent_id: agentId,
-        name: agent.name,
-        product: agent.product,
-        operator: agent.operator,
-        purpose: agent.purpose,
-        purpose_inferred: agent.purposeInferred ? 1 : 0,
-        requests: weightOf(list),
-        pages: pagesOf(),
-        html_pages: pagesOf('html'),
-        markdown_pages: pagesOf('markdown'),
-        llms_pages: pagesOf('llms'),
-        markdown: weightOf(list.filter((r) => r.format === 'markdown')),
-        llms: weightOf(list.filter((r) => r.format === 'llms')),
-        last_seen: formatDateTime64(lastOf(list)),
-        user_agent: agent.userAgent,
-      };
-    })
-    .sort((a, b) => b.requests - a.requests || byName(a.agent_id, b.agent_id))
-    .slice(0, ctx.limit ?? 50);
+function* aiCrawlersRows(ctx: RunContext): PassSteps<Row[]> {
+  const isPage = pageTester();
+  const rows = [];
+  for (const [agentId, list] of groupRequests(yield* successfulRequestsSteps(ctx), (r) => r.agentId)) {
+    // Each agent's requests are read a few times over (pages per format).
+    yield list.length;
+    const agent = (list[0] as AiRequest).agent;
+    const pagesOf = (format?: string): number =>
+      new Set(list.filter((r) => (format === undefined || r.format === format) && isPage(r.page)).map((r) => r.page)).size;
+    rows.push({
+      agent_id: agentId,
+      name: agent.name,
+      product: agent.product,
+      operator: agent.operator,
+      purpose: agent.purpose,
+      purpose_inferred: agent.purposeInferred ? 1 : 0,
+      requests: weightOf(list),
+      pages: pagesOf(),
+      html_pages: pagesOf('html'),
+      markdown_pages: pagesOf('markdown'),
+      llms_pages: pagesOf('llms'),
+      markdown: weightOf(list.filter((r) => r.format === 'markdown')),
+      llms: weightOf(list.filter((r) => r.format === 'llms')),
+      last_seen: formatDateTime64(lastOf(list)),
+      user_agent: agent.userAgent,
+    });
+  }
+  return rows.sort((a, b) => b.requests - a.requests || byName(a.agent_id, b.agent_id)).slice(0, ctx.limit ?? 50);
 }
 
 /** Successful requests per bucket split by format; only buckets with requests. */
-function aiCrawlerActivityRows(ctx: RunContext): Row[] {
+function* aiCrawlerActivityRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const byBucket = new Map<string, { requests: number; markdown: number; llms: number; html: number }>();
-  for (const r of successfulRequests(ctx, ['agent_id'])) {
+  for (const r of yield* successfulRequestsSteps(ctx, ['agent_id'])) {
     const date = bucket(r.timeMs);
     const b = byBucket.get(date) ?? { requests: 0, markdown: 0, llms: 0, html: 0 };
     b.requests += r.weight;
@@ -438,50 +443,50 @@ const defineAiAgentsType = declareUnder({
 export const aiAgentsTypes: QueryTypeDefinition[] = [
   defineAiAgentsType({
     name: 'ai_products',
-    run: aiProductsRows,
+    steps: aiProductsRows,
   }),
   defineAiAgentsType({
     name: 'ai_content_formats',
-    run: aiContentFormatsRows,
+    steps: aiContentFormatsRows,
   }),
   defineAiAgentsType({
     name: 'ai_product_visitors',
     derives: [],
-    run: aiProductVisitorsRows,
+    steps: aiProductVisitorsRows,
   }),
   defineAiAgentsType({
     name: 'ai_agent_pages',
     derives: [],
     filters: ["agent_id", "path"],
-    run: aiAgentPagesRows,
+    steps: aiAgentPagesRows,
   }),
   defineAiAgentsType({
     name: 'ai_failed_requests',
     filters: ["agent_id"],
-    run: aiFailedRequestsRows,
+    steps: aiFailedRequestsRows,
   }),
   defineAiAgentsType({
     name: 'ai_recent_requests',
     filters: ["agent_id"],
-    run: aiRecentRequestsRows,
+    steps: aiRecentRequestsRows,
   }),
   defineAiAgentsType({
     name: 'ai_landing_pages',
     filters: ["path"],
-    run: aiLandingPagesRows,
+    steps: aiLandingPagesRows,
   }),
   defineAiAgentsType({
     name: 'ai_visitor_outcomes',
-    run: aiVisitorOutcomesRows,
+    steps: aiVisitorOutcomesRows,
   }),
   defineAiAgentsType({
     name: 'ai_crawlers',
-    run: aiCrawlersRows,
+    steps: aiCrawlersRows,
   }),
   defineAiAgentsType({
     name: 'ai_crawler_activity',
     filters: ["agent_id"],
-    run: aiCrawlerActivityRows,
+    steps: aiCrawlerActivityRows,
   }),
   defineAiAgentsType({
     name: 'ai_weekly_digest',

@@ -8,6 +8,7 @@ import type { RunContext } from '../../engine/definition.js';
 import { ownersOf } from '../../engine/scope-owners.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { createFieldReader, type FieldReaders } from '../../readers/record-filters.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 
 /** The filter fields of the mcp builders: they test the calls themselves. */
 const MCP_CALL_FIELDS: FieldReaders<McpCall> = {
@@ -18,6 +19,12 @@ const MCP_CALL_FIELDS: FieldReaders<McpCall> = {
   website_id: (call) => call.websiteId,
 };
 const fieldOf = createFieldReader(MCP_CALL_FIELDS);
+
+/**
+ * What a call read counts for, in records read: making its {@link McpCall} (its user agent and
+ * the garbage collected after it included) costs about four times a session sample's scan.
+ */
+export const CALL_WORK = 4;
 
 /** One tool call, as the mcp types read it (the live `mcp_spans` row). */
 export interface McpCall {
@@ -61,9 +68,10 @@ function ingestedCall(call: IngestedMcpCall): McpCall {
  * filters on client, tool, server_name, environment and website_id; other filter fields do not
  * apply to tool calls. Generated calls and calls `POST /mcp` received add up alike, each one
  * call. In a fixed order: website (then the organization's own), day, generated calls, then
- * received ones in arrival order.
+ * received ones in arrival order. In pieces: yields the calls read, a few website-days at a time,
+ * and the session samples of a day whose calls it derived again ({@link PassSteps}).
  */
-export function mcpCallsOf(ctx: RunContext): McpCall[] {
+export function* mcpCallsSteps(ctx: RunContext): PassSteps<McpCall[]> {
   const calls: McpCall[] = [];
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return calls;
   const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => Object.hasOwn(MCP_CALL_FIELDS, t.field)) };
@@ -74,13 +82,20 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
     if (plan.tests.length > 0 && !passesFilters(plan, (field) => fieldOf(call, field))) return;
     calls.push(call);
   };
+  let unreported = 0;
   const received = (owner: string, day: number): void => {
-    for (const call of ctx.ingested.onDay(MCP_CALLS, owner, day)) keep(ingestedCall(call));
+    for (const call of ctx.ingested.onDay(MCP_CALLS, owner, day)) {
+      keep(ingestedCall(call));
+      unreported += CALL_WORK;
+    }
   };
   for (const website of ctx.scope.websites) {
     const servers = mcpServerNames(website);
     for (let day = firstDay; day <= lastDay; day++) {
+      // The calls of a day not kept are derived again, from its sessions generated again unless kept.
+      const generated = ctx.traffic.generatedWork();
       const batch = ctx.traffic.derived(mcpToolCalls, website, day);
+      unreported += (ctx.traffic.generatedWork() - generated) * GENERATED_RECORD_WORK;
       for (let k = 0; k < batch.count; k++) {
         const timeMs = batch.timeMs[k] as number;
         if (timeMs < ctx.fromMs || timeMs > ctx.toMs) continue;
@@ -106,12 +121,26 @@ export function mcpCallsOf(ctx: RunContext): McpCall[] {
         calls.push(call);
       }
       received(website.id, day);
+      unreported += batch.count * CALL_WORK;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
   }
   if (ctx.scope.organizationId !== undefined) {
     const owner = organizationOwner(ctx.scope.organizationId);
-    if (ctx.ingested.holds(MCP_CALLS, owner)) for (let day = firstDay; day <= lastDay; day++) received(owner, day);
+    if (ctx.ingested.holds(MCP_CALLS, owner)) {
+      for (let day = firstDay; day <= lastDay; day++) {
+        received(owner, day);
+        if (unreported >= YIELD_RECORDS) {
+          yield unreported;
+          unreported = 0;
+        }
+      }
+    }
   }
+  if (unreported > 0) yield unreported;
   return calls;
 }
 

@@ -7,13 +7,15 @@ import {
   emptyMcpGroup,
   addMcpCall,
   groupMcpCalls,
-  mcpCallsOf,
+  mcpCallsSteps,
+  CALL_WORK,
   mcpErrorRate,
   mcpLastSeen,
   mcpQuantile,
   mcpTracked,
   topK,
 } from './mcp-calls-scan.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './mcp-catalogue.json' with { type: 'json' };
 
 /**
@@ -39,8 +41,10 @@ function distinctValues(values: Iterable<string>, max: number): string[] {
 }
 
 /** One row of totals over every matching call (always one row, zeros and a null last_call without calls). */
-function mcpSummaryRows(ctx: RunContext): Row[] {
-  const calls = mcpCallsOf(ctx);
+function* mcpSummaryRows(ctx: RunContext): PassSteps<Row[]> {
+  const calls = yield* mcpCallsSteps(ctx);
+  // Totals read each call again (sets, quantiles, distinct values): a piece of their own when long.
+  yield calls.length * CALL_WORK;
   const all = emptyMcpGroup();
   for (const call of calls) addMcpCall(all, call);
   return [
@@ -63,10 +67,13 @@ function mcpSummaryRows(ctx: RunContext): Row[] {
 }
 
 /** Calls and failed calls per bucket, every bucket from the start to the bucket of now (or the end) filled. */
-function mcpCallsSeriesRows(ctx: RunContext): Row[] {
+function* mcpCallsSeriesRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const byBucket = new Map<string, { calls: number; errors: number }>();
-  for (const call of mcpCallsOf(ctx)) {
+  const calls = yield* mcpCallsSteps(ctx);
+  // Each call is bucketed: its work counts before it.
+  yield calls.length;
+  for (const call of calls) {
     const label = bucket(call.timeMs);
     const totals = byBucket.get(label) ?? { calls: 0, errors: 0 };
     totals.calls++;
@@ -78,8 +85,11 @@ function mcpCallsSeriesRows(ctx: RunContext): Row[] {
 }
 
 /** One row per tool, most called first. */
-function mcpToolsRows(ctx: RunContext): Row[] {
-  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.tool)].sort(byCount((g) => g.calls));
+function* mcpToolsRows(ctx: RunContext): PassSteps<Row[]> {
+  const calls = yield* mcpCallsSteps(ctx);
+  // Grouping reads each call again (sets, quantiles): a piece of its own when long.
+  yield calls.length * CALL_WORK;
+  const groups = [...groupMcpCalls(calls, (c) => c.tool)].sort(byCount((g) => g.calls));
   return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([tool, g]) => ({
     tool,
     calls: g.calls,
@@ -95,8 +105,11 @@ function mcpToolsRows(ctx: RunContext): Row[] {
 }
 
 /** One row per client product ('' when unidentified), most calls first. */
-function mcpClientsRows(ctx: RunContext): Row[] {
-  const groups = [...groupMcpCalls(mcpCallsOf(ctx), (c) => c.client)].sort(byCount((g) => g.calls));
+function* mcpClientsRows(ctx: RunContext): PassSteps<Row[]> {
+  const calls = yield* mcpCallsSteps(ctx);
+  // Grouping reads each call again (sets, quantiles): a piece of its own when long.
+  yield calls.length * CALL_WORK;
+  const groups = [...groupMcpCalls(calls, (c) => c.client)].sort(byCount((g) => g.calls));
   return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([client, g]) => ({
     client,
     calls: g.calls,
@@ -111,8 +124,10 @@ function mcpClientsRows(ctx: RunContext): Row[] {
 }
 
 /** Failed calls grouped by tool and message, most frequent first. */
-function mcpErrorsRows(ctx: RunContext): Row[] {
-  const failed = mcpCallsOf(ctx).filter((c) => c.isError);
+function* mcpErrorsRows(ctx: RunContext): PassSteps<Row[]> {
+  const failed = (yield* mcpCallsSteps(ctx)).filter((c) => c.isError);
+  // Grouping reads each failed call again.
+  yield failed.length * CALL_WORK;
   const groups = [...groupMcpCalls(failed, (c) => `${c.tool}\n${c.error}`)].sort(byCount((g) => g.calls));
   return groups.slice(0, ctx.limit ?? MCP_LIST_LIMIT).map(([key, g]) => {
     const [tool = '', error = ''] = key.split('\n');
@@ -133,22 +148,22 @@ const defineMcpType = declareUnder({
 export const mcpTypes: QueryTypeDefinition[] = [
   defineMcpType({
     name: 'mcp_summary',
-    run: mcpSummaryRows,
+    steps: mcpSummaryRows,
   }),
   defineMcpType({
     name: 'mcp_calls_series',
-    run: mcpCallsSeriesRows,
+    steps: mcpCallsSeriesRows,
   }),
   defineMcpType({
     name: 'mcp_tools',
-    run: mcpToolsRows,
+    steps: mcpToolsRows,
   }),
   defineMcpType({
     name: 'mcp_clients',
-    run: mcpClientsRows,
+    steps: mcpClientsRows,
   }),
   defineMcpType({
     name: 'mcp_errors',
-    run: mcpErrorsRows,
+    steps: mcpErrorsRows,
   }),
 ];

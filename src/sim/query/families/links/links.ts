@@ -8,7 +8,8 @@ import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type
 import { createFieldReader, passesRecord, splitFilters, type SplitFilters } from '../../readers/record-filters.js';
 import { OUTGOING_LINKS, type OutgoingLinkRecord } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
-import { scanSessions, visitorKeyOf } from '../../readers/scan.js';
+import { scanSessionsSteps, visitorKeyOf } from '../../readers/scan.js';
+import { GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
 import catalogue from './links-catalogue.json' with { type: 'json' };
 
@@ -43,8 +44,10 @@ interface OutboundClick {
  * Visits the outbound clicks in range of the filtered sessions. As the service joins each click
  * to its session's first-seen dimensions, session filters apply to the session and a path filter
  * to the session's entry page; `client_id`, ids, `href` and `text` filters apply to the click.
+ * In pieces: yields the session samples read, and those of a day whose clicks it derived again
+ * ({@link PassSteps}).
  */
-function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => void): void {
+function* scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
   const split = splitFilters(ctx, CLICK_FIELDS);
   const pathMask = ctx.filters.masks.get('path') ?? null;
@@ -53,11 +56,14 @@ function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => vo
   let batchOf: SessionBatch | null = null;
   let clicks: OutboundClicks = EMPTY_CLICKS;
   let next = 0;
-  scanSessions(split.sessions, (batch, i, _matched, visitorKey) => {
+  let derived = 0;
+  const scan = scanSessionsSteps(split.sessions, (batch, i, _matched, visitorKey) => {
     serial++;
     if (batch !== batchOf) {
       batchOf = batch;
-      clicks = ctx.traffic.derived(outboundClicks, websites.get(batch.websiteId) as Website, batch.day);
+      const website = websites.get(batch.websiteId) as Website;
+      if (!ctx.traffic.hasDerived(outboundClicks, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
+      clicks = ctx.traffic.derived(outboundClicks, website, batch.day);
       next = 0;
     }
     // Clicks are in session order and sessions are visited in order: walk them alongside.
@@ -84,7 +90,12 @@ function scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => vo
       if (passes) visit({ href: link.href, text: link.text, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
     }
   });
-  scanIngestedClicks(ctx, split, serial, visit);
+  yield* withExtraWork(scan, () => {
+    const work = derived;
+    derived = 0;
+    return work;
+  });
+  yield* scanIngestedClicks(ctx, split, serial, visit);
 }
 
 /** A stored click's own filter fields (its website's id, `client_id`, is not on the record). */
@@ -99,16 +110,19 @@ const storedClickField = createFieldReader<OutgoingLinkRecord>({
  * Visits the clicks `/batch` and `/` stored (weight 1), website by website and day by day in
  * arrival order, after the generated ones. A click is joined to no session here, so a request
  * with a session-level filter (a dimension or a path) leaves them out; the click filters apply.
+ * In pieces: yields the clicks read ({@link PassSteps}).
  */
-function scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: number, visit: (click: OutboundClick) => void): void {
+function* scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: number, visit: (click: OutboundClick) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites' || split.sessions.filters.excludesAll || ctx.filters.masks.size > 0) return;
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
   const sessions = new Map<string, number>();
-  ctx.scope.websites.forEach((website, siteIndex) => {
-    if (!ctx.ingested.holds(OUTGOING_LINKS, website.id)) return;
+  let unreported = 0;
+  for (const [siteIndex, website] of ctx.scope.websites.entries()) {
+    if (!ctx.ingested.holds(OUTGOING_LINKS, website.id)) continue;
     for (let day = firstDay; day <= lastDay; day++) {
       for (const click of ctx.ingested.onDay(OUTGOING_LINKS, website.id, day)) {
+        unreported++;
         if (click.timestamp < ctx.fromMs || click.timestamp > ctx.toMs) continue;
         if (!passesRecord(split, (field) => (field === 'client_id' ? website.id : storedClickField(click, field)))) continue;
         const sessionName = `${website.id}\u0000${click.sessionId !== '' ? click.sessionId : click.eventId}`;
@@ -116,18 +130,23 @@ function scanIngestedClicks(ctx: RunContext, split: SplitFilters, serialBase: nu
         if (sessionKey === undefined) sessions.set(sessionName, (sessionKey = serialBase + 1 + sessions.size));
         visit({ href: click.href, text: click.text, timeMs: click.timestamp, visitorKey: visitorKeyOf(siteIndex, click.visitor), sessionKey, weight: 1 });
       }
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
     }
-  });
+  }
+  if (unreported > 0) yield unreported;
 }
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Clicks per (href, text), most first, with distinct visitors and sessions and the latest click. */
-function outboundLinkRows(ctx: RunContext): Row[] {
+function* outboundLinkRows(ctx: RunContext): PassSteps<Row[]> {
   const groups = new Map<string, { href: string; text: string; index: number; clicks: number; users: number; sessions: number; last: number }>();
   const isNewUser = createDistinct();
   const isNewSession = createDistinct();
-  scanOutboundClicks(ctx, (click) => {
+  yield* scanOutboundClicks(ctx, (click) => {
     const key = `${click.href}\u0000${click.text}`;
     let g = groups.get(key);
     if (!g) {
@@ -159,10 +178,10 @@ function domainOf(href: string): string {
 }
 
 /** Clicks per destination domain, most first, with distinct visitors and hrefs. */
-function outboundDomainRows(ctx: RunContext): Row[] {
+function* outboundDomainRows(ctx: RunContext): PassSteps<Row[]> {
   const groups = new Map<string, { index: number; clicks: number; users: number; links: Set<string> }>();
   const isNewUser = createDistinct();
-  scanOutboundClicks(ctx, (click) => {
+  yield* scanOutboundClicks(ctx, (click) => {
     const domain = domainOf(click.href);
     let g = groups.get(domain);
     if (!g) {
@@ -197,10 +216,10 @@ const defineLinksType = declareUnder({
 export const linksTypes: QueryTypeDefinition[] = [
   defineLinksType({
     name: 'outbound_links',
-    run: outboundLinkRows,
+    steps: outboundLinkRows,
   }),
   defineLinksType({
     name: 'outbound_domains',
-    run: outboundDomainRows,
+    steps: outboundDomainRows,
   }),
 ];

@@ -41,9 +41,9 @@ export interface TrafficReader {
   /** Whether {@link derived} of `derivation` on `website` and `day` would be read from the cache rather than derived. */
   hasDerived(derivation: Derivation<unknown>, website: Website, day: number): boolean;
   /**
-   * The session samples this cache generated so far, a derivation's counted times its cost
-   * ({@link Derivation.cost}): what a pass in pieces counts as work when it read through
-   * derivations it cannot name (the difference across a piece of it).
+   * The session samples, clicks and checks this cache generated so far, a derivation's counted
+   * times its cost ({@link Derivation.cost}): what a pass in pieces counts as work when it read
+   * through derivations it cannot name (the difference across a piece of it).
    */
   generatedWork(): number;
   /** {@link hashString} of the world seed. */
@@ -308,8 +308,26 @@ export function createTrafficCache(
     return {
       sessions,
       hasSessions: (website, day) => at() === generation && kept(sessionsKey(website, day)),
-      clicks: (link, day) => remember(`${source}|c|${day}|${fingerprintOf(link)}`, () => world.clicks(link, day), at()),
-      checks: (monitor, day) => remember(`${source}|u|${day}|${fingerprintOf(monitor)}`, () => world.checks(monitor, day), at()),
+      clicks: (link, day) =>
+        remember(
+          `${source}|c|${day}|${fingerprintOf(link)}`,
+          () => {
+            const batch = world.clicks(link, day);
+            generatedWork += batch.count;
+            return batch;
+          },
+          at(),
+        ),
+      checks: (monitor, day) =>
+        remember(
+          `${source}|u|${day}|${fingerprintOf(monitor)}`,
+          () => {
+            const batch = world.checks(monitor, day);
+            generatedWork += batch.count;
+            return batch;
+          },
+          at(),
+        ),
       derived(derivation, website, day) {
         return remember(
           derivedKey(derivation, website, day),

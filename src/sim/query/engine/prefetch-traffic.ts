@@ -27,7 +27,13 @@ export const PREFETCH_PIECE_WORK = 25_000;
 
 /** UTC days a website parameter's run reads from generated sessions, cut at the last whole minute before `now` as the run is; null for none. */
 function dayRange(parameter: ParameterPlan, now: number): [number, number] | null {
-  if (parameter.type.target !== 'website' || parameter.type.skipDateRange) return null;
+  if (parameter.type.target !== 'website') return null;
+  return passDays(parameter, now);
+}
+
+/** UTC days a parameter's run reads, cut at the last whole minute before `now` as the run is; null for none. */
+function passDays(parameter: ParameterPlan, now: number): [number, number] | null {
+  if (parameter.type.skipDateRange) return null;
   const toMs = Math.min(parameter.toMs, minuteCutOf(now));
   if (toMs < parameter.fromMs) return null;
   return [Math.floor(parameter.fromMs / DAY_MS), Math.floor(toMs / DAY_MS)];
@@ -40,9 +46,15 @@ export function prefetchSize(parameter: ParameterPlan, scope: QueryScope, now: n
   return range ? (range[1] - range[0] + 1) * scope.websites.length : 0;
 }
 
-/** Whether a parameter is long enough to be answered in pieces: its days generated, then its pass, in pieces. */
+/**
+ * Whether a parameter is long enough to be answered in pieces: its days generated, then its
+ * pass, in pieces. A link's clicks and a monitor's checks are not generated before the pass:
+ * their scans count what they generate in the pass's own pieces.
+ */
 export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number): boolean {
-  return prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD;
+  if (scope.kind === 'websites') return prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD;
+  const range = passDays(parameter, now);
+  return range !== null && range[1] - range[0] + 1 >= PREFETCH_THRESHOLD;
 }
 
 /** Whether any parameter of the plans is long enough to be answered in pieces. */

@@ -128,9 +128,16 @@ export function* scanSessionsSteps(
 
 /** Visits every click of the scope's link within the range that passes the filters. */
 export function scanClicks(ctx: RunContext, visit: (batch: ClickBatch, index: number) => void): void {
+  runToEnd(scanClicksSteps(ctx, visit));
+}
+
+/** {@link scanClicks} in pieces: yields the clicks read, and what generating their days cost ({@link PassSteps}). */
+export function* scanClicksSteps(ctx: RunContext, visit: (batch: ClickBatch, index: number) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'link' || ctx.filters.excludesAll) return;
   const [firstDay, lastDay] = dayRange(ctx.fromMs, ctx.toMs);
+  let unreported = 0;
   for (let day = firstDay; day <= lastDay; day++) {
+    const before = ctx.traffic.generatedWork();
     const batch = ctx.traffic.clicks(ctx.scope.link, day);
     const [codes, masks] = filterColumns(batch.dims, ctx.filters.masks);
     clicks: for (let i = 0; i < batch.count; i++) {
@@ -141,7 +148,13 @@ export function scanClicks(ctx: RunContext, visit: (batch: ClickBatch, index: nu
       }
       visit(batch, i);
     }
+    unreported += batch.count + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
   }
+  if (unreported > 0) yield unreported;
 }
 
 /** Visits every check of the scope's monitor within [fromMs, toMs] that passes the filters. */
@@ -151,10 +164,22 @@ export function scanChecks(
   fromMs = ctx.fromMs,
   toMs = ctx.toMs,
 ): void {
+  runToEnd(scanChecksSteps(ctx, visit, fromMs, toMs));
+}
+
+/** {@link scanChecks} in pieces: yields the checks read, and what generating their days cost ({@link PassSteps}). */
+export function* scanChecksSteps(
+  ctx: RunContext,
+  visit: (batch: CheckBatch, index: number) => void,
+  fromMs = ctx.fromMs,
+  toMs = ctx.toMs,
+): PassSteps<void> {
   if (ctx.scope.kind !== 'monitor' || ctx.filters.excludesAll) return;
   const regionMask = ctx.filters.masks.get('probe_region') ?? null;
   const [firstDay, lastDay] = dayRange(fromMs, toMs);
+  let unreported = 0;
   for (let day = firstDay; day <= lastDay; day++) {
+    const before = ctx.traffic.generatedWork();
     const batch = ctx.traffic.checks(ctx.scope.monitor, day);
     for (let i = 0; i < batch.count; i++) {
       const t = batch.timeMs[i] as number;
@@ -162,5 +187,11 @@ export function scanChecks(
       if (regionMask && regionMask[batch.region[i] as number] === 0) continue;
       visit(batch, i);
     }
+    unreported += batch.count + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
   }
+  if (unreported > 0) yield unreported;
 }

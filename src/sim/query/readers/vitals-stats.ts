@@ -3,6 +3,7 @@ import { METRIC_CLS, VITAL_METRICS, vitalsDerivation, type VitalsBatch } from '.
 import { createDistinct, percentage } from './aggregate.js';
 import { dictionaryCodeOf, scanActivitySteps, scanIngested, type ActivityRecord } from './activity-scan.js';
 import type { PassSteps } from '../engine/pass-steps.js';
+import { selectRanks } from './select-rank.js';
 import { pagePath } from './vitals-labels.js';
 import { createBucketer } from '../engine/dates.js';
 import type { RunContext } from '../engine/definition.js';
@@ -169,39 +170,6 @@ function kept(metric: number, values: MetricValues): MetricValues {
 }
 
 /**
- * Puts the `k`-th smallest of `a[left..right]` at index `k`, the smaller ones before it and the
- * larger ones after (quickselect, a median-of-three pivot). Linear on average; a range that
- * keeps partitioning badly is sorted instead, so no input makes it quadratic.
- */
-function select(a: Float64Array, left: number, right: number, k: number): void {
-  let rounds = 2 * Math.ceil(Math.log2(right - left + 2)) + 8;
-  while (right > left) {
-    if (rounds-- === 0) {
-      a.subarray(left, right + 1).sort();
-      return;
-    }
-    const x = a[left] as number;
-    const y = a[(left + right) >>> 1] as number;
-    const z = a[right] as number;
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while ((a[i] as number) < pivot) i++;
-      while ((a[j] as number) > pivot) j--;
-      if (i <= j) {
-        const t = a[i] as number;
-        a[i++] = a[j] as number;
-        a[j--] = t;
-      }
-    }
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else return;
-  }
-}
-
-/**
  * Quantiles (0–1) of weighted values, linearly interpolated between order statistics when every
  * weight is equal (one website), by cumulative weight otherwise; null when there are none. The
  * order statistics are selected, not sorted for: linear in the values on average.
@@ -213,13 +181,7 @@ export function quantiles(values: MetricValues, qs: readonly number[]): (number 
     values.ordered ??= Float64Array.from(values.values);
     const ordered = values.ordered;
     const positions = qs.map((q) => q * (n - 1));
-    // Ascending ranks: each selection leaves only larger values after its rank, where the next one looks.
-    const ranks = [...new Set(positions.flatMap((pos) => [Math.floor(pos), Math.min(n - 1, Math.floor(pos) + 1)]))].sort((a, b) => a - b);
-    let left = 0;
-    for (const rank of ranks) {
-      select(ordered, left, n - 1, rank);
-      left = rank;
-    }
+    selectRanks(ordered, positions.flatMap((pos) => [Math.floor(pos), Math.min(n - 1, Math.floor(pos) + 1)]));
     return positions.map((pos) => {
       const lo = Math.floor(pos);
       const hi = Math.min(n - 1, lo + 1);

@@ -4,7 +4,8 @@ import { createDistinct, percentage } from '../../readers/aggregate.js';
 import { createBucketer } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { defineQueryType, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
-import { scanClicks } from '../../readers/scan.js';
+import { scanClicksSteps } from '../../readers/scan.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './link-shortener-catalogue.json' with { type: 'json' };
 
 /** The link-shortener family: its types read analytics.link_visits; their fields and meta are in link-shortener-catalogue.json. */
@@ -18,9 +19,9 @@ function byClicks<T extends { name: string; clicks: number }>(a: T, b: T): numbe
 }
 
 /** The total of every filtered click of the link. */
-function totalRows(ctx: RunContext): Row[] {
+function* totalRows(ctx: RunContext): PassSteps<Row[]> {
   let total = 0;
-  scanClicks(ctx, (batch) => {
+  yield* scanClicksSteps(ctx, (batch) => {
     total += batch.weight;
   });
   return [{ total }];
@@ -31,11 +32,11 @@ function totalRows(ctx: RunContext): Row[] {
  * ascending: its clicks as `clicks`, or, given `distinct`, the number of distinct values of that
  * dimension among its clicks as `value`.
  */
-function bucketRows(ctx: RunContext, field: 'clicks' | 'value', distinct?: ClickDimension): Row[] {
+function* bucketRows(ctx: RunContext, field: 'clicks' | 'value', distinct?: ClickDimension): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const values = new Map<string, { index: number; value: number }>();
   const isNew = createDistinct();
-  scanClicks(ctx, (batch, i) => {
+  yield* scanClicksSteps(ctx, (batch, i) => {
     const date = bucket(batch.timeMs[i] as number);
     let entry = values.get(date);
     if (!entry) {
@@ -51,13 +52,13 @@ function bucketRows(ctx: RunContext, field: 'clicks' | 'value', distinct?: Click
 }
 
 /** Clicks per key of `keyOf`, with the first click's row details from `describe`. */
-function clicksBy<T extends { name: string; clicks: number }>(
+function* clicksBy<T extends { name: string; clicks: number }>(
   ctx: RunContext,
   keyOf: (batch: ClickBatch, i: number) => string,
   describe: (batch: ClickBatch, i: number) => Omit<T, 'clicks'>,
-): T[] {
+): PassSteps<T[]> {
   const groups = new Map<string, T>();
-  scanClicks(ctx, (batch, i) => {
+  yield* scanClicksSteps(ctx, (batch, i) => {
     const key = keyOf(batch, i);
     const row = groups.get(key);
     if (row) row.clicks += batch.weight;
@@ -80,9 +81,9 @@ interface ReferrerRow {
  * none, else the source's display name; rows of one name are merged (a source reached through
  * two hosts) and carry the first host's URL.
  */
-function referrerRows(ctx: RunContext): Row[] {
+function* referrerRows(ctx: RunContext): PassSteps<Row[]> {
   const { values, referrerSourceType, sourceTypes } = ctx.dictionaries;
-  const rows = clicksBy<ReferrerRow>(
+  const rows = yield* clicksBy<ReferrerRow>(
     ctx,
     (batch, i) => {
       const code = batch.dims.referrer[i] as number;
@@ -115,9 +116,9 @@ interface PlaceRow {
 }
 
 /** Clicks per country, region or city (with its country), 'Unknown' for an empty value, with the country's code and name. */
-function placeRows(ctx: RunContext, dimension: 'country' | 'region' | 'city'): Row[] {
+function* placeRows(ctx: RunContext, dimension: 'country' | 'region' | 'city'): PassSteps<Row[]> {
   const { values, countryNames } = ctx.dictionaries;
-  const rows = clicksBy<PlaceRow>(
+  const rows = yield* clicksBy<PlaceRow>(
     ctx,
     (batch, i) => `${batch.dims[dimension][i] as number}:${batch.dims.country[i] as number}`,
     (batch, i) => ({
@@ -139,20 +140,21 @@ function placeRows(ctx: RunContext, dimension: 'country' | 'region' | 'city'): R
 }
 
 /** Clicks per raw value of a dimension, 'Unknown' for an empty value. */
-function dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name'): Row[] {
+function* dimensionRows(ctx: RunContext, dimension: 'device_type' | 'browser_name'): PassSteps<Row[]> {
   const names = ctx.dictionaries.values[dimension];
-  return clicksBy<{ name: string; clicks: number }>(
+  const rows = yield* clicksBy<{ name: string; clicks: number }>(
     ctx,
     (batch, i) => String(batch.dims[dimension][i] as number),
     (batch, i) => ({ name: names[batch.dims[dimension][i] as number] || 'Unknown' }),
-  ).map((r) => ({ name: r.name, clicks: r.clicks }));
+  );
+  return rows.map((r) => ({ name: r.name, clicks: r.clicks }));
 }
 
 /** What a link-shortener declaration gives besides what every one of them shares (its fields and meta are in link-shortener-catalogue.json). */
 interface LinkTypeSpec {
   readonly name: string;
   readonly limit?: number;
-  run(ctx: RunContext): Row[];
+  steps(ctx: RunContext): PassSteps<Row[]>;
 }
 
 /** A link-shortener type: a link's clicks, with the builders' filters, not customizable. */
@@ -164,47 +166,47 @@ function defineLinkType(spec: LinkTypeSpec): QueryTypeDefinition {
     filters: ["referrer", "country", "region", "city", "device_type", "browser_name"],
     customizable: false,
     ...(spec.limit === undefined ? {} : { limit: spec.limit }),
-    run: spec.run,
+    steps: spec.steps,
   });
 }
 
 /** link_referrers_by_day, link_countries_by_day: the distinct values of a dimension per bucket. */
 function distinctByDay(name: string, dimension: 'referrer' | 'country'): QueryTypeDefinition {
-  return defineLinkType({ name, run: (ctx) => bucketRows(ctx, 'value', dimension) });
+  return defineLinkType({ name, steps: (ctx) => bucketRows(ctx, 'value', dimension) });
 }
 
 /** link_top_countries, link_top_regions, link_top_cities: clicks per place, with its country. */
 function topPlaces(place: 'country' | 'region' | 'city', plural: string): QueryTypeDefinition {
-  return defineLinkType({ name: `link_top_${plural}`, limit: 10, run: (ctx) => placeRows(ctx, place) });
+  return defineLinkType({ name: `link_top_${plural}`, limit: 10, steps: (ctx) => placeRows(ctx, place) });
 }
 
 /** The live link-shortener builders. */
 export const linkShortenerTypes: QueryTypeDefinition[] = [
   defineLinkType({
     name: 'link_total_clicks',
-    run: totalRows,
+    steps: totalRows,
   }),
   defineLinkType({
     name: 'link_clicks_by_day',
-    run: (ctx) => bucketRows(ctx, 'clicks'),
+    steps: (ctx) => bucketRows(ctx, 'clicks'),
   }),
   distinctByDay('link_referrers_by_day', 'referrer'),
   distinctByDay('link_countries_by_day', 'country'),
   defineLinkType({
     name: 'link_top_referrers',
     limit: 10,
-    run: referrerRows,
+    steps: referrerRows,
   }),
   topPlaces('country', 'countries'),
   topPlaces('region', 'regions'),
   topPlaces('city', 'cities'),
   defineLinkType({
     name: 'link_top_devices',
-    run: (ctx) => dimensionRows(ctx, 'device_type'),
+    steps: (ctx) => dimensionRows(ctx, 'device_type'),
   }),
   defineLinkType({
     name: 'link_top_browsers',
     limit: 10,
-    run: (ctx) => dimensionRows(ctx, 'browser_name'),
+    steps: (ctx) => dimensionRows(ctx, 'browser_name'),
   }),
 ];

@@ -1,13 +1,14 @@
 import { hashString, mix } from '../../../model/hash.js';
 import type { CheckBatch } from '../../../model/traffic.js';
 import { DAY_MS } from '../../../model/world.js';
-import { percentage, percentile, round2 } from '../../readers/aggregate.js';
+import { percentage, percentile, percentiles, round2 } from '../../readers/aggregate.js';
+import { YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { createBucketer } from '../../engine/dates.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext, type QueryFamilySpec } from '../../engine/definition.js';
 import type { FilterPlan } from '../../engine/filters.js';
-import { scanChecks } from '../../readers/scan.js';
+import { scanChecksSteps } from '../../readers/scan.js';
 import catalogue from './uptime-catalogue.json' with { type: 'json' };
 
 /** The uptime family: its types read uptime.uptime_monitor; their fields and meta are in uptime-catalogue.json. */
@@ -33,8 +34,8 @@ interface Check {
  * Visits the monitor's checks in range, oldest first. The service accepts the global filters
  * for uptime types but its SQL reads none of them, so neither does this.
  */
-function scanMonitorChecks(ctx: RunContext, visit: (check: Check) => void): void {
-  scanChecks({ ...ctx, filters: NO_FILTERS }, (batch: CheckBatch, i) => {
+function scanMonitorChecks(ctx: RunContext, visit: (check: Check) => void): PassSteps<void> {
+  return scanChecksSteps({ ...ctx, filters: NO_FILTERS }, (batch: CheckBatch, i) => {
     visit({
       timeMs: batch.timeMs[i] as number,
       status: batch.status[i] as number,
@@ -89,9 +90,9 @@ function groupOf(groups: Map<string, CheckGroup>, key: string): CheckGroup {
 }
 
 /** Checks grouped by `keyOf`, in first-seen order (checks come oldest first). */
-function groupChecks(ctx: RunContext, keyOf: (check: Check) => string, only?: (check: Check) => boolean): Map<string, CheckGroup> {
+function* groupChecks(ctx: RunContext, keyOf: (check: Check) => string, only?: (check: Check) => boolean): PassSteps<Map<string, CheckGroup>> {
   const groups = new Map<string, CheckGroup>();
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     if (only && !only(check)) return;
     addCheck(groupOf(groups, keyOf(check)), check);
   });
@@ -107,25 +108,28 @@ const minOf = (values: readonly number[]): number => (values.length > 0 ? values
 const uptimeOf = (group: CheckGroup): number => percentage(group.up, group.up + group.down);
 
 /** One row over the range: availability, response-time statistics and the certificate state. */
-function overviewRows(ctx: RunContext): Row[] {
+function* overviewRows(ctx: RunContext): PassSteps<Row[]> {
   const group = emptyGroup();
   let sslExpiry: string | null = null;
   let sslValid = 1;
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     addCheck(group, check);
     sslExpiry ??= sslExpiryOf(check);
     sslValid = Math.min(sslValid, sslValidOf(check));
   });
   const { totals } = group;
+  // One copy of the response times, its ranks selected: a piece of its own.
+  const [p50 = 0, p75 = 0, p95 = 0, p99 = 0] = percentiles(totals, [50, 75, 95, 99]).map(round2);
+  yield totals.length;
   return [
     {
       total_checks: group.checks,
       uptime_percentage: uptimeOf(group),
       avg_response_time: mean(totals),
-      p50_response_time: quantile(totals, 50),
-      p75_response_time: quantile(totals, 75),
-      p95_response_time: quantile(totals, 95),
-      p99_response_time: quantile(totals, 99),
+      p50_response_time: p50,
+      p75_response_time: p75,
+      p95_response_time: p95,
+      p99_response_time: p99,
       max_response_time: maxOf(totals),
       min_response_time: minOf(totals),
       avg_ttfb: mean(group.ttfbs),
@@ -140,7 +144,7 @@ function overviewRows(ctx: RunContext): Row[] {
  * A down check is down until the next check (the last one until now), at most a day; the
  * bucket's availability is the share of its window that was not down.
  */
-function timeSeriesRows(ctx: RunContext): Row[] {
+function* timeSeriesRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = ctx.unit === 'hour' ? createBucketer('hour', 'UTC') : createBucketer('day', ctx.timezone);
   const windowS = ctx.unit === 'hour' ? 3600 : 86_400;
   const groups = new Map<string, CheckGroup>();
@@ -149,16 +153,14 @@ function timeSeriesRows(ctx: RunContext): Row[] {
     if (pendingDown) pendingDown.group.downtimeS += Math.min(86_400, Math.max(0, Math.floor((nextMs - pendingDown.timeMs) / 1000)));
     pendingDown = null;
   };
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     settle(check.timeMs);
     const group = groupOf(groups, bucket(check.timeMs));
     addCheck(group, check);
     if (check.status === 0) pendingDown = { group, timeMs: check.timeMs };
   });
   settle(ctx.now);
-  return [...groups]
-    .sort(([a], [b]) => compareText(a, b))
-    .map(([date, g]) => ({
+  return yield* bucketRows([...groups].sort(([a], [b]) => compareText(a, b)), (date, g) => ({
       date,
       uptime_percentage: round2(100 * (1 - Math.min(g.downtimeS, windowS) / windowS)),
       total_checks: g.checks,
@@ -174,11 +176,26 @@ function timeSeriesRows(ctx: RunContext): Row[] {
     }));
 }
 
+/** A row per bucket, made by `rowOf` from its checks; yields each bucket's checks, which its percentiles read ({@link PassSteps}). */
+function* bucketRows(buckets: readonly [string, CheckGroup][], rowOf: (date: string, group: CheckGroup) => Row): PassSteps<Row[]> {
+  const rows: Row[] = [];
+  let unreported = 0;
+  for (const [date, group] of buckets) {
+    rows.push(rowOf(date, group));
+    unreported += group.totals.length;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
+  }
+  return rows;
+}
+
 /** Checks per (status, HTTP code), most first, with their share of all checks. */
-function statusRows(ctx: RunContext): Row[] {
+function* statusRows(ctx: RunContext): PassSteps<Row[]> {
   const counts = new Map<string, { status: number; http_code: number; count: number }>();
   let total = 0;
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     total++;
     const key = `${check.status}:${check.httpCode}`;
     const row = counts.get(key);
@@ -197,12 +214,12 @@ function probeIpOf(seedHash: number, monitorId: string, region: number): string 
 }
 
 /** Every check of the range, newest first. */
-function recentCheckRows(ctx: RunContext): Row[] {
+function* recentCheckRows(ctx: RunContext): PassSteps<Row[]> {
   if (ctx.scope.kind !== 'monitor') return [];
   const monitor = ctx.scope.monitor;
   const { probe_region: regions, check_error: errors } = ctx.dictionaries.values;
   const rows: Row[] = [];
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     rows.push({
       timestamp: formatDateTime64(check.timeMs),
       url: monitor.url,
@@ -220,12 +237,10 @@ function recentCheckRows(ctx: RunContext): Row[] {
 }
 
 /** Response times of the successful checks per hour or per day (both UTC), one row per bucket. */
-function responseTrendRows(ctx: RunContext): Row[] {
+function* responseTrendRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit === 'hour' ? 'hour' : 'day', 'UTC');
-  const groups = groupChecks(ctx, (check) => bucket(check.timeMs), (check) => check.status === 1);
-  return [...groups]
-    .sort(([a], [b]) => compareText(a, b))
-    .map(([date, g]) => ({
+  const groups = yield* groupChecks(ctx, (check) => bucket(check.timeMs), (check) => check.status === 1);
+  return yield* bucketRows([...groups].sort(([a], [b]) => compareText(a, b)), (date, g) => ({
       date,
       avg_response_time: mean(g.totals),
       p50_response_time: quantile(g.totals, 50),
@@ -240,10 +255,10 @@ function responseTrendRows(ctx: RunContext): Row[] {
 }
 
 /** The certificate on the latest check and the checks that saw an invalid one; no row without checks. */
-function sslRows(ctx: RunContext): Row[] {
+function* sslRows(ctx: RunContext): PassSteps<Row[]> {
   let latest: Check | null = null;
   let invalid = 0;
-  scanMonitorChecks(ctx, (check) => {
+  yield* scanMonitorChecks(ctx, (check) => {
     latest = check;
     if (sslValidOf(check) === 0) invalid++;
   });
@@ -252,9 +267,9 @@ function sslRows(ctx: RunContext): Row[] {
 }
 
 /** Availability and response times per probe region, most available first. */
-function regionRows(ctx: RunContext): Row[] {
+function* regionRows(ctx: RunContext): PassSteps<Row[]> {
   const regions = ctx.dictionaries.values.probe_region;
-  return [...groupChecks(ctx, (check) => regions[check.region] ?? '')]
+  return [...(yield* groupChecks(ctx, (check) => regions[check.region] ?? ''))]
     .map(([region, g]) => ({
       region,
       uptime_percentage: uptimeOf(g),
@@ -275,7 +290,7 @@ const defineUptimeType = declareUnder({
 export const uptimeTypes: QueryTypeDefinition[] = [
   defineUptimeType({
     name: 'uptime_overview',
-    run: overviewRows,
+    steps: overviewRows,
   }),
   defineUptimeType({
     name: 'uptime_time_series',
@@ -301,30 +316,30 @@ export const uptimeTypes: QueryTypeDefinition[] = [
       groupBy: ['date'],
       orderBy: 'date ASC',
     },
-    run: timeSeriesRows,
+    steps: timeSeriesRows,
   }),
   defineUptimeType({
     name: 'uptime_status_breakdown',
-    run: statusRows,
+    steps: statusRows,
   }),
   defineUptimeType({
     name: 'uptime_recent_checks',
     customizable: true,
     // A simulator cost bound (one row per check), not a live rule.
     maxRangeDays: 31,
-    run: recentCheckRows,
+    steps: recentCheckRows,
   }),
   defineUptimeType({
     name: 'uptime_response_time_trends',
     customizable: true,
-    run: responseTrendRows,
+    steps: responseTrendRows,
   }),
   defineUptimeType({
     name: 'uptime_ssl_status',
-    run: sslRows,
+    steps: sslRows,
   }),
   defineUptimeType({
     name: 'uptime_by_region',
-    run: regionRows,
+    steps: regionRows,
   }),
 ];

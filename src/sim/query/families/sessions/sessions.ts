@@ -8,17 +8,20 @@ import { formatDate } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { bySessions, createDistinctGroups, type DistinctCounts, type DistinctGroups } from '../../readers/distinct-groups.js';
-import { allowsDigests, walkDigestDays } from '../../readers/digest-days.js';
-import { groupVisitsByCode } from '../../readers/breakdown.js';
+import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { groupVisitsByCodeSteps } from '../../readers/breakdown.js';
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-spread-digest.js';
 import { SESSION_FLOW_DIGEST, visitTransitions } from './session-flow-digest.js';
 import { DURATION_RANGE_DIGEST, DURATION_RANGES, durationRange } from './duration-range-digest.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
+import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
+import type { Derivation } from '../../../traffic-cache.js';
+import type { Website } from '../../../model/entities.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
-import { formatDateTime64, scanIdentifiedAndIngestedSessions, sessionEndOf, visitorIdOf } from '../../readers/session-identity.js';
+import { formatDateTime64, scanIdentifiedAndIngestedSessions, scanIdentifiedSessionsSteps, sessionEndOf, visitorIdOf, type WeightedSessionVisitor } from '../../readers/session-identity.js';
 import { countTracked } from '../../readers/tracked-events.js';
 import { createFirstSelection } from '../../readers/select-first.js';
 import { groupPageViews } from '../pages/pages.js';
@@ -73,21 +76,48 @@ function pathPasses(ctx: RunContext): (path: number) => boolean {
 }
 
 /**
- * Distinct sessions and visitors per key of the pageviews that pass the request's path filter:
- * `keyOf` gives a pageview's key, or null to leave it out.
+ * {@link scanIdentifiedAndIngestedSessions} in pieces: yields the session samples read
+ * ({@link PassSteps}).
  */
-function countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: number) => number | null): DistinctGroups<number> {
+function scanWithIngestedSteps(ctx: RunContext, visit: WeightedSessionVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<void> {
+  return scanIdentifiedSessionsSteps(ctx, visit, fromMs, toMs, undefined, undefined, { ingested: true });
+}
+
+/**
+ * Reads a whole day's `digest` with `fold`; returns the work, in records read, as
+ * `DigestWalk.whole` returns it: the day's session samples many times over when the digest had
+ * to be derived again.
+ */
+function foldDigest<T>(ctx: RunContext, digest: Derivation<T>, website: Website, day: number, fold: (value: T) => void): number {
+  const kept = ctx.traffic.hasDerived(digest, website, day);
+  fold(ctx.traffic.derived(digest, website, day));
+  return kept ? DIGEST_DAY_WORK : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
+}
+
+/**
+ * Distinct sessions and visitors per key of the pageviews that pass the request's path filter:
+ * `keyOf` gives a pageview's key, or null to leave it out. In pieces: the pageviews it reads
+ * count besides the sessions ({@link PassSteps}).
+ */
+function* countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: number) => number | null): PassSteps<DistinctGroups<number>> {
   const mask = ctx.filters.masks.get('path');
   const counts = createDistinctGroups<number>();
   let serial = 0;
-  scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+  let pageviews = 0;
+  const scan = scanWithIngestedSteps(ctx, (batch, i, _matched, visitorKey, weight) => {
     serial++;
     const to = batch.pageOffsets[i + 1] as number;
+    pageviews += to - (batch.pageOffsets[i] as number);
     for (let p = batch.pageOffsets[i] as number; p < to; p++) {
       if (mask && mask[batch.pagePaths[p] as number] !== 1) continue;
       const key = keyOf(batch, p);
       if (key !== null) counts.add(key, serial, visitorKey, weight);
     }
+  });
+  yield* withExtraWork(scan, () => {
+    const work = pageviews;
+    pageviews = 0;
+    return work;
   });
   return counts;
 }
@@ -97,7 +127,7 @@ function countPageviews(ctx: RunContext, keyOf: (batch: SessionBatch, page: numb
  * website: the days the range covers whole fold their {@link DURATION_RANGE_DIGEST} (sums of
  * whole numbers, the same visitors), the others are visited session by session.
  */
-function countDurationRangesByDay(ctx: RunContext): Map<number, DistinctCounts> {
+function* countDurationRangesByDay(ctx: RunContext): PassSteps<Map<number, DistinctCounts>> {
   const groups = new Map<number, DistinctCounts & { lastSession: number }>();
   const isNewVisitor = createVisitorBits();
   const groupOf = (range: number): DistinctCounts & { lastSession: number } => {
@@ -120,36 +150,38 @@ function countDurationRangesByDay(ctx: RunContext): Map<number, DistinctCounts> 
       if (isNewVisitor(range, visitorKey)) group.visitors += w;
     }
   };
-  walkDigestDays(ctx, {
+  yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
-      const digest = ctx.traffic.derived(DURATION_RANGE_DIGEST, website, day);
-      const w = digest.weight;
-      for (let range = 0; range < digest.sessions.length; range++) {
-        if (digest.sessions[range] === 0) continue;
-        const group = groupOf(range);
-        group.sessions += (digest.sessions[range] as number) * w;
-        for (let v = digest.visitorOffsets[range] as number; v < (digest.visitorOffsets[range + 1] as number); v++) {
-          if (isNewVisitor(range, digest.visitors[v] as number)) group.visitors += w;
+      const work = foldDigest(ctx, DURATION_RANGE_DIGEST, website, day, (digest) => {
+        const w = digest.weight;
+        for (let range = 0; range < digest.sessions.length; range++) {
+          if (digest.sessions[range] === 0) continue;
+          const group = groupOf(range);
+          group.sessions += (digest.sessions[range] as number) * w;
+          for (let v = digest.visitorOffsets[range] as number; v < (digest.visitorOffsets[range + 1] as number); v++) {
+            if (isNewVisitor(range, digest.visitors[v] as number)) group.visitors += w;
+          }
         }
-      }
+      });
       ingested(visit);
+      return work;
     },
   });
   return groups;
 }
 
 /** Distinct sessions and visitors per name of a session field's value (device, browser): null leaves the session out. */
-function sessionsBy(ctx: RunContext, dimension: SessionDimension, nameOfCode: (code: number) => string | null): Row[] {
+function* sessionsBy(ctx: RunContext, dimension: SessionDimension, nameOfCode: (code: number) => string | null): PassSteps<Row[]> {
   if (allowsDigests(ctx)) {
     // Without filters on one website: whole days from their digest of visits by the field.
-    const groups = groupVisitsByCode(ctx, dimension, nameOfCode);
+    const groups = yield* groupVisitsByCodeSteps(ctx, dimension, nameOfCode);
     return [...groups].map(([name, g]) => ({ name, sessions: g.sessions, visitors: g.visitors })).sort(bySessions);
   }
   const nameOf = (batch: SessionBatch, index: number): string | null => nameOfCode(batch.dims[dimension][index] as number);
   const counts = createDistinctGroups<string>();
   let serial = 0;
-  scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => {
+  yield* scanWithIngestedSteps(ctx, (batch, i, _matched, visitorKey, weight) => {
     const name = nameOf(batch, i);
     serial++;
     if (name !== null) counts.add(name, serial, visitorKey, weight);
@@ -187,19 +219,28 @@ interface ListedSession {
  * The most recent `wanted` sessions of the range that pass the filters (fewer when there are
  * fewer), in no order, and maybe some older ones: days are read from the last one back, and a
  * day's sessions all start after the previous day's, so reading stops at the first day that
- * brings the count to `wanted`. Its cost follows the rows a page asks for, not the range.
+ * brings the count to `wanted`. Its cost follows the rows a page asks for, not the range. In
+ * pieces: yields the session samples read, a few days at a time ({@link PassSteps}).
  */
-function listRecentSessions(ctx: RunContext, wanted: number): ListedSession[] {
+function* listRecentSessions(ctx: RunContext, wanted: number): PassSteps<ListedSession[]> {
   const out: ListedSession[] = [];
+  let unreported = 0;
   for (let day = Math.floor(ctx.toMs / DAY_MS); day >= Math.floor(ctx.fromMs / DAY_MS) && out.length < wanted; day--) {
-    listSessions(ctx, out, Math.max(ctx.fromMs, day * DAY_MS), Math.min(ctx.toMs, (day + 1) * DAY_MS - 1));
+    // The day's scan yields once at its end: gathered here, so that days are reported a few at a time.
+    const scan = listSessions(ctx, out, Math.max(ctx.fromMs, day * DAY_MS), Math.min(ctx.toMs, (day + 1) * DAY_MS - 1));
+    for (let step = scan.next(); step.done !== true; step = scan.next()) unreported += step.value;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
   }
+  if (unreported > 0) yield unreported;
   return out;
 }
 
-/** Every session of [fromMs, toMs] (the range by default) that passes the filters, as individual sessions, added to `out`. */
-function listSessions(ctx: RunContext, out: ListedSession[] = [], fromMs = ctx.fromMs, toMs = ctx.toMs): ListedSession[] {
-  scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
+/** Every session of [fromMs, toMs] (the range by default) that passes the filters, as individual sessions, added to `out` ({@link PassSteps}). */
+function* listSessions(ctx: RunContext, out: ListedSession[] = [], fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<ListedSession[]> {
+  yield* scanWithIngestedSteps(ctx, (batch, index, matched) => {
     const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
     const end = sessionEndOf(batch, index);
     out.push({
@@ -257,16 +298,17 @@ function compareInteresting(a: RankedSession, b: RankedSession): number {
 /**
  * The first `count` sessions of the range by {@link compareInteresting} (ties in scan order, as a
  * stable sort of them all leaves them), errors read from `errorsOf` (one error batch per day
- * batch). A session that cannot enter is scored without building its row or its id.
+ * batch). A session that cannot enter is scored without building its row or its id. In pieces
+ * ({@link PassSteps}).
  */
-function rankInterestingSessions(
+function* rankInterestingSessions(
   ctx: RunContext,
   tracked: Map<string, string[]>,
   errorsOf: (batch: SessionBatch) => ErrorBatch,
   count: number,
-): RankedSession[] {
+): PassSteps<RankedSession[]> {
   const selection = createFirstSelection(count, compareInteresting);
-  scanIdentifiedAndIngestedSessions(ctx, (batch, index, matched) => {
+  yield* scanWithIngestedSteps(ctx, (batch, index, matched) => {
     const lastEvent = (batch.eventOffsets[index + 1] as number) - 1;
     const end = sessionEndOf(batch, index);
     const firstMs = batch.startMs[index] as number;
@@ -368,7 +410,7 @@ function sessionListRow(ctx: RunContext, s: ListedSession): Row {
 }
 
 /** The session a session_events request names, or null when no session of the scope has that id. */
-function sessionEventRows(ctx: RunContext): Row[] {
+function* sessionEventRows(ctx: RunContext): PassSteps<Row[]> {
   const test = ctx.filters.tests.find((t) => t.field === 'session_id');
   if (!test) throw new Error("Missing required filter: 'session_id'.");
   const parsed = test.op === 'eq' ? parseSessionId(test.values[0] ?? '') : null;
@@ -394,9 +436,9 @@ function sessionEventRows(ctx: RunContext): Row[] {
   };
   if (parsed) {
     const dayStart = parsed.day * 86_400_000;
-    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i), Math.max(ctx.fromMs, dayStart), Math.min(ctx.toMs, dayStart + 86_399_999));
+    yield* scanWithIngestedSteps(ctx, (batch, i) => collect(batch, i), Math.max(ctx.fromMs, dayStart), Math.min(ctx.toMs, dayStart + 86_399_999));
   } else {
-    scanIdentifiedAndIngestedSessions(ctx, (batch, i) => collect(batch, i));
+    yield* scanWithIngestedSteps(ctx, (batch, i) => collect(batch, i));
   }
   return rows.sort((a, b) => (a.time as string).localeCompare(b.time as string) || (a.session_id as string).localeCompare(b.session_id as string));
 }
@@ -423,14 +465,14 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     paging: 'self',
     readsTrackedEvents: true,
-    run(ctx) {
+    *steps(ctx) {
       const passes = pathPasses(ctx);
       let sessions = 0;
       let timed = 0;
       let timeTotal = 0;
       let bounces = 0;
       let events = 0;
-      scanIdentifiedAndIngestedSessions(ctx, (batch, i, matched, _visitor, weight) => {
+      yield* scanWithIngestedSteps(ctx, (batch, i, matched, _visitor, weight) => {
         const from = batch.pageOffsets[i] as number;
         const to = batch.pageOffsets[i + 1] as number;
         let seconds = 0;
@@ -459,13 +501,13 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'session_duration_distribution',
     derives: [DURATION_RANGE_DIGEST],
     customizable: true,
-    run(ctx) {
+    *steps(ctx) {
       const groups = allowsDigests(ctx)
-        ? countDurationRangesByDay(ctx)
-        : countPageviews(ctx, (batch, p) => {
+        ? yield* countDurationRangesByDay(ctx)
+        : (yield* countPageviews(ctx, (batch, p) => {
             const seconds = batch.pageTimeS[p] as number;
             return seconds > 0 ? durationRange(seconds) : null;
-          }).groups;
+          })).groups;
       return DURATION_RANGES.flatMap(([label], k) => {
         const c = groups.get(k);
         return c ? [{ duration_range: label, sessions: c.sessions, visitors: c.visitors }] : [];
@@ -477,7 +519,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     fields: GROUP_FIELDS,
     derives: [DIMENSION_DAY_DIGESTS.device_type],
-    run(ctx) {
+    steps(ctx) {
       const devices = ctx.dictionaries.values.device_type;
       return sessionsBy(ctx, 'device_type', (code) => deviceLabel(devices[code]));
     },
@@ -488,7 +530,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     limit: 100,
     fields: GROUP_FIELDS,
     derives: [DIMENSION_DAY_DIGESTS.browser_name],
-    run(ctx) {
+    steps(ctx) {
       const browsers = ctx.dictionaries.values.browser_name;
       return sessionsBy(ctx, 'browser_name', (code) => browsers[code] || null);
     },
@@ -497,7 +539,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     name: 'sessions_time_series',
     customizable: true,
     derives: [SESSION_SPREAD_DIGEST],
-    run(ctx) {
+    *steps(ctx) {
       const passes = pathPasses(ctx);
       const digests = allowsDigests(ctx);
       const counts: DistinctGroups<number> = digests ? createDaySeries() : createDistinctGroups<number>();
@@ -517,20 +559,24 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const lastWhole = ctx.toMs >= (lastDay + 1) * DAY_MS - 1;
       const digested =
         digests &&
-        walkDigestDays(ctx, {
+        (yield* walkDigestDaysSteps(ctx, {
           part: (fromMs, toMs) => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight), fromMs, toMs),
           whole(website, day, ingested) {
-            const digest = ctx.traffic.derived(SESSION_SPREAD_DIGEST, website, day);
-            // Pages on a last day the range cuts are counted up to its end only: such a day's sessions are visited.
-            if (!lastWhole && day + digest.sessions.length - 1 >= lastDay) {
+            let cut = false;
+            const work = foldDigest(ctx, SESSION_SPREAD_DIGEST, website, day, (digest) => {
+              // Pages on a last day the range cuts are counted up to its end only: such a day's sessions are visited.
+              cut = !lastWhole && day + digest.sessions.length - 1 >= lastDay;
+              if (!cut) (counts as DaySeries).fold(day, digest, lastDay);
+            });
+            if (cut) {
               scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight), day * DAY_MS, (day + 1) * DAY_MS - 1);
-              return;
+              return work + ctx.traffic.sessions(website, day).count;
             }
-            (counts as DaySeries).fold(day, digest, lastDay);
             ingested((session) => visit(session.batch, session.index, session.visitorKey, session.batch.weight));
+            return work;
           },
-        });
-      if (!digested) scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight));
+        }));
+      if (!digested) yield* scanWithIngestedSteps(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight));
       return [...counts.groups]
         .sort(([a], [b]) => a - b)
         .map(([day, c]) => ({ date: formatDate(day * DAY_MS), sessions: c.sessions, visitors: c.visitors }));
@@ -541,7 +587,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     derives: [SESSION_FLOW_DIGEST],
     customizable: true,
     paging: 'self',
-    run(ctx) {
+    *steps(ctx) {
       const passes = pathPasses(ctx);
       const paths = ctx.dictionaries.values.path;
       // By transition key, in the order first seen; a session's moves come together, so the last session counted dedupes them.
@@ -562,22 +608,23 @@ export const sessionTypes: QueryTypeDefinition[] = [
           flow.sessions += weight;
         });
       };
-      const scan = (fromMs = ctx.fromMs, toMs = ctx.toMs): void => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, _visitor, weight) => visit(batch, i, weight), fromMs, toMs);
       // Without filters on one website: whole days from their digest of moves, sums of whole numbers in the same order of keys.
-      const digested = walkDigestDays(ctx, {
-        part: scan,
+      const digested = yield* walkDigestDaysSteps(ctx, {
+        part: (fromMs, toMs) => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, _visitor, weight) => visit(batch, i, weight), fromMs, toMs),
         whole(website, day, ingested) {
-          const digest = ctx.traffic.derived(SESSION_FLOW_DIGEST, website, day);
-          const w = digest.weight;
-          for (let k = 0; k < digest.keys.length; k++) {
-            const flow = flowOf(digest.keys[k] as number);
-            flow.transitions += (digest.transitions[k] as number) * w;
-            flow.sessions += (digest.sessions[k] as number) * w;
-          }
+          const work = foldDigest(ctx, SESSION_FLOW_DIGEST, website, day, (digest) => {
+            const w = digest.weight;
+            for (let k = 0; k < digest.keys.length; k++) {
+              const flow = flowOf(digest.keys[k] as number);
+              flow.transitions += (digest.transitions[k] as number) * w;
+              flow.sessions += (digest.sessions[k] as number) * w;
+            }
+          });
           ingested((session) => visit(session.batch, session.index, session.batch.weight));
+          return work;
         },
       });
-      if (!digested) scan();
+      if (!digested) yield* scanWithIngestedSteps(ctx, (batch, i, _matched, _visitor, weight) => visit(batch, i, weight));
       return [...flows]
         .map(([key, flow]) => {
           const from = paths[Math.floor(key / 65_536)] ?? '';
@@ -594,10 +641,10 @@ export const sessionTypes: QueryTypeDefinition[] = [
     customizable: true,
     limit: 100,
     fields: GROUP_FIELDS,
-    run(ctx) {
+    *steps(ctx) {
       const paths = ctx.dictionaries.values.path;
       // Without filters on one website: whole days from their digest of page views, as top_pages reads them.
-      const counts = allowsDigests(ctx) ? groupPageViews(ctx, 'all') : countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number).groups;
+      const counts = allowsDigests(ctx) ? groupPageViews(ctx, 'all') : (yield* countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number)).groups;
       return [...counts]
         .map(([path, c]) => ({ name: paths[path] ?? '', sessions: c.sessions, visitors: c.visitors }))
         .filter((row) => row.name !== '')
@@ -609,28 +656,39 @@ export const sessionTypes: QueryTypeDefinition[] = [
     derives: [errorDerivation],
     paging: 'self',
     readsTrackedEvents: true,
-    run(ctx) {
+    *steps(ctx) {
       const tracked = trackedBySession(ctx);
       const errorBatches = new Map<SessionBatch, ErrorBatch>();
+      // A day's errors derived again count its session samples many times over.
+      let derived = 0;
       const errorsOf = (batch: SessionBatch): ErrorBatch => {
         let errors = errorBatches.get(batch);
         if (!errors) {
-          errors = batch.ingested ? noErrors(batch) : ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
+          if (batch.ingested) errors = noErrors(batch);
+          else {
+            const website = websiteOf(ctx, batch);
+            if (!ctx.traffic.hasDerived(errorDerivation, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
+            errors = ctx.traffic.derived(errorDerivation, website, batch.day);
+          }
           errorBatches.set(batch, errors);
         }
         return errors;
       };
       const limit = ctx.limit ?? 10;
-      const top = rankInterestingSessions(ctx, tracked, errorsOf, ctx.offset + limit);
+      const top = yield* withExtraWork(rankInterestingSessions(ctx, tracked, errorsOf, ctx.offset + limit), () => {
+        const work = derived;
+        derived = 0;
+        return work;
+      });
       return top.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
     },
   }),
   defineSessionsType({
     name: 'session_list',
     paging: 'self',
-    run(ctx) {
+    *steps(ctx) {
       const limit = ctx.limit ?? 25;
-      const sessions = listRecentSessions(ctx, ctx.offset + limit).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
+      const sessions = (yield* listRecentSessions(ctx, ctx.offset + limit)).sort((a, b) => b.firstMs - a.firstMs || (a.id < b.id ? 1 : -1));
       return sessions.slice(ctx.offset, ctx.offset + limit).map((s) => sessionListRow(ctx, s));
     },
   }),
@@ -639,7 +697,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     filters: ["session_id"],
     customizable: true,
     limit: 500,
-    run: sessionEventRows,
+    steps: sessionEventRows,
   }),
 ];
 

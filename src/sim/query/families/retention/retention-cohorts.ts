@@ -3,7 +3,8 @@ import { DAY_MS } from '../../../model/world.js';
 import { round2 } from '../../readers/aggregate.js';
 import { localDate, localDayStart } from '../../engine/dates.js';
 import type { Row, RunContext } from '../../engine/definition.js';
-import { NO_FILTERS, sampleProfileIdOf, scanIdentifiedSessions } from '../../readers/session-identity.js';
+import { NO_FILTERS, sampleProfileIdOf, scanIdentifiedSessionsSteps } from '../../readers/session-identity.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 
 /**
  * identified_profile_retention: each identified profile activates at its earliest activation
@@ -61,8 +62,11 @@ interface Profile {
   readonly returns: number[];
 }
 
-/** The overall row, then one row per activation day, as identified_profile_retention answers. */
-export function retentionRows(ctx: RunContext): Row[] {
+/**
+ * The overall row, then one row per activation day, as identified_profile_retention answers; in
+ * pieces, yielding the session samples read ({@link PassSteps}).
+ */
+export function* retentionRows(ctx: RunContext): PassSteps<Row[]> {
   const s = readSelectors(ctx);
   const tz = ctx.timezone;
   const cohortFrom = localDate(ctx.fromMs, tz);
@@ -101,7 +105,7 @@ export function retentionRows(ctx: RunContext): Row[] {
 
   if (s.namespace === null) {
     const names = ctx.dictionaries.values.event_name;
-    scanIdentifiedSessions(
+    yield* scanIdentifiedSessionsSteps(
       { ...ctx, filters: NO_FILTERS },
       (batch, i, _matched, _visitor, weight) => {
         const from = batch.eventOffsets[i] as number;

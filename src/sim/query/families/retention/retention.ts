@@ -16,6 +16,6 @@ export const retentionTypes: QueryTypeDefinition[] = [
     readsTrackedEvents: true,
     family: FAMILY,
     filters: ["activation_event", "return_event", "horizon_days", "observation_end", "namespace"],
-    run: retentionRows,
+    steps: retentionRows,
   }),
 ];

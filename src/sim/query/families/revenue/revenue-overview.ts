@@ -11,7 +11,8 @@ import { isAttemptRecord, REVENUE_RECORDS, type RevenueRecord } from '../../../i
 import type { Row, RunContext } from '../../engine/definition.js';
 import { passesFilters } from '../../engine/filters.js';
 import { round2 } from '../../readers/aggregate.js';
-import { addTransaction, compareText, currencyOf, emptyTotals, isRefundTransaction, money, providerOf, scanTransactions, type RevenueTotals } from './revenue-scan.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
+import { addTransaction, compareText, currencyOf, emptyTotals, isRefundTransaction, money, providerOf, scanTransactions, TRANSACTION_WORK, type RevenueTotals } from './revenue-scan.js';
 
 /**
  * revenue_overview: the revenue summary per currency, FULL OUTER JOINed with the Stripe payment
@@ -73,8 +74,9 @@ function addRecordedAttempt(totals: AttemptTotals, record: RevenueRecord, recove
  * The attempts of the range per currency (only the currency filter applies to them), and the
  * failure event types seen per currency. `successful` holds the generated successful
  * transactions (`website:day:index`) and the recorded successful PaymentIntents (`website pi`).
+ * In pieces: yields the attempts read, a few website-days at a time ({@link PassSteps}).
  */
-function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCurrency: Map<string, AttemptTotals>; eventTypes: Map<string, Set<number>> } {
+function* scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): PassSteps<{ byCurrency: Map<string, AttemptTotals>; eventTypes: Map<string, Set<number>> }> {
   const byCurrency = new Map<string, AttemptTotals>();
   const eventTypes = new Map<string, Set<number>>();
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return { byCurrency, eventTypes };
@@ -82,11 +84,18 @@ function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCur
   const currencyPlan = { ...ctx.filters, tests: currencyTests };
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
+  let unreported = 0;
   for (const website of ctx.scope.websites) {
     const ingested = ctx.ingested.holds(REVENUE_RECORDS, website.id);
     for (let day = firstDay; day <= lastDay; day++) {
+      const generated = ctx.traffic.generatedWork();
       const batch = ctx.traffic.derived(revenueDerivation, website, day);
       const a = batch.attempts;
+      unreported += (ctx.traffic.generatedWork() - generated) * GENERATED_RECORD_WORK + a.count * TRANSACTION_WORK;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
+      }
       for (let k = 0; k < a.count; k++) {
         const t = a.timeMs[k] as number;
         if (t < ctx.fromMs || t > ctx.toMs) continue;
@@ -132,6 +141,7 @@ function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCur
       }
     }
   }
+  if (unreported > 0) yield unreported;
   return { byCurrency, eventTypes };
 }
 
@@ -139,11 +149,11 @@ function scanAttempts(ctx: RunContext, successful: ReadonlySet<string>): { byCur
 const FAILURE_EVENT_COUNT = ATTEMPT_EVENTS.indexOf('payment_intent.canceled');
 
 /** The rows of revenue_overview: one per currency with revenue or (diagnostics in scope) attempts, in currency order. */
-export function revenueOverviewRows(ctx: RunContext): Row[] {
+export function* revenueOverviewRows(ctx: RunContext): PassSteps<Row[]> {
   const summaries = new Map<string, RevenueTotals>();
   const stripeSuccesses = new Map<string, number>();
   const successful = new Set<string>();
-  scanTransactions(ctx, (tx) => {
+  yield* scanTransactions(ctx, (tx) => {
     const currency = currencyOf(tx);
     let totals = summaries.get(currency);
     if (!totals) summaries.set(currency, (totals = emptyTotals()));
@@ -159,7 +169,7 @@ export function revenueOverviewRows(ctx: RunContext): Row[] {
     }
   });
   const inScope = diagnosticsInScope(ctx);
-  const { byCurrency, eventTypes } = inScope ? scanAttempts(ctx, successful) : { byCurrency: new Map<string, AttemptTotals>(), eventTypes: new Map<string, Set<number>>() };
+  const { byCurrency, eventTypes } = inScope ? yield* scanAttempts(ctx, successful) : { byCurrency: new Map<string, AttemptTotals>(), eventTypes: new Map<string, Set<number>>() };
   const currencies = [...new Set([...summaries.keys(), ...byCurrency.keys()])].sort(compareText);
   return currencies.map((currency) => {
     const s = summaries.get(currency);

@@ -1,4 +1,5 @@
 import type { Row, RunContext } from '../../engine/definition.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { createBucketer, formatDateTime } from '../../engine/dates.js';
 import {
   addTransaction,
@@ -24,12 +25,12 @@ import {
 
 /**
  * revenue_time_series: one row per (bucket of `created` in the request time zone, currency) that
- * has transactions, ORDER BY date ASC (ties by currency), no gap filling.
+ * has transactions, ORDER BY date ASC (ties by currency), no gap filling. In pieces ({@link PassSteps}).
  */
-export function revenueSeriesRows(ctx: RunContext): Row[] {
+export function* revenueSeriesRows(ctx: RunContext): PassSteps<Row[]> {
   const bucketOf = createBucketer(ctx.unit, ctx.timezone);
   const groups = new Map<string, { date: string; currency: string; totals: RevenueTotals }>();
-  scanTransactions(ctx, (tx) => {
+  yield* scanTransactions(ctx, (tx) => {
     const date = bucketOf(timeOf(tx));
     const currency = currencyOf(tx);
     const key = `${date}\u0000${currency}`;
@@ -54,11 +55,12 @@ export function revenueSeriesRows(ctx: RunContext): Row[] {
 
 /**
  * recent_transactions: the latest non-refund transactions (one row per transaction sample),
- * ORDER BY created DESC (ties by transaction id), LIMIT `limit`, with their first touch.
+ * ORDER BY created DESC (ties by transaction id), LIMIT `limit`, with their first touch. In
+ * pieces ({@link PassSteps}).
  */
-export function recentTransactionRows(ctx: RunContext, limit: number): Row[] {
+export function* recentTransactionRows(ctx: RunContext, limit: number): PassSteps<Row[]> {
   const picked: { tx: Transaction; id: string; time: number }[] = [];
-  scanTransactions(ctx, (tx) => {
+  yield* scanTransactions(ctx, (tx) => {
     if (isRefundTransaction(tx)) return;
     picked.push({ tx, id: transactionIdOfTransaction(tx), time: timeOf(tx) });
   });

@@ -22,6 +22,7 @@ import { passesFilters, type FieldTest, type FilterPlan } from '../../engine/fil
 import { round2 } from '../../readers/aggregate.js';
 import { createFieldReader, type FieldReaders } from '../../readers/record-filters.js';
 import { referrerDomain } from '../../readers/referrer-domain.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 
 /**
  * Reading the revenue table as the live revenue builders do: transactions whose `created` is in
@@ -219,17 +220,23 @@ function passes(filter: RevenueFilter, tx: Transaction): boolean {
  * Visits every transaction (refunds included) of the scope's websites created within the range
  * that passes the revenue filters, in a fixed order (website, day, then the day's generated
  * transactions by session and the webhook rows in arrival order). Filters on fields the revenue
- * SQL does not read (timezone, language, query_string) are ignored.
+ * SQL does not read (timezone, language, query_string) are ignored. In pieces: yields the
+ * transactions read, a few website-days at a time, and the session samples of a day it derived
+ * or generated again ({@link PassSteps}).
  */
-export function scanTransactions(ctx: RunContext, visit: (tx: Transaction) => void): void {
+export function* scanTransactions(ctx: RunContext, visit: (tx: Transaction) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites' || ctx.toMs < ctx.fromMs) return;
   const filter = compileRevenueFilter(ctx);
   const firstDay = Math.floor(ctx.fromMs / DAY_MS);
   const lastDay = Math.floor(ctx.toMs / DAY_MS);
-  ctx.scope.websites.forEach((website, siteIndex) => {
+  let unreported = 0;
+  for (const [siteIndex, website] of ctx.scope.websites.entries()) {
     const ingested = ctx.ingested.holds(REVENUE_RECORDS, website.id);
     for (let day = firstDay; day <= lastDay; day++) {
+      // The revenue of a day not kept is derived again, and its sessions generated again unless kept.
+      const generated = ctx.traffic.generatedWork();
       const batch = ctx.traffic.derived(revenueDerivation, website, day);
+      unreported += batch.count * TRANSACTION_WORK;
       if (batch.count > 0) {
         const sessions = ctx.traffic.sessions(website, day);
         for (let j = 0; j < batch.count; j++) {
@@ -239,15 +246,29 @@ export function scanTransactions(ctx: RunContext, visit: (tx: Transaction) => vo
           if (passes(filter, tx)) visit(tx);
         }
       }
-      if (!ingested) continue;
-      for (const record of ctx.ingested.onDay(REVENUE_RECORDS, website.id, day)) {
-        if (!isMoneyRecord(record) || record.timestamp < ctx.fromMs || record.timestamp > ctx.toMs) continue;
-        const tx: Transaction = { kind: 'ingested', website, siteIndex, record };
-        if (passes(filter, tx)) visit(tx);
+      if (ingested) {
+        for (const record of ctx.ingested.onDay(REVENUE_RECORDS, website.id, day)) {
+          unreported += TRANSACTION_WORK;
+          if (!isMoneyRecord(record) || record.timestamp < ctx.fromMs || record.timestamp > ctx.toMs) continue;
+          const tx: Transaction = { kind: 'ingested', website, siteIndex, record };
+          if (passes(filter, tx)) visit(tx);
+        }
+      }
+      unreported += (ctx.traffic.generatedWork() - generated) * GENERATED_RECORD_WORK;
+      if (unreported >= YIELD_RECORDS) {
+        yield unreported;
+        unreported = 0;
       }
     }
-  });
+  }
+  if (unreported > 0) yield unreported;
 }
+
+/**
+ * What a transaction read counts for, in records read: the types make a key, test filters and
+ * count a customer for each.
+ */
+export const TRANSACTION_WORK = 2;
 
 /** Sums of one group of transactions; money in cents, counts already weighted. */
 export interface RevenueTotals {
@@ -324,10 +345,11 @@ export interface BreakdownOptions {
  * Rows `{ name, …extra, currency, revenue, transactions, customers, percentage }` grouped by
  * name, extra columns and currency, ORDER BY revenue DESC (ties by name, then currency), where
  * percentage is the group's share of its currency's revenue over every group (before the LIMIT).
+ * In pieces ({@link PassSteps}).
  */
-export function revenueBreakdown(ctx: RunContext, options: BreakdownOptions): Record<string, string | number | null>[] {
+export function* revenueBreakdown(ctx: RunContext, options: BreakdownOptions): PassSteps<Record<string, string | number | null>[]> {
   const groups = new Map<string, { head: Record<string, string | null>; name: string; currency: string; totals: RevenueTotals }>();
-  scanTransactions(ctx, (tx) => {
+  yield* scanTransactions(ctx, (tx) => {
     if (options.salesOnly && isRefundTransaction(tx)) return;
     const name = options.nameOf(tx);
     if (name === null) return;

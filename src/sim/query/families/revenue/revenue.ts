@@ -5,6 +5,7 @@ import { aiProductOfReferrer } from '../../../model/derived/ai-referrals.js';
 import { firstTouch, firstTouchLabel, isAttributedTransaction, ownField, providerOf, revenueBreakdown, type FirstTouchField, type Transaction } from './revenue-scan.js';
 import { revenueOverviewRows } from './revenue-overview.js';
 import { recentTransactionRows, revenueSeriesRows } from './revenue-rows.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import catalogue from './revenue-catalogue.json' with { type: 'json' };
 
 /**
@@ -20,15 +21,16 @@ const BREAKDOWN_FILTERS = ["currency", "provider", "type", "country", "region", 
  * A revenue breakdown by one first-touch dimension (revenue_by_country … revenue_by_entry_page):
  * rows of name (and the raw country for regions and cities), currency, revenue, transactions,
  * customers and percentage, paged by itself; its fields and meta are in revenue-catalogue.json.
+ * Its rows are made in pieces ({@link PassSteps}).
  */
-function defineRevenueBreakdown(spec: { name: string; customizable?: boolean; rows(ctx: RunContext): Row[] }): QueryTypeDefinition {
+function defineRevenueBreakdown(spec: { name: string; customizable?: boolean; rows(ctx: RunContext): PassSteps<Row[]> }): QueryTypeDefinition {
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
     paging: 'self',
     filters: BREAKDOWN_FILTERS,
     customizable: spec.customizable ?? true,
-    run: spec.rows,
+    steps: spec.rows,
   });
 }
 
@@ -62,17 +64,13 @@ export const revenueTypes: QueryTypeDefinition[] = [
     name: 'revenue_overview',
     filters: ["currency", "provider", "product_id", "product_name", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
-    run(ctx) {
-      return revenueOverviewRows(ctx);
-    },
+    steps: revenueOverviewRows,
   }),
   defineRevenueType({
     name: 'revenue_time_series',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: false,
-    run(ctx) {
-      return revenueSeriesRows(ctx);
-    },
+    steps: revenueSeriesRows,
   }),
   defineRevenueBreakdown({
     name: 'revenue_by_provider',
@@ -83,7 +81,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
     name: 'revenue_by_product',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path", "product_id", "product_name"],
     customizable: true,
-    run(ctx) {
+    steps(ctx) {
       return revenueBreakdown(ctx, { nameOf: (tx) => ownField(tx, 'product_name') || 'Unknown', extra: (tx) => ({ product_id: ownField(tx, 'product_id') || null, provider: providerOf(tx) }), salesOnly: true, limit: 50 });
     },
   }),
@@ -113,7 +111,7 @@ export const revenueTypes: QueryTypeDefinition[] = [
     name: 'recent_transactions',
     filters: ["currency", "provider", "type", "country", "region", "city", "browser_name", "device_type", "os_name", "utm_source", "utm_medium", "utm_campaign", "referrer", "path"],
     customizable: true,
-    run(ctx) {
+    steps(ctx) {
       return recentTransactionRows(ctx, ctx.limit ?? 50);
     },
   }),

@@ -2,7 +2,7 @@ import { isPagePath, isSuccessful } from '../../../model/derived/ai-crawlers.js'
 import { DAY_MS } from '../../../model/world.js';
 import { createDistinct, round2 } from '../../readers/aggregate.js';
 import { aiRequestsSteps, firstServerRequestMs, scanAiVisitsSteps, scanAllVisitsSteps, type AiRequest } from './ai-traffic-scan.js';
-import type { PassSteps } from '../../engine/pass-steps.js';
+import { YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { formatDateTime64 } from '../../readers/date-time64.js';
 import { createBucketer } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
@@ -57,15 +57,32 @@ function agentList(requests: readonly AiRequest[]): Row[] {
     .map(({ request, requests }) => ({ agent_id: request.agentId, name: request.agent.name, product: request.agent.product, requests }));
 }
 
-/** Requests grouped by a key, in first-seen order. */
-function groupRequests(requests: readonly AiRequest[], keyOf: (r: AiRequest) => string): Map<string, AiRequest[]> {
-  const groups = new Map<string, AiRequest[]>();
+/** What counting one request into a group counts for, in records read (a key, a map, a set: about 1 µs). */
+const FOLD_WORK = 2;
+
+/** Visits the requests in order, in pieces: yields {@link FOLD_WORK} a request visited ({@link PassSteps}). */
+function* eachRequest(requests: readonly AiRequest[], visit: (r: AiRequest) => void): PassSteps<void> {
+  let unreported = 0;
   for (const r of requests) {
+    visit(r);
+    unreported += FOLD_WORK;
+    if (unreported >= YIELD_RECORDS) {
+      yield unreported;
+      unreported = 0;
+    }
+  }
+  if (unreported > 0) yield unreported;
+}
+
+/** Requests grouped by a key, in first-seen order; in pieces ({@link PassSteps}). */
+function* groupRequests(requests: readonly AiRequest[], keyOf: (r: AiRequest) => string): PassSteps<Map<string, AiRequest[]>> {
+  const groups = new Map<string, AiRequest[]>();
+  yield* eachRequest(requests, (r) => {
     const key = keyOf(r);
     const list = groups.get(key);
     if (list) list.push(r);
     else groups.set(key, [r]);
-  }
+  });
   return groups;
 }
 
@@ -103,7 +120,7 @@ function* aiVisitorsSteps(ctx: RunContext, fromMs = ctx.fromMs, toMs = ctx.toMs)
 function* aiProductsRows(ctx: RunContext): PassSteps<Row[]> {
   const crawls = new Map<string, { requests: number; pages: Set<string>; training: number; search: number; onDemand: number; answers: number; lastMs: number }>();
   const isPage = pageTester();
-  for (const r of yield* successfulRequestsSteps(ctx)) {
+  yield* eachRequest(yield* successfulRequestsSteps(ctx), (r) => {
     const c = crawls.get(r.agent.product) ?? { requests: 0, pages: new Set<string>(), training: 0, search: 0, onDemand: 0, answers: 0, lastMs: -1 };
     c.requests += r.weight;
     if (isPage(r.page)) c.pages.add(r.page);
@@ -113,7 +130,7 @@ function* aiProductsRows(ctx: RunContext): PassSteps<Row[]> {
     if (r.agent.purpose === 'user_fetch') c.answers += r.weight;
     if (r.timeMs > c.lastMs) c.lastMs = r.timeMs;
     crawls.set(r.agent.product, c);
-  }
+  });
   const { byProduct } = yield* aiVisitorsSteps(ctx);
   const since = firstServerRequestMs(ctx);
   const products = [...new Set([...crawls.keys(), ...byProduct.keys()])];
@@ -139,19 +156,22 @@ function* aiProductsRows(ctx: RunContext): PassSteps<Row[]> {
 
 /** Successful requests per content format with their pages and the 4 products fetching it most. */
 function* aiContentFormatsRows(ctx: RunContext): PassSteps<Row[]> {
-  const groups = groupRequests(yield* successfulRequestsSteps(ctx), (r) => r.format);
   const isPage = pageTester();
-  return [...groups]
-    .map(([format, list]) => {
-      const byProduct = new Map<string, number>();
-      for (const r of list) byProduct.set(r.agent.product, (byProduct.get(r.agent.product) ?? 0) + r.weight);
-      return {
-        format,
-        requests: weightOf(list),
-        pages: new Set(list.map((r) => r.page).filter(isPage)).size,
-        products: [...byProduct].sort(([a, x], [b, y]) => y - x || byName(a, b)).slice(0, 4).map(([p]) => p),
-      };
-    })
+  const formats = new Map<string, { requests: number; pages: Set<string>; byProduct: Map<string, number> }>();
+  yield* eachRequest(yield* successfulRequestsSteps(ctx), (r) => {
+    let f = formats.get(r.format);
+    if (!f) formats.set(r.format, (f = { requests: 0, pages: new Set(), byProduct: new Map() }));
+    f.requests += r.weight;
+    if (isPage(r.page)) f.pages.add(r.page);
+    f.byProduct.set(r.agent.product, (f.byProduct.get(r.agent.product) ?? 0) + r.weight);
+  });
+  return [...formats]
+    .map(([format, f]) => ({
+      format,
+      requests: f.requests,
+      pages: f.pages.size,
+      products: [...f.byProduct].sort(([a, x], [b, y]) => y - x || byName(a, b)).slice(0, 4).map(([p]) => p),
+    }))
     .sort((a, b) => b.requests - a.requests || byName(a.format, b.format));
 }
 
@@ -182,7 +202,7 @@ function* aiProductVisitorsRows(ctx: RunContext): PassSteps<Row[]> {
 function* aiAgentPagesRows(ctx: RunContext): PassSteps<Row[]> {
   const isPage = pageTester();
   const requests = (yield* successfulRequestsSteps(ctx, ['agent_id', 'path'])).filter((r) => isPage(r.page));
-  const rows = [...groupRequests(requests, (r) => `${r.page}\n${r.format}`)]
+  const rows = [...(yield* groupRequests(requests, (r) => `${r.page}\n${r.format}`))]
     .map(([key, list]) => {
       const [page = '', format = ''] = key.split('\n');
       return { page, format, requests: weightOf(list), lastMs: lastOf(list), list };
@@ -203,7 +223,7 @@ function* aiAgentPagesRows(ctx: RunContext): PassSteps<Row[]> {
 /** Requests answered with status 400 or above per (page, format, status); markdown and llms.txt first. */
 function* aiFailedRequestsRows(ctx: RunContext): PassSteps<Row[]> {
   const failed = (yield* aiRequestsSteps(ctx, { filterFields: ['agent_id'] })).filter((r) => r.status >= 400 && r.page !== '');
-  return [...groupRequests(failed, (r) => `${r.page}\n${r.format}\n${r.status}`)]
+  return [...(yield* groupRequests(failed, (r) => `${r.page}\n${r.format}\n${r.status}`))]
     .map(([, list]) => {
       const first = list[0] as AiRequest;
       return { page: first.page, format: first.format, status_code: first.status, requests: weightOf(list), last_seen: formatDateTime64(lastOf(list)), agents: agentList(list) };
@@ -219,12 +239,25 @@ function* aiFailedRequestsRows(ctx: RunContext): PassSteps<Row[]> {
     .slice(0, ctx.limit ?? 100);
 }
 
+/**
+ * The requests at least as new as the `limit`-th newest, in their order: the only ones a stable
+ * sort newest first can put among its first `limit`, in the same order (all of them when fewer).
+ */
+function newestOf(requests: readonly AiRequest[], limit: number): AiRequest[] {
+  if (limit <= 0 || requests.length <= limit) return [...requests];
+  const times = Float64Array.from(requests, (r) => r.timeMs).sort();
+  const oldest = times[times.length - limit] as number;
+  return requests.filter((r) => r.timeMs >= oldest);
+}
+
 /** The latest individual requests, newest first. */
 function* aiRecentRequestsRows(ctx: RunContext): PassSteps<Row[]> {
-  return (yield* aiRequestsSteps(ctx, { filterFields: ['agent_id'] }))
-    .filter((r) => r.page !== '')
+  const limit = ctx.limit ?? 50;
+  const requests = (yield* aiRequestsSteps(ctx, { filterFields: ['agent_id'] })).filter((r) => r.page !== '');
+  yield requests.length;
+  return newestOf(requests, limit)
     .sort((a, b) => b.timeMs - a.timeMs || byName(a.agentId, b.agentId) || byName(a.page, b.page))
-    .slice(0, ctx.limit ?? 50)
+    .slice(0, limit)
     .map((r) => ({
       time: formatDateTime64(r.timeMs),
       agent_id: r.agentId,
@@ -266,10 +299,10 @@ function* aiLandingPagesRows(ctx: RunContext): PassSteps<Row[]> {
     }
   });
   const reads = new Map<string, number>();
-  for (const r of yield* successfulRequestsSteps(ctx)) {
+  yield* eachRequest(yield* successfulRequestsSteps(ctx), (r) => {
     const key = `${r.page}\n${r.agent.product}`;
     reads.set(key, (reads.get(key) ?? 0) + r.weight);
-  }
+  });
   return [...landing]
     .map(([path, page]) => {
       const name = paths[path] ?? '';
@@ -329,7 +362,7 @@ function* aiVisitorOutcomesRows(ctx: RunContext): PassSteps<Row[]> {
 function* aiCrawlersRows(ctx: RunContext): PassSteps<Row[]> {
   const isPage = pageTester();
   const rows = [];
-  for (const [agentId, list] of groupRequests(yield* successfulRequestsSteps(ctx), (r) => r.agentId)) {
+  for (const [agentId, list] of yield* groupRequests(yield* successfulRequestsSteps(ctx), (r) => r.agentId)) {
     // Each agent's requests are read a few times over (pages per format).
     yield list.length;
     const agent = (list[0] as AiRequest).agent;
@@ -360,13 +393,13 @@ function* aiCrawlersRows(ctx: RunContext): PassSteps<Row[]> {
 function* aiCrawlerActivityRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const byBucket = new Map<string, { requests: number; markdown: number; llms: number; html: number }>();
-  for (const r of yield* successfulRequestsSteps(ctx, ['agent_id'])) {
+  yield* eachRequest(yield* successfulRequestsSteps(ctx, ['agent_id']), (r) => {
     const date = bucket(r.timeMs);
     const b = byBucket.get(date) ?? { requests: 0, markdown: 0, llms: 0, html: 0 };
     b.requests += r.weight;
     b[r.format] += r.weight;
     byBucket.set(date, b);
-  }
+  });
   return [...byBucket].sort(([a], [b]) => byName(a, b)).map(([date, b]) => ({ date, ...b }));
 }
 
@@ -397,7 +430,7 @@ function* aiWeeklyDigestRows(ctx: RunContext): PassSteps<Row[]> {
   }
   const visitorsNow = yield* aiVisitorsSteps(ctx);
   const visitorsBefore = yield* aiVisitorsSteps(ctx, previous.fromMs, previous.toMs);
-  const perProduct = groupRequests(current, (r) => r.agent.product);
+  const perProduct = yield* groupRequests(current, (r) => r.agent.product);
   const previousRequests = new Map<string, number>();
   for (const r of before) previousRequests.set(r.agent.product, (previousRequests.get(r.agent.product) ?? 0) + r.weight);
   const siteNewPages = new Set(current.filter((r) => isPagePath(r.page) && !siteReadBefore.has(r.page)).map((r) => r.page)).size;

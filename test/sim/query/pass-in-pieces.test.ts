@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, freshSimulator, secretOf, type Answer } from '../../helpers/sim.js';
 import { postSpans, vital } from '../ingest/span-support.js';
 import type { Simulator } from '../../../src/index.js';
+import { findQueryType, QUERY_TYPE_NAMES } from '../../../src/sim/query/registry.js';
 
 // Seeds of their own: the suite's files share a process, and with it the days and seeded
 // results other simulators of a seed computed.
@@ -19,6 +20,11 @@ const LONG_RANGE_TIMEOUT_MS = 60_000;
 const lcpSamples = (answer: Answer): number => (answer.json.data[0].data as { metric_name: string; samples: number }[]).find((row) => row.metric_name === 'LCP')?.samples ?? 0;
 
 describe('a long pass in pieces', () => {
+  it('declares the pass of every type that reads a date range in pieces, but those of today and the last minutes', () => {
+    const whole = QUERY_TYPE_NAMES.filter((name) => findQueryType(name)?.steps === undefined);
+    expect(whole).toEqual(['today_metrics', 'active_stats', 'realtime_pages', 'realtime_referrers', 'realtime_countries', 'realtime_cities', 'realtime_feed', 'realtime_sessions', 'realtime_velocity']);
+  });
+
   it('lets other requests run between pieces of the pass of vitals_overview and profile_list, once their days are cached, with the rows of a simulator that keeps no day', async () => {
     for (const type of ['vitals_overview', 'profile_list']) {
       const seed = `pass-in-pieces-${type}`;

@@ -35,7 +35,7 @@ export interface PageDayDigest {
   readonly timeCounts: Uint32Array;
 }
 
-/** The digest of a day: the day's sessions visited in order, as `groupPageViews` visits them. */
+/** The digest of a day: the day's sessions visited in order, as `groupPageViewsSteps` visits them. */
 function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDigest>['derive']>[0]['sessions']): PageDayDigest {
   const order: number[] = [];
   const slotOf = new Map<number, number>();

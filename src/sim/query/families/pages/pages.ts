@@ -26,14 +26,9 @@ export interface PageGroup {
  * Groups pageviews that pass the path filter by path code. `all` counts every view; `entry`
  * and `exit` only a session's first or last such view (one per session), as the live SQL takes
  * argMin/argMax of the filtered events. `times` keeps the page_exit times the live
- * page_time_analysis reads (strictly between 1 and 3600 seconds).
+ * page_time_analysis reads (strictly between 1 and 3600 seconds). In pieces ({@link PassSteps}).
  */
-export function groupPageViews(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): Map<number, PageGroup> {
-  return runToEnd(groupPageViewsSteps(ctx, mode, times));
-}
-
-/** {@link groupPageViews} in pieces ({@link PassSteps}). */
-function* groupPageViewsSteps(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): PassSteps<Map<number, PageGroup>> {
+export function* groupPageViewsSteps(ctx: RunContext, mode: 'all' | 'entry' | 'exit', times = false): PassSteps<Map<number, PageGroup>> {
   const pathMask = ctx.filters.masks.get('path') ?? null;
   // By path code (codes are 16-bit), and the codes in the order first seen: the map's order.
   const byCode: (PageGroup | undefined)[] = [];

@@ -24,7 +24,7 @@ import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, scanIdentifiedSessionsSteps, sessionEndOf, visitorIdOf, type WeightedSessionVisitor } from '../../readers/session-identity.js';
 import { countTracked } from '../../readers/tracked-events.js';
 import { createFirstSelection } from '../../readers/select-first.js';
-import { groupPageViews } from '../pages/pages.js';
+import { groupPageViewsSteps } from '../pages/pages.js';
 import { PAGE_DAY_DIGESTS } from '../pages/page-day-digest.js';
 import catalogue from './sessions-catalogue.json' with { type: 'json' };
 
@@ -644,7 +644,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     *steps(ctx) {
       const paths = ctx.dictionaries.values.path;
       // Without filters on one website: whole days from their digest of page views, as top_pages reads them.
-      const counts = allowsDigests(ctx) ? groupPageViews(ctx, 'all') : (yield* countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number)).groups;
+      const counts = allowsDigests(ctx) ? yield* groupPageViewsSteps(ctx, 'all') : (yield* countPageviews(ctx, (batch, p) => batch.pagePaths[p] as number)).groups;
       return [...counts]
         .map(([path, c]) => ({ name: paths[path] ?? '', sessions: c.sessions, visitors: c.visitors }))
         .filter((row) => row.name !== '')

@@ -58,6 +58,9 @@ export interface ExecutionEnvironment {
   readonly replay?: ReplayIndex | null;
 }
 
+/** Passes in pieces a parameter runs while other requests keep changing its data, before one in a single piece. */
+const PASS_ATTEMPTS = 2;
+
 /** Fields `sortBy` may name, as the service's standard builders allow them. */
 export const SORTABLE_FIELDS = [
   'avg_scroll_depth',
@@ -210,15 +213,21 @@ function* parameterSteps(plan: QueryPlan, parameter: ParameterPlan, scope: Query
     const shared = (): boolean => ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
     const steps = inPieces ? (runsSpecShape(type, env.profile) ? type.spec?.steps : type.steps) : undefined;
     if (steps !== undefined && !env.cache.holds(key) && !(shared() && env.traffic.holdsSeeded(entitiesOf(scope), env.dictionaries, seededKey))) {
-      const computed = sorted(yield* steps(context()));
-      // Other requests ran between the pieces: rows are kept only while what names them is unchanged.
-      const unchanged =
-        ingested === ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested) &&
-        identified === identifiedStamp(type, scope, env.profiles) &&
-        tracked === (type.readsTrackedEvents ? trackedStamp(type, scope, parameter.fromMs, toMs, env.events) : 0);
-      if (!unchanged) return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(computed.slice(from, from + count)) };
-      const keep = (): Row[] => (shared() ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, seededKey, () => computed) : computed);
-      return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, keep, from, count) };
+      // Other requests run between the pieces. Rows are the pass's only if what names them (the
+      // data its key counts) did not change meanwhile: else they may mix two states of the data,
+      // and a filter compiled before new values were registered may miss them. Such a pass is run
+      // again, in pieces while the data keeps still, at last in one piece.
+      const stamps = (): string =>
+        `${ingestedStamp(type, scope, parameter.fromMs, toMs, env.ingested)}|${identifiedStamp(type, scope, env.profiles)}|${type.readsTrackedEvents ? trackedStamp(type, scope, parameter.fromMs, toMs, env.events) : 0}`;
+      for (let attempt = 0; attempt < PASS_ATTEMPTS; attempt++) {
+        const before = stamps();
+        const computed = sorted(yield* steps(context()));
+        if (stamps() !== before) continue;
+        if (before !== `${ingested}|${identified}|${tracked}`) return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(computed.slice(from, from + count)) };
+        const keep = (): Row[] => (shared() ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, seededKey, () => computed) : computed);
+        return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, keep, from, count) };
+      }
+      return { parameter: parameter.key, success: true, rowsJson: JSON.stringify(compute().slice(from, from + count)) };
     }
     const rows = (): Row[] => (shared() ? env.traffic.seeded(entitiesOf(scope), env.dictionaries, seededKey, compute) : compute());
     return { parameter: parameter.key, success: true, rowsJson: env.cache.page(key, rows, from, count) };

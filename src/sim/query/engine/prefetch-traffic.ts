@@ -105,8 +105,10 @@ export async function prefetchTraffic(
       }
       for (const derivation of derivations) {
         if (traffic.hasDerived(derivation, website, day)) continue;
+        // Weighed as the cache counts it: a pinned reader after a clear keeps nothing, so reading the day's sessions again to weigh it would generate them again.
+        const before = traffic.generatedWork();
         traffic.derived(derivation, website, day);
-        await generated(traffic.sessions(website, day).count * (derivation.cost ?? 1));
+        await generated(traffic.generatedWork() - before);
       }
     }
   }

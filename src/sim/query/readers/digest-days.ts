@@ -1,7 +1,8 @@
 import type { Website } from '../../model/entities.js';
 import { DAY_MS } from '../../model/world.js';
 import type { QueryTypeDefinition, RunContext } from '../engine/definition.js';
-import { DIGEST_DAY_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
+import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
+import type { Derivation } from '../../traffic-cache.js';
 import { ingestedSessions } from './ingested-sessions.js';
 import type { SessionVisit } from './session-visits.js';
 
@@ -82,4 +83,15 @@ export function* walkDigestDaysSteps(ctx: RunContext, walk: DigestWalk, fromMs =
   }
   if (unreported > 0) yield unreported;
   return true;
+}
+
+/**
+ * Folds a day's digest with `fold` and returns the work of a walk's whole day ({@link DigestWalk.whole}):
+ * the fold, and what deriving the digest again cost when it was not kept, as the traffic cache
+ * counts it (the day's sessions are not read again to weigh it).
+ */
+export function foldDigestDay<T>(ctx: RunContext, digest: Derivation<T>, website: Website, day: number, fold: (value: T) => void): number {
+  const before = ctx.traffic.generatedWork();
+  fold(ctx.traffic.derived(digest, website, day));
+  return DIGEST_DAY_WORK + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
 }

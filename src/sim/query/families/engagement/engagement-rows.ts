@@ -7,9 +7,8 @@ import { createDistinct } from '../../readers/aggregate.js';
 import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { createDistinctGroups, type CountedDistinctGroups } from '../../readers/distinct-groups.js';
-import { walkDigestDaysSteps } from '../../readers/digest-days.js';
-import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
-import type { Derivation } from '../../../traffic-cache.js';
+import { foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
 import { EXIT_ENGAGEMENT_DIGEST, exitPageName, type DigestGroups, type ExitEngagementDigest } from './exit-engagement-digest.js';
 import { SPAN_PAGE_DIGEST, type SpanPageDigest } from './span-page-digest.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
@@ -104,16 +103,9 @@ function* walkExitPageviews(ctx: RunContext, visit: (view: Pageview) => void, fo
   const serials = { last: 0 };
   const digested = yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => scanPageviews(ctx, true, visit, fromMs, toMs, serials),
-    whole: (website, day) => foldDigest(ctx, EXIT_ENGAGEMENT_DIGEST, website, day, fold),
+    whole: (website, day) => foldDigestDay(ctx, EXIT_ENGAGEMENT_DIGEST, website, day, fold),
   });
   if (!digested) yield* scanPageviewsSteps(ctx, true, visit, ctx.fromMs, ctx.toMs, serials);
-}
-
-/** Folds a day's digest with `fold`; returns the work, in records read: the day's sessions many times over when it had to be derived again. */
-function foldDigest<T>(ctx: RunContext, digest: Derivation<T>, website: Website, day: number, fold: (value: T) => void): number {
-  const kept = ctx.traffic.hasDerived(digest, website, day);
-  fold(ctx.traffic.derived(digest, website, day));
-  return kept ? DIGEST_DAY_WORK : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
 }
 
 /** Adds group `k` of a day's digest groups to `counts` as `key`, each session and visitor standing for `weight`. */
@@ -262,7 +254,7 @@ function* spanPages(ctx: RunContext): PassSteps<Map<string, SpanPage>> {
   const serials = { last: 0 };
   const digested = yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => scanPageviews(ctx, false, visit, fromMs, toMs, serials),
-    whole: (website, day) => foldDigest(ctx, SPAN_PAGE_DIGEST, website, day, (digest) => foldSpanPages(digest, pageOf, newVisitor)),
+    whole: (website, day) => foldDigestDay(ctx, SPAN_PAGE_DIGEST, website, day, (digest) => foldSpanPages(digest, pageOf, newVisitor)),
   });
   if (!digested) {
     yield* withExtraWork(scanPageviewsSteps(ctx, false, visit), () => {

@@ -8,7 +8,7 @@ import { formatDate } from '../../engine/dates.js';
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { bySessions, createDistinctGroups, type DistinctCounts, type DistinctGroups } from '../../readers/distinct-groups.js';
-import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { allowsDigests, foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
 import { groupVisitsByCodeSteps } from '../../readers/breakdown.js';
 import { DIMENSION_DAY_DIGESTS } from '../../readers/dimension-day-digest.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
@@ -16,9 +16,7 @@ import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-sprea
 import { SESSION_FLOW_DIGEST, visitTransitions } from './session-flow-digest.js';
 import { DURATION_RANGE_DIGEST, DURATION_RANGES, durationRange } from './duration-range-digest.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
-import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
-import type { Derivation } from '../../../traffic-cache.js';
-import type { Website } from '../../../model/entities.js';
+import { GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, scanIdentifiedSessionsSteps, sessionEndOf, visitorIdOf, type WeightedSessionVisitor } from '../../readers/session-identity.js';
@@ -84,17 +82,6 @@ function scanWithIngestedSteps(ctx: RunContext, visit: WeightedSessionVisitor, f
 }
 
 /**
- * Reads a whole day's `digest` with `fold`; returns the work, in records read, as
- * `DigestWalk.whole` returns it: the day's session samples many times over when the digest had
- * to be derived again.
- */
-function foldDigest<T>(ctx: RunContext, digest: Derivation<T>, website: Website, day: number, fold: (value: T) => void): number {
-  const kept = ctx.traffic.hasDerived(digest, website, day);
-  fold(ctx.traffic.derived(digest, website, day));
-  return kept ? DIGEST_DAY_WORK : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
-}
-
-/**
  * Distinct sessions and visitors per key of the pageviews that pass the request's path filter:
  * `keyOf` gives a pageview's key, or null to leave it out. In pieces: the pageviews it reads
  * count besides the sessions ({@link PassSteps}).
@@ -153,7 +140,7 @@ function* countDurationRangesByDay(ctx: RunContext): PassSteps<Map<number, Disti
   yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
-      const work = foldDigest(ctx, DURATION_RANGE_DIGEST, website, day, (digest) => {
+      const work = foldDigestDay(ctx, DURATION_RANGE_DIGEST, website, day, (digest) => {
         const w = digest.weight;
         for (let range = 0; range < digest.sessions.length; range++) {
           if (digest.sessions[range] === 0) continue;
@@ -563,7 +550,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
           part: (fromMs, toMs) => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, visitorKey, weight) => visit(batch, i, visitorKey, weight), fromMs, toMs),
           whole(website, day, ingested) {
             let cut = false;
-            const work = foldDigest(ctx, SESSION_SPREAD_DIGEST, website, day, (digest) => {
+            const work = foldDigestDay(ctx, SESSION_SPREAD_DIGEST, website, day, (digest) => {
               // Pages on a last day the range cuts are counted up to its end only: such a day's sessions are visited.
               cut = !lastWhole && day + digest.sessions.length - 1 >= lastDay;
               if (!cut) (counts as DaySeries).fold(day, digest, lastDay);
@@ -612,7 +599,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const digested = yield* walkDigestDaysSteps(ctx, {
         part: (fromMs, toMs) => scanIdentifiedAndIngestedSessions(ctx, (batch, i, _matched, _visitor, weight) => visit(batch, i, weight), fromMs, toMs),
         whole(website, day, ingested) {
-          const work = foldDigest(ctx, SESSION_FLOW_DIGEST, website, day, (digest) => {
+          const work = foldDigestDay(ctx, SESSION_FLOW_DIGEST, website, day, (digest) => {
             const w = digest.weight;
             for (let k = 0; k < digest.keys.length; k++) {
               const flow = flowOf(digest.keys[k] as number);

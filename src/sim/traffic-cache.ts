@@ -266,6 +266,14 @@ export function createTrafficCache(
   let generation = 0;
   /** Session samples generated so far, a derivation's weighed by its cost ({@link TrafficReader.generatedWork}). */
   let generatedWork = 0;
+  /** `make`, its batch's records counted in {@link generatedWork} when it runs. */
+  const counted =
+    <B extends { readonly count: number }>(make: () => B) =>
+    (): B => {
+      const batch = make();
+      generatedWork += batch.count;
+      return batch;
+    };
   const seedHash = hashString(world.seed);
   const source = sourceKey(world);
   const sessionsKey = (website: Website, day: number): string => `${source}|s|${day}|${fingerprintOf(website)}`;
@@ -298,11 +306,7 @@ export function createTrafficCache(
     const sessions = (website: Website, day: number): SessionBatch =>
       remember(
         sessionsKey(website, day),
-        () => {
-          const batch = world.sessions(website, day);
-          generatedWork += batch.count;
-          return batch;
-        },
+        counted(() => world.sessions(website, day)),
         at(),
       );
     return {
@@ -311,21 +315,13 @@ export function createTrafficCache(
       clicks: (link, day) =>
         remember(
           `${source}|c|${day}|${fingerprintOf(link)}`,
-          () => {
-            const batch = world.clicks(link, day);
-            generatedWork += batch.count;
-            return batch;
-          },
+          counted(() => world.clicks(link, day)),
           at(),
         ),
       checks: (monitor, day) =>
         remember(
           `${source}|u|${day}|${fingerprintOf(monitor)}`,
-          () => {
-            const batch = world.checks(monitor, day);
-            generatedWork += batch.count;
-            return batch;
-          },
+          counted(() => world.checks(monitor, day)),
           at(),
         ),
       derived(derivation, website, day) {

@@ -76,24 +76,12 @@ function identityValue(ctx: RunContext, batch: SessionBatch, index: number, fiel
 }
 
 /**
- * Visits every session of the range that passes the filters, identity filters included.
+ * Visits every session of the range that passes the filters, identity filters included, in
+ * pieces: yields each few website-days' session samples read ({@link PassSteps}).
  * `fromMs`/`toMs` default to the request's range; `ownFields` are filter fields the caller tests
  * itself (they neither exclude everything nor select sessions here); `profileIdOf` reads the
  * profile id a `profile_id` filter tests.
  */
-export function scanIdentifiedSessions(
-  ctx: RunContext,
-  visit: WeightedSessionVisitor,
-  fromMs = ctx.fromMs,
-  toMs = ctx.toMs,
-  ownFields: ReadonlySet<string> = NONE,
-  profileIdOf: ProfileIdReader = sampleProfileIdOf,
-  options: ScanOptions = {},
-): void {
-  runToEnd(scanIdentifiedSessionsSteps(ctx, visit, fromMs, toMs, ownFields, profileIdOf, options));
-}
-
-/** {@link scanIdentifiedSessions} in pieces: yields each website-day's session samples read ({@link PassSteps}). */
 export function* scanIdentifiedSessionsSteps(
   ctx: RunContext,
   visit: WeightedSessionVisitor,
@@ -145,21 +133,9 @@ export function requestedVisitorId(ctx: RunContext): string {
 
 /**
  * Visits every session (within [fromMs, toMs], default the range) of the visitor whose anonymous id
- * or profile id (read by `profileIdOf`) is `id`, in scan order (website, then time). Other filters
- * do not apply, as live.
+ * or profile id (read by `profileIdOf`) is `id`, in scan order (website, then time), in pieces:
+ * yields the session samples read ({@link PassSteps}). Other filters do not apply, as live.
  */
-export function scanVisitorSessions(
-  ctx: RunContext,
-  id: string,
-  visit: (batch: SessionBatch, index: number) => void,
-  fromMs = ctx.fromMs,
-  toMs = ctx.toMs,
-  profileIdOf: ProfileIdReader = sampleProfileIdOf,
-): void {
-  runToEnd(scanVisitorSessionsSteps(ctx, id, visit, fromMs, toMs, profileIdOf));
-}
-
-/** {@link scanVisitorSessions} in pieces: yields the session samples read ({@link PassSteps}). */
 export function* scanVisitorSessionsSteps(
   ctx: RunContext,
   id: string,
@@ -216,9 +192,9 @@ export function formatDuration(seconds: number): string {
 }
 
 /**
- * {@link scanIdentifiedSessions} with the sessions built from ingested page views too (after
+ * {@link scanIdentifiedSessionsSteps}, in one piece, with the sessions built from ingested page views too (after
  * each day's generated ones), for visitors that read only the batch's columns and ids.
  */
 export function scanIdentifiedAndIngestedSessions(ctx: RunContext, visit: WeightedSessionVisitor, fromMs = ctx.fromMs, toMs = ctx.toMs): void {
-  scanIdentifiedSessions(ctx, visit, fromMs, toMs, NONE, sampleProfileIdOf, { ingested: true });
+  runToEnd(scanIdentifiedSessionsSteps(ctx, visit, fromMs, toMs, NONE, sampleProfileIdOf, { ingested: true }));
 }

@@ -5,7 +5,7 @@ import type { EventReader } from '../../ingest/event-store.js';
 import type { IngestLedger } from '../../ingest/ingest-ledger.js';
 import type { ProfileReader } from '../../ingest/profile-store.js';
 import type { QueryScope, QueryTarget, QueryTypeDefinition, Row, RunContext, SpecShape } from './definition.js';
-import { runInPieces, runToEnd, type PassSteps } from './pass-steps.js';
+import { NEEDS_DAYS, runInPieces, runToEnd, type PassSteps } from './pass-steps.js';
 import { compileFilters } from './filters.js';
 import { followsLive, type Profile } from '../../profile.js';
 import { isPlannedFailure, type ParameterPlan, type QueryPlan } from './plan.js';
@@ -212,7 +212,10 @@ function* parameterSteps(plan: QueryPlan, parameter: ParameterPlan, scope: Query
     const seededKey = `${key}|t${env.now}`;
     const shared = (): boolean => ingested === '' && identified === '' && tracked === 0 && !type.observedAtNow && ownsNothing(scope, env);
     const steps = inPieces ? (runsSpecShape(type, env.profile) ? type.spec?.steps : type.steps) : undefined;
-    if (steps !== undefined && !env.cache.holds(key) && !(shared() && env.traffic.holdsSeeded(entitiesOf(scope), env.dictionaries, seededKey))) {
+    // A long parameter whose rows are not kept has its days generated before its pass; kept rows never wait for that.
+    const computes = inPieces && !(env.cache.holds(key) || (shared() && env.traffic.holdsSeeded(entitiesOf(scope), env.dictionaries, seededKey)));
+    if (computes) yield NEEDS_DAYS;
+    if (steps !== undefined && computes) {
       // Other requests run between the pieces. Rows are the pass's only if what names them (the
       // data its key counts) did not change meanwhile: else they may mix two states of the data,
       // and a filter compiled before new values were registered may miss them. Such a pass is run
@@ -319,8 +322,9 @@ export function executeQuery(plan: QueryPlan, scope: QueryScope, env: ExecutionE
 }
 
 /**
- * {@link executeQuery} in pieces: before each parameter, awaits `pause` (between parameters)
- * and `prepare` (which may generate its days, yielding as it goes); a parameter of
+ * {@link executeQuery} in pieces: before each parameter, awaits `pause` (between parameters),
+ * and `prepare` (which may generate its days, yielding as it goes) once the parameter's rows
+ * turn out not to be kept; a parameter of
  * `passInPieces` whose type has steps also awaits `pause` between pieces of its pass
  * ({@link runInPieces}). Same result as {@link executeQuery}.
  */
@@ -336,8 +340,7 @@ export async function executeQueryInPieces(
   const results: ParameterResult[] = [];
   for (const parameter of plan.parameters) {
     if (results.length > 0) await pause();
-    await prepare(parameter);
-    results.push(await runInPieces(parameterSteps(plan, parameter, scope, scopeText, env, passInPieces(parameter)), pause));
+    results.push(await runInPieces(parameterSteps(plan, parameter, scope, scopeText, env, passInPieces(parameter)), pause, () => prepare(parameter)));
   }
   return assembleResult(plan, env, results);
 }

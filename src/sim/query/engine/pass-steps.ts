@@ -51,17 +51,29 @@ export function runToEnd<T>(steps: PassSteps<T>): T {
 }
 
 /**
- * Drives `steps` to its end, awaiting `pause` each time {@link PASS_PIECE_RECORDS} records were
- * read since the last one; returns its result.
+ * Yielded by a parameter's steps (execute.ts) once it knows its rows must be computed, before its
+ * pass reads any day: the driver then generates the days first ({@link runInPieces}'s
+ * `needsDays`, the prefetch), which rows already kept never wait for. Driven to its end at once,
+ * it counts as nothing.
  */
-export async function runInPieces<T>(steps: PassSteps<T>, pause: () => Promise<void>): Promise<T> {
+export const NEEDS_DAYS = -1;
+
+/**
+ * Drives `steps` to its end, awaiting `pause` each time {@link PASS_PIECE_RECORDS} records were
+ * read since the last one, and `needsDays` when it yields {@link NEEDS_DAYS}; returns its result.
+ */
+export async function runInPieces<T>(steps: PassSteps<T>, pause: () => Promise<void>, needsDays?: () => Promise<void>): Promise<T> {
   let read = 0;
   let step = steps.next();
   while (step.done !== true) {
-    read += step.value;
-    if (read >= PASS_PIECE_RECORDS) {
-      read = 0;
-      await pause();
+    if (step.value === NEEDS_DAYS) {
+      await needsDays?.();
+    } else {
+      read += step.value;
+      if (read >= PASS_PIECE_RECORDS) {
+        read = 0;
+        await pause();
+      }
     }
     step = steps.next();
   }

@@ -21,6 +21,7 @@ import { createSimulator } from '../src/index.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../src/sim/query/registry.js';
 import { MAX_PARAMETER_SITE_DAYS, UNIT_MS } from '../src/sim/query/engine/work-budget.js';
 import { foldsDayDigests } from '../src/sim/query/readers/digest-days.js';
+import { watchLoopHolds } from '../load/bench/loop-holds.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,16 +57,7 @@ const digested = (type: string): boolean => {
 };
 
 async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: number, toMs: number): Promise<{ ms: number; ok: boolean }> {
-  let last = performance.now();
-  let longest = 0;
-  let timer: NodeJS.Immediate;
-  const tick = (): void => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    timer = setImmediate(tick);
-  };
-  timer = setImmediate(tick);
+  const holds = watchLoopHolds();
   const response = await sim.handle({
     method: 'POST',
     path: '/v1/query',
@@ -73,8 +65,7 @@ async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: 
     headers: { host: 'measure.test', 'content-type': 'application/json', 'x-api-key': site.key },
     body: JSON.stringify({ parameters: [type], startDate: iso(fromMs), endDate: iso(toMs), limit: 10_000, filters: digested(type) ? KEEPS_EVERY_SESSION : [] }),
   });
-  clearImmediate(timer);
-  longest = Math.max(longest, performance.now() - last);
+  const longest = holds.stop();
   const ok = response.status === 200 && (JSON.parse(response.body) as { data: { success: boolean }[] }).data[0]?.success === true;
   return { ms: longest, ok };
 }

@@ -14,6 +14,7 @@ import { createSimulator, type Simulator } from '../../src/index.js';
 import type { BenchRow } from './bench-results.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { emitSection } from './section-channel.js';
+import { watchLoopHolds } from './loop-holds.js';
 import { findQueryType, QUERY_TYPE_NAMES } from '../../src/sim/query/registry.js';
 
 /** Types that fold per-day digests (pages, summary, breakdowns, the sessions series and flow, segments), and ones read session by session. */
@@ -38,16 +39,7 @@ interface Timed {
 /** Asks `body` of `sim` on the largest website, timing it and the longest stretch the loop was held. */
 async function timedQuery(sim: Simulator, body: object): Promise<Timed> {
   const { websiteId, readKey } = findLargestWebsite(sim.fixtures() as unknown as BenchFixtures);
-  let last = performance.now();
-  let holdMs = 0;
-  let ticker: NodeJS.Immediate | undefined;
-  const tick = (): void => {
-    const now = performance.now();
-    holdMs = Math.max(holdMs, now - last);
-    last = now;
-    ticker = setImmediate(tick);
-  };
-  ticker = setImmediate(tick);
+  const holds = watchLoopHolds();
   const began = performance.now();
   const cpu = process.cpuUsage();
   const answer = await sim.handle({
@@ -59,8 +51,7 @@ async function timedQuery(sim: Simulator, body: object): Promise<Timed> {
   });
   const ms = performance.now() - began;
   const used = process.cpuUsage(cpu);
-  clearImmediate(ticker);
-  holdMs = Math.max(holdMs, performance.now() - last);
+  const holdMs = holds.stop();
   return { ms, cpuMs: (used.user + used.system) / 1000, holdMs, status: answer.status };
 }
 

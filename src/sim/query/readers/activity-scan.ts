@@ -88,7 +88,8 @@ export function* scanActivitySteps<T extends DayActivity>(
   for (let siteIndex = 0; siteIndex < websites.length; siteIndex++) {
     const website = websites[siteIndex] as Website;
     for (let day = firstDay; day <= lastDay; day++) {
-      const generated = !ctx.traffic.hasDerived(derivation, website, day);
+      // The day's records and what its visitors derive, generated here, count as the cache counts them.
+      const before = ctx.traffic.generatedWork();
       const sessions = ctx.traffic.sessions(website, day);
       const activity = ctx.traffic.derived(derivation, website, day);
       record ??= { website, sessions, activity, index: 0, sample: 0, visitorKey: 0, sessionKey: 0 };
@@ -112,7 +113,7 @@ export function* scanActivitySteps<T extends DayActivity>(
         visit(record);
       }
       sessionBase += sessions.count;
-      unreported += generated ? activity.count * GENERATED_RECORD_WORK : activity.count;
+      unreported += activity.count + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
       if (unreported >= YIELD_RECORDS) {
         yield unreported;
         unreported = 0;

@@ -109,14 +109,15 @@ export function* scanSessionsSteps(
     const visitorBase = siteIndex * VISITOR_SPACE;
     for (let day = firstDay; day <= lastDay; day++) {
       const whole = day > firstDay && day < lastDay;
-      const generated = !ctx.traffic.hasSessions(website, day);
+      // What the day's visitors derive (errors, details …) and the day itself, generated here, count as the cache counts them.
+      const before = ctx.traffic.generatedWork();
       const batch = ctx.traffic.sessions(website, day);
       scanBatch(batch, visitorBase, whole);
       if (options.ingested) {
         const ingested = ingestedSessions(ctx.ingested, website, day);
         if (ingested) scanBatch(ingested, visitorBase, whole);
       }
-      unreported += generated ? batch.count * GENERATED_RECORD_WORK : batch.count;
+      unreported += batch.count + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
       if (unreported >= YIELD_RECORDS) {
         yield unreported;
         unreported = 0;

@@ -4,7 +4,7 @@ import { deviceDetailsOf, type DeviceDetails } from '../../model/derived/device-
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../engine/filters.js';
 import { scanSessionsSteps } from './scan.js';
-import { GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../engine/pass-steps.js';
+import { runToEnd, type PassSteps } from '../engine/pass-steps.js';
 import { sessionIdValue } from './session-identity.js';
 
 /**
@@ -59,8 +59,8 @@ export function visitSessions(ctx: RunContext, visit: (session: SessionVisit) =>
 }
 
 /**
- * {@link visitSessions} in pieces: yields each website-day's session samples read, and those of
- * a day whose device details it derived again ({@link PassSteps}).
+ * {@link visitSessions} in pieces: yields each website-day's session samples read, and what the
+ * day's device details cost when derived again ({@link scanSessionsSteps} counts it; {@link PassSteps}).
  */
 export function* visitSessionsSteps(ctx: RunContext, visit: (session: SessionVisit) => void, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
@@ -70,7 +70,6 @@ export function* visitSessionsSteps(ctx: RunContext, visit: (session: SessionVis
   const derivation = deviceDetailsOf(ctx.dictionaries);
   let detailsBatch: SessionBatch | null = null;
   let detailsValue: DeviceDetails | null = null;
-  let derived = 0;
   const current: SessionVisit = {
     batch: undefined as unknown as SessionBatch,
     index: 0,
@@ -80,14 +79,12 @@ export function* visitSessionsSteps(ctx: RunContext, visit: (session: SessionVis
       if (current.batch.ingested) return current.batch.ingested.details;
       if (detailsBatch !== current.batch || !detailsValue) {
         detailsBatch = current.batch;
-        const website = websites.get(current.batch.websiteId) as Website;
-        if (!ctx.traffic.hasDerived(derivation, website, current.batch.day)) derived += current.batch.count * GENERATED_RECORD_WORK;
-        detailsValue = ctx.traffic.derived(derivation, website, current.batch.day);
+        detailsValue = ctx.traffic.derived(derivation, websites.get(current.batch.websiteId) as Website, current.batch.day);
       }
       return detailsValue;
     },
   };
-  const scan = scanSessionsSteps(
+  yield* scanSessionsSteps(
     { ...ctx, filters: plan },
     (batch, index, matched, visitorKey) => {
       current.batch = batch;
@@ -101,11 +98,6 @@ export function* visitSessionsSteps(ctx: RunContext, visit: (session: SessionVis
     toMs,
     { ingested: true },
   );
-  yield* withExtraWork(scan, () => {
-    const work = derived;
-    derived = 0;
-    return work;
-  });
 }
 
 /** Pageviews of a session sample, whatever the path filter. */

@@ -8,7 +8,7 @@ import type { RunContext } from '../../engine/definition.js';
 import { passesFilters, type FilterPlan } from '../../engine/filters.js';
 import { passesRecord, splitFilters } from '../../readers/record-filters.js';
 import { scanSessionsSteps } from '../../readers/scan.js';
-import { GENERATED_RECORD_WORK, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
 import { trackedValue } from '../../readers/tracked-events.js';
 import { ownersOf } from '../../engine/scope-owners.js';
@@ -65,7 +65,7 @@ export function* scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrenc
 
 /**
  * The generated half of {@link scanCustomEvents}: the events of the filtered session samples, in
- * pieces ({@link PassSteps}; a day whose event details it derived again counts too).
+ * pieces ({@link PassSteps}; a day's event details derived again count too, as {@link scanSessionsSteps} counts them).
  */
 export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
@@ -80,8 +80,7 @@ export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurr
   let batchOf: SessionBatch | null = null;
   let detailsOf: CustomEventDetails | null = null;
   let serial = 0;
-  let derived = 0;
-  const scan = scanSessionsSteps(record.sessions, (batch, i, _matched, visitorKey) => {
+  yield* scanSessionsSteps(record.sessions, (batch, i, _matched, visitorKey) => {
     serial++;
     const first = batch.eventOffsets[i] as number;
     const end = batch.eventOffsets[i + 1] as number;
@@ -91,9 +90,7 @@ export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurr
     }
     if (batch !== batchOf) {
       batchOf = batch;
-      const website = websites.get(batch.websiteId) as Website;
-      if (!ctx.traffic.hasDerived(details, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
-      detailsOf = ctx.traffic.derived(details, website, batch.day);
+      detailsOf = ctx.traffic.derived(details, websites.get(batch.websiteId) as Website, batch.day);
     }
     const { pathCodes, properties } = detailsOf as CustomEventDetails;
     for (let e = first; e < end; e++) {
@@ -117,11 +114,6 @@ export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurr
         origin: { kind: 'generated', batch, session: i, event: e, visitorKey },
       });
     }
-  });
-  yield* withExtraWork(scan, () => {
-    const work = derived;
-    derived = 0;
-    return work;
   });
 }
 

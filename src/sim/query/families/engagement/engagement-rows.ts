@@ -8,7 +8,7 @@ import { scanIngested } from '../../readers/activity-scan.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { createDistinctGroups, type CountedDistinctGroups } from '../../readers/distinct-groups.js';
 import { foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
-import { GENERATED_RECORD_WORK, runToEnd, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
+import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { EXIT_ENGAGEMENT_DIGEST, exitPageName, type DigestGroups, type ExitEngagementDigest } from './exit-engagement-digest.js';
 import { SPAN_PAGE_DIGEST, type SpanPageDigest } from './span-page-digest.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
@@ -55,21 +55,19 @@ function scanPageviews(ctx: RunContext, filtered: boolean, visit: (view: Pagevie
 }
 
 /**
- * {@link scanPageviews} in pieces: yields each website-day's session samples read, and the
- * pageviews of a day whose engagement it derived ({@link PassSteps}).
+ * {@link scanPageviews} in pieces: yields each website-day's session samples read, and what the
+ * day's engagement cost when derived again ({@link scanSessionsSteps} counts it; {@link PassSteps}).
  */
 function* scanPageviewsSteps(ctx: RunContext, filtered: boolean, visit: (view: Pageview) => void, fromMs = ctx.fromMs, toMs = ctx.toMs, serials = { last: 0 }): PassSteps<void> {
   const scoped: RunContext = filtered ? ctx : { ...ctx, filters: NO_FILTERS };
   const pathMask = filtered ? ctx.filters.masks.get('path') : undefined;
   let lastBatch: SessionBatch | null = null;
   let view: Pageview | null = null;
-  let derived = 0;
-  const scan = scanIdentifiedSessionsSteps(scoped, (batch, session, _matched, visitorKey, weight) => {
+  yield* scanIdentifiedSessionsSteps(scoped, (batch, session, _matched, visitorKey, weight) => {
     const serial = ++serials.last;
     if (batch !== lastBatch || view === null) {
       lastBatch = batch;
       const website = websiteOf(ctx, batch);
-      if (!ctx.traffic.hasDerived(engagementDerivation, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
       const engagement = ctx.traffic.derived(engagementDerivation, website, batch.day);
       view ??= { batch, session, p: 0, engagement, website, serial, visitorKey, weight };
       view.batch = batch;
@@ -87,11 +85,6 @@ function* scanPageviewsSteps(ctx: RunContext, filtered: boolean, visit: (view: P
       visit(view);
     }
   }, fromMs, toMs);
-  yield* withExtraWork(scan, () => {
-    const work = derived;
-    derived = 0;
-    return work;
-  });
 }
 
 /**
@@ -213,7 +206,6 @@ function* spanPages(ctx: RunContext): PassSteps<Map<string, SpanPage>> {
   const newVisitor = ctx.scope.kind === 'websites' && ctx.scope.websites.length === 1 ? createVisitorBits() : createDistinct();
   let lastBatch: SessionBatch | null = null;
   let errors = new Set<number>();
-  let derivedErrors = 0;
   const pageOf = (name: string): SpanPage & { index: number } => {
     let page = pages.get(name);
     if (!page) {
@@ -228,7 +220,6 @@ function* spanPages(ctx: RunContext): PassSteps<Map<string, SpanPage>> {
     const page = pageOf(name);
     if (batch !== lastBatch) {
       lastBatch = batch;
-      if (!ctx.traffic.hasDerived(errorDerivation, website, batch.day)) derivedErrors += batch.count * GENERATED_RECORD_WORK;
       errors = erroredPageviews(ctx, website, batch.day);
     }
     page.views += weight;
@@ -256,13 +247,7 @@ function* spanPages(ctx: RunContext): PassSteps<Map<string, SpanPage>> {
     part: (fromMs, toMs) => scanPageviews(ctx, false, visit, fromMs, toMs, serials),
     whole: (website, day) => foldDigestDay(ctx, SPAN_PAGE_DIGEST, website, day, (digest) => foldSpanPages(digest, pageOf, newVisitor)),
   });
-  if (!digested) {
-    yield* withExtraWork(scanPageviewsSteps(ctx, false, visit), () => {
-      const work = derivedErrors;
-      derivedErrors = 0;
-      return work;
-    });
-  }
+  if (!digested) yield* scanPageviewsSteps(ctx, false, visit);
   scanIngested(ctx, ENGAGEMENT_SPANS, { apply: false }, ({ record, visitorKey }) => {
     const name = record.path === '' ? '' : pagePath(record.path);
     if (name === '') return;

@@ -2,8 +2,7 @@ import { errorDerivation, errorFilename, errorStack } from '../../../model/deriv
 import { anonymousIdOf, sessionIdOf } from '../../../model/identity.js';
 import { scanSessionsSteps } from '../../readers/scan.js';
 import { createFirstSelection } from '../../readers/select-first.js';
-import { GENERATED_RECORD_WORK, withExtraWork, type PassSteps } from '../../engine/pass-steps.js';
-import type { SessionBatch } from '../../../model/traffic.js';
+import type { PassSteps } from '../../engine/pass-steps.js';
 import { clientVersionsAt } from '../../readers/client-versions.js';
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { revenueDerivation } from '../../../model/derived/revenue.js';
@@ -256,26 +255,10 @@ function segmentKeyOf(ctx: RunContext, d: number): (e: ErrorRecord) => string {
 
 function* segmentRows(ctx: RunContext): PassSteps<Row[]> {
   const rows: Row[] = [];
-  // The browser versions read a day's device details: derived again, they count its session samples many times over.
-  const details = deviceDetailsOf(ctx.dictionaries);
-  let lastBatch: SessionBatch | null = null;
-  let derived = 0;
-  const countDerived = (e: ErrorRecord): null => {
-    const { source } = e;
-    if (source.kind === 'generated' && source.sessions !== lastBatch) {
-      lastBatch = source.sessions;
-      if (!ctx.traffic.hasDerived(details, e.website, lastBatch.day)) derived += lastBatch.count * GENERATED_RECORD_WORK;
-    }
-    return null;
-  };
-  const tally = tallyErrorsBy(ctx, [countDerived, ...SEGMENT_DIMENSIONS.map((_, d) => segmentKeyOf(ctx, d))]);
-  const tallies = yield* withExtraWork(tally, () => {
-    const work = derived;
-    derived = 0;
-    return work;
-  });
+  // The browser versions read a day's device details: derived again, the day's scan counts them (scanActivitySteps).
+  const tallies = yield* tallyErrorsBy(ctx, SEGMENT_DIMENSIONS.map((_, d) => segmentKeyOf(ctx, d)));
   SEGMENT_DIMENSIONS.forEach((dimension, d) => {
-    const byValue = tallies[d + 1] as Map<string, ErrorTally>;
+    const byValue = tallies[d] as Map<string, ErrorTally>;
     const ranked = [...byValue].sort(([a, x], [b, y]) => y.count - x.count || (a < b ? -1 : a > b ? 1 : 0));
     for (const [value, t] of ranked) rows.push({ dimension, value, errors: t.count, sessions: t.sessions });
   });

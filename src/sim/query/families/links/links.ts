@@ -9,7 +9,7 @@ import { createFieldReader, passesRecord, splitFilters, type SplitFilters } from
 import { OUTGOING_LINKS, type OutgoingLinkRecord } from '../../../ingest/page-events.js';
 import { DAY_MS } from '../../../model/world.js';
 import { scanSessionsSteps, visitorKeyOf } from '../../readers/scan.js';
-import { GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
+import { YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
 import catalogue from './links-catalogue.json' with { type: 'json' };
 
@@ -44,8 +44,8 @@ interface OutboundClick {
  * Visits the outbound clicks in range of the filtered sessions. As the service joins each click
  * to its session's first-seen dimensions, session filters apply to the session and a path filter
  * to the session's entry page; `client_id`, ids, `href` and `text` filters apply to the click.
- * In pieces: yields the session samples read, and those of a day whose clicks it derived again
- * ({@link PassSteps}).
+ * In pieces: yields the session samples read, and what a day's clicks cost when derived again
+ * ({@link scanSessionsSteps} counts it; {@link PassSteps}).
  */
 function* scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'websites') return;
@@ -56,14 +56,11 @@ function* scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => v
   let batchOf: SessionBatch | null = null;
   let clicks: OutboundClicks = EMPTY_CLICKS;
   let next = 0;
-  let derived = 0;
-  const scan = scanSessionsSteps(split.sessions, (batch, i, _matched, visitorKey) => {
+  yield* scanSessionsSteps(split.sessions, (batch, i, _matched, visitorKey) => {
     serial++;
     if (batch !== batchOf) {
       batchOf = batch;
-      const website = websites.get(batch.websiteId) as Website;
-      if (!ctx.traffic.hasDerived(outboundClicks, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
-      clicks = ctx.traffic.derived(outboundClicks, website, batch.day);
+      clicks = ctx.traffic.derived(outboundClicks, websites.get(batch.websiteId) as Website, batch.day);
       next = 0;
     }
     // Clicks are in session order and sessions are visited in order: walk them alongside.
@@ -89,11 +86,6 @@ function* scanOutboundClicks(ctx: RunContext, visit: (click: OutboundClick) => v
       });
       if (passes) visit({ href: link.href, text: link.text, timeMs, visitorKey, sessionKey: serial, weight: batch.weight });
     }
-  });
-  yield* withExtraWork(scan, () => {
-    const work = derived;
-    derived = 0;
-    return work;
   });
   yield* scanIngestedClicks(ctx, split, serial, visit);
 }

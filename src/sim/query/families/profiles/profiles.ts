@@ -208,10 +208,10 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
     if (!countTests.every((t) => passesCount(t, counts[t.field as (typeof COUNT_FIELDS)[number]]))) continue;
     if (nameTests.length > 0 && ![...v.customNames].some((name) => passesFilters({ ...NO_FILTERS, tests: nameTests }, () => name))) continue;
     const { batch, index } = v;
-    const website = websiteOf(ctx, batch);
-    // A day whose details are no longer kept is derived again here: as much work as reading its samples.
-    if (!ctx.traffic.hasDerived(detailsDerivation, website, batch.day)) unreported += batch.count * GENERATED_RECORD_WORK;
-    const details = ctx.traffic.derived(detailsDerivation, website, batch.day);
+    // A day whose details are no longer kept is derived again here, counted as the cache counts it.
+    const before = ctx.traffic.generatedWork();
+    const details = ctx.traffic.derived(detailsDerivation, websiteOf(ctx, batch), batch.day);
+    unreported += (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
     const browser = dimension(ctx, batch, index, 'browser_name');
     const os = dimension(ctx, batch, index, 'os_name');
     const device = dimension(ctx, batch, index, 'device_type');

@@ -16,7 +16,7 @@ import { SESSION_SPREAD_DIGEST, type SessionSpreadDigest } from './session-sprea
 import { SESSION_FLOW_DIGEST, visitTransitions } from './session-flow-digest.js';
 import { DURATION_RANGE_DIGEST, DURATION_RANGES, durationRange } from './duration-range-digest.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
-import { GENERATED_RECORD_WORK, withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
+import { withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-steps.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, scanIdentifiedSessionsSteps, sessionEndOf, visitorIdOf, type WeightedSessionVisitor } from '../../readers/session-identity.js';
@@ -646,27 +646,20 @@ export const sessionTypes: QueryTypeDefinition[] = [
     *steps(ctx) {
       const tracked = trackedBySession(ctx);
       const errorBatches = new Map<SessionBatch, ErrorBatch>();
-      // A day's errors derived again count its session samples many times over.
-      let derived = 0;
+      // A day's errors derived again count as the day's scan counts them (scanSessionsSteps).
       const errorsOf = (batch: SessionBatch): ErrorBatch => {
         let errors = errorBatches.get(batch);
         if (!errors) {
           if (batch.ingested) errors = noErrors(batch);
           else {
-            const website = websiteOf(ctx, batch);
-            if (!ctx.traffic.hasDerived(errorDerivation, website, batch.day)) derived += batch.count * GENERATED_RECORD_WORK;
-            errors = ctx.traffic.derived(errorDerivation, website, batch.day);
+            errors = ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
           }
           errorBatches.set(batch, errors);
         }
         return errors;
       };
       const limit = ctx.limit ?? 10;
-      const top = yield* withExtraWork(rankInterestingSessions(ctx, tracked, errorsOf, ctx.offset + limit), () => {
-        const work = derived;
-        derived = 0;
-        return work;
-      });
+      const top = yield* rankInterestingSessions(ctx, tracked, errorsOf, ctx.offset + limit);
       return top.slice(ctx.offset, ctx.offset + limit).map((r) => interestingRow(ctx, r));
     },
   }),

@@ -1,6 +1,6 @@
 /**
- * `npm run measure:costs`: measures what one day of each query type costs in the synchronous
- * pass that computes its rows session by session, and writes the weights docs/query-types.md
+ * `npm run measure:costs`: measures what one day of each query type costs in the pass that
+ * computes its rows session by session, and writes the weights docs/query-types.md
  * lists (src/sim/query/engine/type-weights.ts). Not a test: the figures are this machine's.
  *
  * For every type over a website with a date range: a warm-up query of a week before the
@@ -8,10 +8,12 @@
  * a page of 10,000 rows) on a large website, whose days and derived records the query's pieces
  * generate before its pass, as they do for any long range. A type that folds per-day digests
  * without filters is asked with a filter that keeps every session, so its session-by-session
- * pass is what is measured. The longest stretch without a yield, divided by the days, is the
- * type's cost of a day; its weight is that cost in {@link UNIT_MS} units, rounded up to a tenth,
+ * pass is what is measured. The CPU time of that query (its days are generated beforehand, so
+ * the pass's), divided by the days, is the type's cost of a day (not the longest stretch without a
+ * yield: a pass runs in pieces, pass-steps.ts, so that is a piece's, printed too); its weight is that cost in {@link UNIT_MS} units, rounded up to a tenth,
  * at least 1. Printed with it: the pass that weight stands for at the longest range a parameter
- * may ask for ({@link MAX_PARAMETER_SITE_DAYS} days of one large website).
+ * may ask for ({@link MAX_PARAMETER_SITE_DAYS} days of one large website), which the work budget
+ * weighs (work-budget.ts).
  *
  *   npm run measure:costs -- [--days 180] [--write]
  */
@@ -56,8 +58,9 @@ const digested = (type: string): boolean => {
   return definition !== undefined && foldsDayDigests(definition);
 };
 
-async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: number, toMs: number): Promise<{ ms: number; ok: boolean }> {
+async function measurePass(site: (typeof SITES)[number], type: string, fromMs: number, toMs: number): Promise<{ ms: number; holdMs: number; ok: boolean }> {
   const holds = watchLoopHolds();
+  const cpu = process.cpuUsage();
   const response = await sim.handle({
     method: 'POST',
     path: '/v1/query',
@@ -65,13 +68,14 @@ async function longestPiece(site: (typeof SITES)[number], type: string, fromMs: 
     headers: { host: 'measure.test', 'content-type': 'application/json', 'x-api-key': site.key },
     body: JSON.stringify({ parameters: [type], startDate: iso(fromMs), endDate: iso(toMs), limit: 10_000, filters: digested(type) ? KEEPS_EVERY_SESSION : [] }),
   });
-  const longest = holds.stop();
+  const used = process.cpuUsage(cpu);
+  const holdMs = holds.stop();
   const ok = response.status === 200 && (JSON.parse(response.body) as { data: { success: boolean }[] }).data[0]?.success === true;
-  return { ms: longest, ok };
+  return { ms: (used.user + used.system) / 1000, holdMs, ok };
 }
 
 // Every session day of the measured range and the warm-up weeks, generated once beforehand.
-for (const site of SITES) await longestPiece(site, 'summary_metrics', end - (days + 7 * 30) * DAY, end);
+for (const site of SITES) await measurePass(site, 'summary_metrics', end - (days + 7 * 30) * DAY, end);
 
 /** `value` rounded up to a tenth. */
 const tenthUp = (value: number): number => Math.ceil(value * 10 - 1e-9) / 10;
@@ -84,6 +88,8 @@ interface Measured {
   site: string;
   /** The pass the weight stands for at {@link MAX_PARAMETER_SITE_DAYS} days. */
   capMs: number;
+  /** The longest piece of the measured pass. */
+  holdMs: number;
 }
 const measured: Measured[] = [];
 let warmUp = 0;
@@ -94,13 +100,13 @@ for (const type of QUERY_TYPE_NAMES) {
     // Each type's warm-up reads its own week, so no type finds another's derived days.
     warmUp = (warmUp + 1) % 30;
     const warmTo = end - (days + warmUp * 7) * DAY;
-    await longestPiece(site, type, warmTo - 6 * DAY, warmTo);
-    const { ms, ok } = await longestPiece(site, type, end - (days - 1) * DAY, end);
+    await measurePass(site, type, warmTo - 6 * DAY, warmTo);
+    const { ms, holdMs, ok } = await measurePass(site, type, end - (days - 1) * DAY, end);
     if (!ok) continue;
     const msPerDay = ms / days;
     const weight = Math.max(1, tenthUp(msPerDay / UNIT_MS));
     const capMs = MAX_PARAMETER_SITE_DAYS * weight * UNIT_MS;
-    measured.push({ type, msPerDay, weight, site: site.id, capMs });
+    measured.push({ type, msPerDay, weight, site: site.id, capMs, holdMs });
     break;
   }
 }
@@ -108,7 +114,7 @@ for (const type of QUERY_TYPE_NAMES) {
 process.stdout.write(`cost of a day of each type read session by session, ${days} days on a large website (unit ${UNIT_MS.toFixed(3)} ms; a parameter may ask for ${MAX_PARAMETER_SITE_DAYS} days):\n`);
 for (const row of [...measured].sort((a, b) => b.msPerDay - a.msPerDay)) {
   process.stdout.write(
-    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${row.weight.toFixed(1).padStart(4)}  pass at ${MAX_PARAMETER_SITE_DAYS} days about ${row.capMs.toFixed(0).padStart(5)} ms  (${row.site})\n`,
+    `  ${row.type.padEnd(40)} ${row.msPerDay.toFixed(3).padStart(7)} ms/day  weight ${row.weight.toFixed(1).padStart(4)}  pass at ${MAX_PARAMETER_SITE_DAYS} days about ${row.capMs.toFixed(0).padStart(5)} ms CPU, longest piece ${row.holdMs.toFixed(0)} ms  (${row.site})\n`,
   );
 }
 if (values.write) {

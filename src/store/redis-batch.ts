@@ -13,6 +13,12 @@
  * (a read of the log or the journal) asks for {@link ScriptBatcher.flush} first: the queue is
  * sent at once, on the same connection, before the call.
  *
+ * Grouped calls: the begins of one batch go as one `begins` operation and its journal entries
+ * as one `journals` ({@link OPERATION_GROUPS}), where the first of them stood in call order, and
+ * their callers are answered there, in call order: Redis numbers the requests with one INCRBY
+ * and reads the log once for all of them, and decodes and runs one operation instead of one per
+ * call.
+ *
  * Bounded work: a script call carries at most {@link MAX_BATCH_OPERATIONS} operations and
  * {@link MAX_BATCH_CHARS} characters of arguments (an operation longer than that goes alone), so
  * a burst of thousands of requests in one turn, or of large logged bodies, becomes several calls
@@ -23,7 +29,7 @@
  * operation in it with the same error, and the next batch is sent: nothing waits for an answer
  * that cannot come.
  */
-import { OPERATIONS, type Operation } from './redis-scripts.js';
+import { COUNTED, OPERATION_GROUPS, OPERATIONS, type Operation, type OperationGroup } from './redis-scripts.js';
 
 /** Operations sent in one script call at most; more wait for the next. */
 export const MAX_BATCH_OPERATIONS = 512;
@@ -40,14 +46,20 @@ export type BatchOutcome = readonly [1, unknown] | readonly [0, string];
 
 /** What the batcher needs: the script call that carries a batch (the store's guarded call), and the queue's bound. */
 export interface ScriptBatcherOptions {
-  /** Sends one batch: ARGV as the `BATCH` script reads it; resolves with one outcome per operation, or rejects for all of them. */
-  send(argv: readonly string[]): Promise<readonly BatchOutcome[]>;
+  /**
+   * Sends one batch: ARGV as the `BATCH` script reads it (`calls`: how many calls it carries, a
+   * group counting each of its calls); resolves with one outcome per operation sent, or rejects
+   * for all of them.
+   */
+  send(argv: readonly string[], calls: number): Promise<readonly BatchOutcome[]>;
   /** How a failed operation rejects (the error Redis answered, in the store's words). */
   failed(said: string): Error;
   /** Operations per script call at most (default {@link MAX_BATCH_OPERATIONS}). */
   readonly maxOperations?: number;
   /** Characters of arguments per script call at most, unless one operation alone has more (default {@link MAX_BATCH_CHARS}). */
   readonly maxChars?: number;
+  /** The operations whose calls in one batch go as one (default {@link OPERATION_GROUPS}). */
+  readonly groups?: Partial<Record<Operation, OperationGroup>>;
 }
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
@@ -63,8 +75,15 @@ export interface ScriptBatcher {
   flush(): void;
   /** Script calls sent (round trips). */
   readonly roundTrips: number;
-  /** Operations sent in them. */
+  /** Calls sent in them (each call of a group counts). */
   readonly operations: number;
+}
+
+/** What one operation of a batch answers: one call, or the calls of one group. */
+interface Sent {
+  readonly calls: readonly Queued[];
+  /** The group the calls went as, when more than one did. */
+  readonly group: OperationGroup | undefined;
 }
 
 interface Queued {
@@ -80,6 +99,7 @@ interface Queued {
 /** Creates the batcher of one store (its counts start at 0). */
 export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
+  const groups = options.groups ?? OPERATION_GROUPS;
   const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
   let queue: Queued[] = [];
   /** The characters of the queued operations' arguments. */
@@ -106,36 +126,47 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
     const batch = queue.slice(0, size);
     queue = queue.slice(size);
     for (const queued of batch) queuedChars -= queued.chars;
-    const argv: string[] = [String(batch.length)];
-    for (const queued of batch) {
-      argv.push(queued.operation);
-      for (const arg of queued.args) argv.push(arg);
+    const sent = groupCalls(batch);
+    const argv: string[] = [String(sent.length)];
+    for (const { calls, group } of sent) {
+      if (group === undefined) {
+        const queued = calls[0]!;
+        argv.push(queued.operation);
+        for (const arg of queued.args) argv.push(arg);
+      } else {
+        const joined = group.join(calls.map((queued) => queued.args));
+        argv.push(group.operation, String(joined.length));
+        for (const arg of joined) argv.push(arg);
+      }
     }
     roundTrips++;
     operations += batch.length;
     inFlight++;
-    let sent: Promise<readonly BatchOutcome[]>;
+    let answer: Promise<readonly BatchOutcome[]>;
     try {
-      sent = options.send(argv);
+      answer = options.send(argv, batch.length);
     } catch (error) {
       // A call that throws instead of rejecting fails its batch the same way, not the batcher.
-      sent = Promise.reject(error);
+      answer = Promise.reject(error);
     }
-    sent.then(
+    answer.then(
       (outcomes) => {
         inFlight--;
         const answered: readonly (BatchOutcome | undefined)[] = Array.isArray(outcomes) ? outcomes : [];
-        batch.forEach((queued, i) => {
+        sent.forEach(({ calls, group }, i) => {
           const outcome = answered[i];
-          if (outcome === undefined) queued.reject(options.failed('no answer for the operation in its batch'));
-          else if (outcome[0] !== 1) queued.reject(options.failed(outcome[1]));
-          else if (queued.answer === undefined) queued.resolve(outcome[1]);
+          if (outcome === undefined) for (const queued of calls) queued.reject(options.failed('no answer for the operation in its batch'));
+          else if (outcome[0] !== 1) for (const queued of calls) queued.reject(options.failed(outcome[1]));
+          else if (group === undefined) settle(calls[0]!, outcome[1]);
           else {
+            let returned: unknown[];
             try {
-              queued.resolve(queued.answer(outcome[1]));
+              returned = group.split(outcome[1], calls.map((queued) => queued.args));
             } catch (error) {
-              queued.reject(error);
+              for (const queued of calls) queued.reject(error);
+              return;
             }
+            calls.forEach((queued, j) => settle(queued, returned[j]));
           }
         });
         schedule();
@@ -146,6 +177,41 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
         schedule();
       },
     );
+  };
+
+  /**
+   * The operations a batch sends: each call alone, except the calls of a grouped operation
+   * ({@link ScriptBatcherOptions.groups}), which go together where the first of them stands.
+   */
+  const groupCalls = (batch: readonly Queued[]): Sent[] => {
+    const sent: { calls: Queued[]; group: OperationGroup | undefined }[] = [];
+    const open = new Map<Operation, { calls: Queued[]; group: OperationGroup | undefined }>();
+    for (const queued of batch) {
+      const group = groups[queued.operation];
+      const joined = group === undefined ? undefined : open.get(queued.operation);
+      if (joined !== undefined) {
+        joined.calls.push(queued);
+        joined.group = group;
+        continue;
+      }
+      const one = { calls: [queued], group: undefined };
+      if (group !== undefined) open.set(queued.operation, one);
+      sent.push(one);
+    }
+    return sent;
+  };
+
+  /** Answers one call with what its operation returned (made into its value by its `answer`). */
+  const settle = (queued: Queued, returned: unknown): void => {
+    if (queued.answer === undefined) {
+      queued.resolve(returned);
+      return;
+    }
+    try {
+      queued.resolve(queued.answer(returned));
+    } catch (error) {
+      queued.reject(error);
+    }
   };
 
   /** Whether the queue holds at least one full call. */
@@ -172,6 +238,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
 
   return {
     run<T>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
+      if (OPERATIONS[operation].args === COUNTED) return Promise.reject(new Error(`${operation} runs only as a group of calls`));
       if (args.length !== OPERATIONS[operation].args) return Promise.reject(new Error(`${operation} takes ${OPERATIONS[operation].args} arguments, not ${args.length}`));
       return new Promise<T>((resolve, reject) => {
         let chars = operation.length;

@@ -209,6 +209,34 @@ return out
 `;
 
 /**
+ * Several begins at once, as {@link BEGIN_BODY} run once per begin in a row would answer them
+ * (one read of the log for all): the requests numbered one after the other, the service ones
+ * given consecutive journal positions, the same last position and commands for each.
+ *
+ * KEYS: req, seq, logn, log. ARGV: the least `after` of the begins, max commands, then 1 or 0
+ * per begin (a service request or not). Returns {first index, first journal position (0 when
+ * none is a service request), last, position1, body1, …}.
+ */
+const BEGINS_BODY = `
+local n = #ARGV - 2
+local services = 0
+for i = 3, #ARGV do if ARGV[i] == '1' then services = services + 1 end end
+local index = redis.call('INCRBY', KEYS[1], n) - n + 1
+local seq = 0
+if services > 0 then seq = redis.call('INCRBY', KEYS[2], services) - services + 1 end
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+local after = tonumber(ARGV[1])
+local out = {index, seq, last}
+if last > after then
+  for _, e in ipairs(redis.call('XRANGE', KEYS[4], s(after + 1), '+', 'COUNT', ARGV[2])) do
+    out[#out + 1] = e[1]
+    out[#out + 1] = e[2][2]
+  end
+end
+return out
+`;
+
+/**
  * Logs one command. Atomic: taking the next position and adding the command under the stream
  * id `<position>-1`, so positions are consecutive and the log holds them in order.
  *
@@ -254,6 +282,19 @@ return n
 const JOURNAL_APPEND_BODY = `
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'appended', 1)
+redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
+return 0
+`;
+
+/**
+ * Several journal entries at once, as {@link JOURNAL_APPEND_BODY} run once per entry in a row
+ * would record them.
+ *
+ * KEYS: journal, journal info. ARGV: capacity, then per entry: the entry (encoded), its instant.
+ */
+const JOURNALS_BODY = `
+for i = 2, #ARGV, 2 do redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i]) end
+redis.call('HINCRBY', KEYS[2], 'appended', (#ARGV - 1) / 2)
 redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
 return 0
 `;
@@ -371,6 +412,9 @@ end
 return {slot, consumed}
 `;
 
+/** An operation's `args` when the call sends their number first (a grouped operation, {@link OPERATION_GROUPS}). */
+export const COUNTED = -1;
+
 /** Every how many window checks idle windows are swept (the `consume` operation), and how many at most per sweep. */
 export const SWEEP_EVERY = 4096;
 export const SWEEP_MAX = 1000;
@@ -409,10 +453,59 @@ export const OPERATIONS = {
   journal: { body: JOURNAL_APPEND_BODY, args: 3, keys: `{base .. 'journal', base .. 'journal:info'}` },
   /** the ordinal's name. */
   ordinal: { body: ORDINAL_BODY, args: 1, keys: `{base .. 'ordinal'}` },
+  /** Counted (see {@link OPERATION_GROUPS}): the least after, max commands, then service 1|0 per begin. */
+  begins: { body: BEGINS_BODY, args: COUNTED, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
+  /** Counted: capacity, then per entry the entry (encoded) and its instant. */
+  journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },
 } as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;
 
 /** The name of an operation {@link BATCH} runs. */
 export type Operation = keyof typeof OPERATIONS;
+
+/**
+ * Several calls of one operation in one batch, sent as one operation of another name: fewer
+ * operations for the batch to carry, decode and run, and for the grouped operation to do once
+ * what each call did (numbering the begins with one INCRBY, reading the log once). A group
+ * stands where its first call stood in the batch, and its calls are answered there, in call
+ * order: Redis ran them at that place, so no answer of a later operation reaches its caller
+ * before theirs (a replica applies the log in order).
+ */
+export interface OperationGroup {
+  /** The operation that runs the calls together: its arguments are counted (the batch sends their number first). */
+  readonly operation: Operation;
+  /** Its arguments, from the calls' own, in call order. */
+  join(calls: readonly (readonly string[])[]): string[];
+  /** What each call would have returned alone, in call order, from what the grouped operation returned. */
+  split(returned: unknown, calls: readonly (readonly string[])[]): unknown[];
+}
+
+/** The operations whose calls in one batch go as one: begins (service 1|0, after, max commands) and journal entries. */
+export const OPERATION_GROUPS: Partial<Record<Operation, OperationGroup>> = {
+  begin: {
+    operation: 'begins',
+    join: (calls) => {
+      let after = Number(calls[0]![1]);
+      for (const call of calls) after = Math.min(after, Number(call[1]));
+      const joined = [String(after), calls[0]![2]!];
+      for (const call of calls) joined.push(call[0]!);
+      return joined;
+    },
+    split: (returned, calls) => {
+      const [first, firstSeq, last, ...commands] = returned as (number | string)[];
+      let seq = Number(firstSeq);
+      return calls.map((call, i) => [Number(first) + i, call[0] === '1' ? seq++ : 0, last, ...commands]);
+    },
+  },
+  journal: {
+    operation: 'journals',
+    join: (calls) => {
+      const joined = [calls[0]![1]!];
+      for (const call of calls) joined.push(call[0]!, call[2]!);
+      return joined;
+    },
+    split: (_returned, calls) => calls.map(() => 0),
+  },
+};
 
 /**
  * Several operations in one script call, in the order given: Redis runs the whole call as one
@@ -422,7 +515,8 @@ export type Operation = keyof typeof OPERATIONS;
  *
  * KEYS: the simulator's key prefix, `{<prefix>}:` (it routes the call on a cluster; every key
  * an operation derives from it carries the same hash tag). ARGV: the number of operations, then
- * per operation its name and its arguments ({@link OPERATIONS}: a fixed number per name).
+ * per operation its name and its arguments ({@link OPERATIONS}: a fixed number per name, or
+ * their number first for a grouped operation, {@link COUNTED}).
  * Returns, as one JSON text (`cjson`: one string for the client to read and `JSON.parse`, not
  * a reply of nested arrays to decode element by element), one pair per operation: [1, what it
  * returned] or [0, the error]; a name it does not know fails the whole call (its arguments
@@ -447,9 +541,15 @@ for o = 1, tonumber(ARGV[1]) do
   local name = ARGV[i]
   local s = shape[name]
   if s == nil then return redis.error_reply('unknown operation ' .. tostring(name)) end
+  local count = s[1]
+  local at = i
+  if count < 0 then
+    count = tonumber(ARGV[i + 1])
+    at = i + 1
+  end
   local a = {}
-  for j = 1, s[1] do a[j] = ARGV[i + j] end
-  i = i + 1 + s[1]
+  for j = 1, count do a[j] = ARGV[at + j] end
+  i = at + 1 + count
   local k, v = s[2](a)
   local ok, result = pcall(run[name], k, v)
   if ok then

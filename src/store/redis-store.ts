@@ -35,7 +35,8 @@
  * Round trips: the operations of a request's hot path (begin, window checks, taking and giving
  * back a lease, a log command, a journal entry, an ordinal) wait for the end of the event-loop
  * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`), at most
- * one batch in flight; the calls that read (the log, the journal, the leases, a window's peek)
+ * one batch in flight, the begins and the journal entries of a batch grouped into one operation
+ * each (`OPERATION_GROUPS` in `redis-scripts.ts`); the calls that read (the log, the journal, the leases, a window's peek)
  * send the queue first, so they see every write asked for before them. Redis runs a batch
  * atomically and each operation as it would run alone in that place, so decisions are the same
  * as one call at a time; `roundTrips` and `operations` count what was sent. A call carries at
@@ -498,10 +499,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   let batchTrips = 0;
   let batchOperations = 0;
   const batcher = createScriptBatcher({
-    send: (argv) =>
+    send: (argv, calls) =>
       call(() => {
         batchTrips++;
-        batchOperations += Number(argv[0]);
+        batchOperations += calls;
         return redis.simBatch(K.base, ...argv);
       }).then((answer) => JSON.parse(answer) as BatchOutcome[]),
     failed: refusedOperation,

@@ -198,6 +198,65 @@ describe('the Redis store batching the calls of one turn', () => {
     await expect(batcher.run('ordinal', ['c'])).resolves.toBe('done');
   });
 
+  it('sends the begins and the journal entries of one turn as one operation each, where the first of them stood, and answers their callers there, in call order', async () => {
+    const sent: (readonly string[])[] = [];
+    const batcher = createScriptBatcher({
+      send: (argv) => {
+        sent.push(argv);
+        // What the grouped operations and the ordinal return: begins from index 7 and journal position 3, log at 5.
+        return Promise.resolve([
+          [1, 'ord'],
+          [1, [7, 3, 5]],
+          [1, 0],
+          [1, 'ord2'],
+        ] satisfies BatchOutcome[]);
+      },
+      failed: (said) => new Error(said),
+    });
+    const settled: string[] = [];
+    const track = <T>(name: string, promise: Promise<T>): Promise<T> => promise.then((value) => (settled.push(name), value));
+    const calls = [
+      track('ordinal a', batcher.run('ordinal', ['a'])),
+      track('begin 1', batcher.run('begin', ['1', '4', '256'])),
+      track('journal 1', batcher.run('journal', ['[1]', '100', '1000'])),
+      track('begin 2', batcher.run('begin', ['0', '5', '256'])),
+      track('ordinal b', batcher.run('ordinal', ['b'])),
+      track('journal 2', batcher.run('journal', ['[2]', '100', '1001'])),
+      track('begin 3', batcher.run('begin', ['1', '5', '256'])),
+    ];
+    const answers = await Promise.all(calls);
+    expect(sent).toEqual([['4', 'ordinal', 'a', 'begins', '5', '4', '256', '1', '0', '1', 'journals', '5', '100', '[1]', '1000', '[2]', '1001', 'ordinal', 'b']]);
+    // Each begin numbered as if run alone in a row; the one control request takes no journal position.
+    expect(answers.slice(1, 4)).toEqual([[7, 3, 5], 0, [8, 0, 5]]);
+    expect(answers[6]).toEqual([9, 4, 5]);
+    expect(settled).toEqual(['ordinal a', 'begin 1', 'begin 2', 'begin 3', 'journal 1', 'journal 2', 'ordinal b']);
+    expect(batcher.operations).toBe(7);
+  });
+
+  it('fails every call of a grouped operation Redis refuses, and only those', async () => {
+    const batcher = createScriptBatcher({
+      send: () => Promise.resolve([[0, 'WRONGTYPE journal'], [1, 'ord']] satisfies BatchOutcome[]),
+      failed: (said) => new Error(`the store answered: ${said}`),
+    });
+    const results = await Promise.allSettled([batcher.run('journal', ['[1]', '100', '1']), batcher.run('journal', ['[2]', '100', '2']), batcher.run('ordinal', ['x'])]);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value))).toEqual(['Error: the store answered: WRONGTYPE journal', 'Error: the store answered: WRONGTYPE journal', 'ord']);
+  });
+
+  it('numbers 16 requests sent at once with consecutive journal positions and request ids, none twice, over two processes sharing the store', async () => {
+    const { sims, stores: own } = await sharing(2);
+    const key = secretOf(sims[0]!, 'key_acme_read');
+    const before = own.map((store) => store.roundTrips);
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => sims[i % 2]!.handle(websites(key))));
+    expect(answers.map((a) => a.status)).toEqual(Array<number>(16).fill(200));
+    const ids = answers.map((a) => a.headers['X-Request-ID']);
+    expect(new Set(ids).size).toBe(16);
+    // Each process numbered its 8 requests in a few round trips (a begin each, grouped), not one per request.
+    own.forEach((store, i) => expect(store.roundTrips - before[i]!).toBeLessThanOrEqual(5));
+    const journal = (await call(sims[1]!, 'GET', '/__sim/journal')).json.entries as (Entry & { requestId: string })[];
+    expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(new Set(journal.map((e) => e.requestId))).toEqual(new Set(ids));
+  });
+
   it('answers a request whose quota check Redis refuses 503 with the reason in the journal, gives its slot back, and admits the other request of the same call', async () => {
     const { sims, stores: [store] } = await sharing(1);
     const sim = sims[0]!;

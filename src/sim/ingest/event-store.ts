@@ -65,13 +65,17 @@ export interface EventReader {
    */
   tallyQuarters(owner: string, fromMs: number, toMs: number, visit: (quarterStartMs: number, count: number) => void): void;
   /**
-   * {@link EventReader.scan} of the events appended since `cursor` last saw the owner's days:
-   * visits, day by day in arrival order, the events of the days [fromMs, toMs] touches at
-   * positions the cursor has not seen, whose time is within the range, and moves the cursor to
-   * the end of each of those days. A fold kept with its cursor is thus brought up to date by
-   * the new events alone.
+   * {@link EventReader.scan} in pieces: visits the same events, yielding how many it visited
+   * every {@link EVENT_SCAN_PIECE} of them (and once at the end), so a caller may let other work
+   * run between pieces; events appended meanwhile to a day not yet finished are visited too.
+   *
+   * With `cursor`, only the events appended since the cursor last saw the owner's days: those
+   * of the days [fromMs, toMs] touches at positions the cursor has not seen (whose time is
+   * within the range), the cursor moved past each piece before it is visited. A fold kept with
+   * its cursor is thus brought up to date by the new events alone, and two scans sharing a
+   * cursor between their pieces visit each event once between them.
    */
-  scanAppended(owner: string, fromMs: number, toMs: number, cursor: EventCursor, visit: (event: TrackedEvent) => void): void;
+  scanSteps(owner: string, fromMs: number, toMs: number, visit: (event: TrackedEvent) => void, cursor?: EventCursor): Generator<number, void, void>;
   /**
    * The latest event time of the owners within [fromMs, toMs], or -Infinity when they hold none
    * there: a binary search per owner and day touched, never one step per event.
@@ -81,6 +85,9 @@ export interface EventReader {
 
 /** How far a fold has read an owner's events: per UTC day, how many of its events it has seen. */
 export type EventCursor = Map<number, number>;
+
+/** Events {@link EventReader.scanSteps} visits between two of its yields. */
+export const EVENT_SCAN_PIECE = 2_000;
 
 /** The length of a quarter hour, ms: every bucket of every time zone is a union of them. */
 export const QUARTER_MS = 900_000;
@@ -203,14 +210,29 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
         }
       }
     },
-    scanAppended(owner, fromMs, toMs, cursor, visit) {
+    *scanSteps(owner, fromMs, toMs, visit, cursor) {
+      let visited = 0;
       for (const [day, list] of daysWithin(owner, fromMs, toMs)) {
-        for (let i = cursor.get(day) ?? 0; i < list.length; i++) {
-          const event = list[i] as TrackedEvent;
-          if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
+        let next = 0;
+        for (;;) {
+          const start = cursor === undefined ? next : (cursor.get(day) ?? 0);
+          if (start >= list.length) break;
+          const end = Math.min(list.length, start + EVENT_SCAN_PIECE - visited);
+          // Claimed before it is visited: a scan sharing the cursor goes on after this piece.
+          cursor?.set(day, end);
+          for (let i = start; i < end; i++) {
+            const event = list[i] as TrackedEvent;
+            if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
+          }
+          visited += end - start;
+          next = end;
+          if (visited >= EVENT_SCAN_PIECE) {
+            yield visited;
+            visited = 0;
+          }
         }
-        cursor.set(day, list.length);
       }
+      if (visited > 0) yield visited;
     },
     tallyQuarters(owner, fromMs, toMs, visit) {
       for (const [day] of daysWithin(owner, fromMs, toMs)) {

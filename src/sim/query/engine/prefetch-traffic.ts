@@ -4,6 +4,9 @@ import { DAY_MS } from '../../model/world.js';
 import { minuteCutOf } from './data-cut.js';
 import { derivationOf, type QueryScope } from './definition.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
+import type { EventReader } from '../../ingest/event-store.js';
+import { PASS_PIECE_RECORDS, TRACKED_EVENT_WORK } from './pass-steps.js';
+import { ownersOf } from './scope-owners.js';
 
 /**
  * Website-days a query may cover and still be answered in one synchronous piece (the hot path:
@@ -46,20 +49,35 @@ export function prefetchSize(parameter: ParameterPlan, scope: QueryScope, now: n
   return range ? (range[1] - range[0] + 1) * scope.websites.length : 0;
 }
 
-/**
- * Whether a parameter is long enough to be answered in pieces: its days generated, then its
- * pass, in pieces. A link's clicks and a monitor's checks are not generated before the pass:
- * their scans count what they generate in the pass's own pieces.
- */
-export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number): boolean {
+/** Whether a parameter covers enough days for its days to be generated in pieces before its pass. */
+function isLongRange(parameter: ParameterPlan, scope: QueryScope, now: number): boolean {
   if (scope.kind === 'websites') return prefetchSize(parameter, scope, now) >= PREFETCH_THRESHOLD;
   const range = passDays(parameter, now);
   return range !== null && range[1] - range[0] + 1 >= PREFETCH_THRESHOLD;
 }
 
+/**
+ * Tracked events (`POST /track`) in a parameter's range from which a type that reads them is
+ * answered in pieces: about a piece of its pass ({@link PASS_PIECE_RECORDS} records, each event
+ * counting {@link TRACKED_EVENT_WORK}).
+ */
+export const LONG_TRACKED_EVENTS = PASS_PIECE_RECORDS / TRACKED_EVENT_WORK;
+
+/**
+ * Whether a parameter is long enough to be answered in pieces: its days generated, then its
+ * pass, in pieces. A link's clicks and a monitor's checks are not generated before the pass:
+ * their scans count what they generate in the pass's own pieces. A type that reads tracked
+ * events is long too when its scope holds {@link LONG_TRACKED_EVENTS} of them on the days of
+ * its range (counted a day at a time, never an event at a time), however short the range.
+ */
+export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number, events: Pick<EventReader, 'countTouching'>): boolean {
+  if (isLongRange(parameter, scope, now)) return true;
+  return parameter.type.readsTrackedEvents && events.countTouching(ownersOf(scope), parameter.fromMs, parameter.toMs) >= LONG_TRACKED_EVENTS;
+}
+
 /** Whether any parameter of the plans is long enough to be answered in pieces. */
-export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number): boolean {
-  return plans.some((plan) => plan.parameters.some((parameter) => isLongParameter(parameter, scope, now)));
+export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number, events: Pick<EventReader, 'countTouching'>): boolean {
+  return plans.some((plan) => plan.parameters.some((parameter) => isLongParameter(parameter, scope, now, events)));
 }
 
 /**
@@ -84,7 +102,7 @@ export async function prefetchTraffic(
   now: number,
   yieldToEventLoop: () => Promise<void>,
 ): Promise<void> {
-  if (scope.kind !== 'websites' || !isLongParameter(parameter, scope, now)) return;
+  if (scope.kind !== 'websites' || !isLongRange(parameter, scope, now)) return;
   const [first, last] = dayRange(parameter, now) as [number, number];
   const derivations: Derivation<unknown>[] = parameter.type.derives.map((source) => derivationOf(source, dictionaries));
   // Derived records of a session that began the day before may fall on the first day: their passes read that day too.

@@ -1,4 +1,5 @@
-import type { TrackedEvent } from '../../ingest/event-store.js';
+import type { EventCursor, TrackedEvent } from '../../ingest/event-store.js';
+import { TRACKED_EVENT_WORK, type PassSteps } from '../engine/pass-steps.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
 import { ownersOf } from '../engine/scope-owners.js';
@@ -17,13 +18,23 @@ export const trackedValue = createFieldReader<TrackedEvent>({
 });
 
 /**
+ * The events of one owner (a website id, or an organization's own) within [fromMs, toMs], in
+ * pieces counted as a pass counts its records ({@link TRACKED_EVENT_WORK} each), unfiltered;
+ * with `cursor`, those appended since it last moved (the event store's `scanSteps`).
+ */
+export function* scanOwnerSteps(ctx: RunContext, owner: string, fromMs: number, toMs: number, visit: (event: TrackedEvent) => void, cursor?: EventCursor): PassSteps<void> {
+  for (const visited of ctx.events.scanSteps(owner, fromMs, toMs, visit, cursor)) yield visited * TRACKED_EVENT_WORK;
+}
+
+/**
  * Visits each event accepted by `POST /track` for the scope's websites (and, for an
  * organization scope, the organization's own events) within the range that passes the
- * filters. Fields a tracked event does not carry (country, browser…) hold the empty string.
+ * filters, in pieces ({@link scanOwnerSteps}). Fields a tracked event does not carry (country,
+ * browser…) hold the empty string.
  */
-export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => void): void {
+export function* scanTrackedSteps(ctx: RunContext, visit: (event: TrackedEvent) => void): PassSteps<void> {
   for (const owner of ownersOf(ctx.scope)) {
-    ctx.events.scan(owner, ctx.fromMs, ctx.toMs, (event) => {
+    yield* scanOwnerSteps(ctx, owner, ctx.fromMs, ctx.toMs, (event) => {
       if (passesFilters(ctx.filters, (field) => trackedValue(event, field))) visit(event);
     });
   }
@@ -35,7 +46,7 @@ export function scanTracked(ctx: RunContext, visit: (event: TrackedEvent) => voi
  * (`createBucketer`): unfiltered, the events are then counted a quarter at a time from the
  * store's sorted times, so the cost follows the quarters, not the events tracked.
  */
-export function countTracked<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<K, number> {
+export function* countTrackedSteps<K>(ctx: RunContext, keyOf: (ms: number) => K): PassSteps<Map<K, number>> {
   const counts = new Map<K, number>();
   if (ctx.filters.tests.length === 0) {
     for (const owner of ownersOf(ctx.scope)) {
@@ -46,7 +57,7 @@ export function countTracked<K>(ctx: RunContext, keyOf: (ms: number) => K): Map<
     }
     return counts;
   }
-  scanTracked(ctx, (event) => {
+  yield* scanTrackedSteps(ctx, (event) => {
     const key = keyOf(event.timestamp);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   });

@@ -10,7 +10,7 @@ import { passesRecord, splitFilters } from '../../readers/record-filters.js';
 import { scanSessionsSteps } from '../../readers/scan.js';
 import type { PassSteps } from '../../engine/pass-steps.js';
 import { sessionIdValue } from '../../readers/session-identity.js';
-import { trackedValue } from '../../readers/tracked-events.js';
+import { scanOwnerSteps, trackedValue } from '../../readers/tracked-events.js';
 import { ownersOf } from '../../engine/scope-owners.js';
 
 export type { EventProperty } from '../../../model/derived/custom-event-details.js';
@@ -60,7 +60,7 @@ const NO_PROPERTIES: readonly EventProperty[] = [];
  */
 export function* scanCustomEvents(ctx: RunContext, visit: (event: EventOccurrence) => void): PassSteps<void> {
   yield* scanGeneratedEvents(ctx, visit);
-  scanTrackedOccurrences(ctx, visit);
+  yield* scanTrackedOccurrences(ctx, visit);
 }
 
 /**
@@ -118,12 +118,12 @@ export function* scanGeneratedEvents(ctx: RunContext, visit: (event: EventOccurr
 }
 
 /**
- * The tracked half of {@link scanCustomEvents}: the events accepted by `POST /track`. With
- * `cursors` (one per owner, kept by the caller), only the events appended since the cursors
- * last moved, which it moves to the end.
+ * The tracked half of {@link scanCustomEvents}: the events accepted by `POST /track`, in pieces.
+ * With `cursors` (one per owner, kept by the caller), only the events appended since the
+ * cursors last moved, which it moves to the end.
  */
-export function scanTrackedOccurrences(ctx: RunContext, visit: (event: EventOccurrence) => void, cursors?: Map<string, EventCursor>): void {
-  scanTrackedEvents(ctx, (event, parsed) => {
+export function* scanTrackedOccurrences(ctx: RunContext, visit: (event: EventOccurrence) => void, cursors?: Map<string, EventCursor>): PassSteps<void> {
+  yield* scanTrackedEvents(ctx, (event, parsed) => {
     const pathCode = event.path === null ? -1 : pathCodeOf(ctx, event.path);
     visit({
       name: event.name,
@@ -176,15 +176,15 @@ function parseProperties(json: string | null): ParsedProperties {
   return { valid: true, properties };
 }
 
-/** Visits the tracked events of the scope in range that pass every filter but `property_key`. */
-function scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed: ParsedProperties) => void, cursors?: Map<string, EventCursor>): void {
+/** Visits the tracked events of the scope in range that pass every filter but `property_key`, in pieces. */
+function* scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed: ParsedProperties) => void, cursors?: Map<string, EventCursor>): PassSteps<void> {
   const plan: FilterPlan = { ...ctx.filters, tests: ctx.filters.tests.filter((t) => t.field !== 'property_key') };
   const each = (event: TrackedEvent): void => {
     if (event.name !== '' && passesFilters(plan, (field) => trackedValue(event, field))) visit(event, parseProperties(event.propertiesJson));
   };
   for (const owner of ownersOf(ctx.scope)) {
     if (!cursors) {
-      ctx.events.scan(owner, ctx.fromMs, ctx.toMs, each);
+      yield* scanOwnerSteps(ctx, owner, ctx.fromMs, ctx.toMs, each);
       continue;
     }
     let cursor = cursors.get(owner);
@@ -192,7 +192,7 @@ function scanTrackedEvents(ctx: RunContext, visit: (event: TrackedEvent, parsed:
       cursor = new Map();
       cursors.set(owner, cursor);
     }
-    ctx.events.scanAppended(owner, ctx.fromMs, ctx.toMs, cursor, each);
+    yield* scanOwnerSteps(ctx, owner, ctx.fromMs, ctx.toMs, each, cursor);
   }
 }
 

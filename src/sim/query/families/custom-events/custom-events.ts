@@ -10,6 +10,7 @@ import { customEventDetails } from '../../../model/derived/custom-event-details.
 import { deviceDetailsOf } from '../../../model/derived/device-details.js';
 import { collectPropertyStats, rankedValues, type PropertyStats } from './event-property-stats.js';
 import type { PassSteps } from '../../engine/pass-steps.js';
+import { createFirstSelection } from '../../readers/select-first.js';
 import { deviceLabel } from '../../engine/labels.js';
 import catalogue from './custom-events-catalogue.json' with { type: 'json' };
 
@@ -127,12 +128,12 @@ function* groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurre
   const fold = ctx.memo<TrackedFold>(`groups:${part}:tracked`, () => ({ tally: new GroupTally(keyOf), cursors: new Map() }));
   let tracked: GroupTally;
   if (fold.tally) {
-    scanTrackedOccurrences(ctx, (event) => fold.tally?.add(event), fold.cursors);
+    yield* scanTrackedOccurrences(ctx, (event) => fold.tally?.add(event), fold.cursors);
     tracked = fold.tally;
     if (tracked.distinct > MAX_FOLD_DISTINCT) fold.tally = null;
   } else {
     tracked = new GroupTally(keyOf);
-    scanTrackedOccurrences(ctx, (event) => tracked.add(event));
+    yield* scanTrackedOccurrences(ctx, (event) => tracked.add(event));
   }
   const groups = new Map<string, EventGroup>();
   for (const key of new Set([...generated.keys(), ...tracked.groups.keys()])) {
@@ -248,13 +249,14 @@ function* cardinalityRows(ctx: RunContext): PassSteps<Row[]> {
     .map((s) => ({ event_name: s.event, property_key: s.key, unique_values: s.raws.size, occurrences: s.total }));
 }
 
-/** The latest events, newest first, paged with the request's limit and offset. */
+/**
+ * The latest events, newest first (ties by name, then as scanned), paged with the request's
+ * limit and offset: only the events up to the page's end are kept, not every event of the range.
+ */
 function* recentRows(ctx: RunContext): PassSteps<Row[]> {
-  const events: EventOccurrence[] = [];
-  yield* scanCustomEvents(ctx, (event) => events.push(event));
-  const order = new Map(events.map((e, i) => [e, i]));
-  events.sort((a, b) => b.timeMs - a.timeMs || compareText(a.name, b.name) || (order.get(a) as number) - (order.get(b) as number));
-  return events.slice(ctx.offset, ctx.offset + (ctx.limit ?? 50)).map((event) => {
+  const latest = createFirstSelection<EventOccurrence>(ctx.offset + (ctx.limit ?? 50), (a, b) => b.timeMs - a.timeMs || compareText(a.name, b.name));
+  yield* scanCustomEvents(ctx, (event) => latest.add(event));
+  return latest.items().slice(ctx.offset).map((event) => {
     const id = identityOf(event);
     return {
       event_name: event.name,

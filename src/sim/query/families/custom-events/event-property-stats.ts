@@ -89,7 +89,7 @@ export function* collectPropertyStats(ctx: RunContext): PassSteps<PropertyStats[
     fold = { pairs: new Map(), cursors: new Map(), held: 0 };
   }
   const tracked = fold;
-  scanTrackedOccurrences(ctx, (occurrence) => {
+  yield* scanTrackedOccurrences(ctx, (occurrence) => {
     tracked.held += addOccurrence(tracked.pairs, occurrence, passesKey);
   }, tracked.cursors);
   const merged: PairStats = new Map();

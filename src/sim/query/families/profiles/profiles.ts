@@ -35,6 +35,7 @@ import {
   visitorIdOf,
 } from '../../readers/session-identity.js';
 import type { TrackedEvent } from '../../../ingest/event-store.js';
+import { scanOwnerSteps } from '../../readers/tracked-events.js';
 import { userAgentOf } from './user-agent.js';
 import catalogue from './profiles-catalogue.json' with { type: 'json' };
 
@@ -109,12 +110,12 @@ function trackedVisitorOf(ctx: RunContext, event: TrackedEvent, byAnonymous: Rea
   return byAnonymous.get(event.anonymousId) ?? (event.websiteId !== null ? ctx.profiles.profileOfAlias(event.websiteId, event.anonymousId) : undefined) ?? event.anonymousId;
 }
 
-/** Tracked (POST /track, /events) events of the scope in range, their names by the visitor they belong to. */
-function trackedByVisitor(ctx: RunContext, byAnonymous: ReadonlyMap<string, string>): Map<string, string[]> {
+/** Tracked (POST /track, /events) events of the scope in range, their names by the visitor they belong to, in pieces. */
+function* trackedByVisitor(ctx: RunContext, byAnonymous: ReadonlyMap<string, string>): PassSteps<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (ctx.scope.kind !== 'websites') return out;
   for (const website of ctx.scope.websites) {
-    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+    yield* scanOwnerSteps(ctx, website.id, ctx.fromMs, ctx.toMs, (event) => {
       const visitor = trackedVisitorOf(ctx, event, byAnonymous);
       if (visitor === null) return;
       const names = out.get(visitor);
@@ -194,7 +195,7 @@ function* profileListRows(ctx: RunContext): PassSteps<Row[]> {
   }
   const byAnonymous = new Map<string, string>();
   for (const [key, v] of visitors) for (const id of v.anonymousIds) byAnonymous.set(id, key);
-  const tracked = trackedByVisitor(ctx, byAnonymous);
+  const tracked = yield* trackedByVisitor(ctx, byAnonymous);
   yield samples.size;
   const countTests = ctx.filters.tests.filter((t) => (COUNT_FIELDS as readonly string[]).includes(t.field));
   const nameTests = ctx.filters.tests.filter((t) => t.field === 'event_name');
@@ -262,14 +263,14 @@ function* visitorSessions(ctx: RunContext): PassSteps<{ batch: SessionBatch; ind
  * linked to it. As live, a visitor without a session id in its activity has no row; without
  * page views its page and device fields are empty.
  */
-function trackedDetailRows(ctx: RunContext, id: string): Row[] {
+function* trackedDetailRows(ctx: RunContext, id: string): PassSteps<Row[]> {
   if (ctx.scope.kind !== 'websites') return [];
   let firstMs = Number.POSITIVE_INFINITY;
   let lastMs = Number.NEGATIVE_INFINITY;
   let profileId = '';
   const sessions = new Set<string>();
   for (const website of ctx.scope.websites) {
-    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+    yield* scanOwnerSteps(ctx, website.id, ctx.fromMs, ctx.toMs, (event) => {
       const linked = event.anonymousId ? ctx.profiles.profileOfAlias(website.id, event.anonymousId) : undefined;
       if (event.profileId !== id && event.anonymousId !== id && linked !== id) return;
       if (event.sessionId) sessions.add(event.sessionId);
@@ -301,7 +302,7 @@ function trackedDetailRows(ctx: RunContext, id: string): Row[] {
 function* profileDetailRows(ctx: RunContext): PassSteps<Row[]> {
   const sessions = yield* visitorSessions(ctx);
   const first = sessions[0];
-  if (!first) return trackedDetailRows(ctx, requestedVisitorId(ctx));
+  if (!first) return yield* trackedDetailRows(ctx, requestedVisitorId(ctx));
   let pageviews = 0;
   let seconds = 0;
   let lastMs = 0;

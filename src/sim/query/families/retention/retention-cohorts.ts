@@ -5,6 +5,7 @@ import { localDate, localDayStart } from '../../engine/dates.js';
 import type { Row, RunContext } from '../../engine/definition.js';
 import { NO_FILTERS, sampleProfileIdOf, scanIdentifiedSessionsSteps } from '../../readers/session-identity.js';
 import type { PassSteps } from '../../engine/pass-steps.js';
+import { scanOwnerSteps } from '../../readers/tracked-events.js';
 
 /**
  * identified_profile_retention: each identified profile activates at its earliest activation
@@ -122,7 +123,7 @@ export function* retentionRows(ctx: RunContext): PassSteps<Row[]> {
     const owners = ctx.scope.websites.map((w) => w.id);
     if (ctx.scope.organizationId !== undefined) owners.push(organizationOwner(ctx.scope.organizationId));
     for (const owner of owners) {
-      ctx.events.scan(owner, cohortStart, scanTo, (event) => {
+      yield* scanOwnerSteps(ctx, owner, cohortStart, scanTo, (event) => {
         if (s.namespace !== null && event.namespace !== s.namespace) return;
         record(event.profileId ?? '', event.name, event.timestamp, 1);
       });

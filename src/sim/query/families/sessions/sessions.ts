@@ -20,7 +20,7 @@ import { withExtraWork, YIELD_RECORDS, type PassSteps } from '../../engine/pass-
 import { deviceLabel } from '../../engine/labels.js';
 import { sessionEventsOf } from '../../readers/session-events.js';
 import { formatDateTime64, scanIdentifiedAndIngestedSessions, scanIdentifiedSessionsSteps, sessionEndOf, visitorIdOf, type WeightedSessionVisitor } from '../../readers/session-identity.js';
-import { countTracked } from '../../readers/tracked-events.js';
+import { countTrackedSteps, scanOwnerSteps } from '../../readers/tracked-events.js';
 import { createFirstSelection } from '../../readers/select-first.js';
 import { groupPageViewsSteps } from '../pages/pages.js';
 import { PAGE_DAY_DIGESTS } from '../pages/page-day-digest.js';
@@ -243,12 +243,12 @@ function* listSessions(ctx: RunContext, out: ListedSession[] = [], fromMs = ctx.
   return out;
 }
 
-/** Custom events (POST /track) of the listed websites' sessions, by session id. */
-function trackedBySession(ctx: RunContext): Map<string, string[]> {
+/** Custom events (POST /track) of the listed websites' sessions, by session id, in pieces. */
+function* trackedBySession(ctx: RunContext): PassSteps<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (ctx.scope.kind !== 'websites') return out;
   for (const website of ctx.scope.websites) {
-    ctx.events.scan(website.id, ctx.fromMs, ctx.toMs, (event) => {
+    yield* scanOwnerSteps(ctx, website.id, ctx.fromMs, ctx.toMs, (event) => {
       if (!event.sessionId) return;
       const names = out.get(event.sessionId) ?? [];
       names.push(event.name);
@@ -473,7 +473,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
         if (matched === 1 && seconds < 10 && custom === 0) bounces += weight;
         events += (2 * matched + custom) * weight;
       });
-      events += countTracked(ctx, () => 0).get(0) ?? 0;
+      events += (yield* countTrackedSteps(ctx, () => 0)).get(0) ?? 0;
       return [
         {
           total_sessions: sessions,
@@ -644,7 +644,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
     paging: 'self',
     readsTrackedEvents: true,
     *steps(ctx) {
-      const tracked = trackedBySession(ctx);
+      const tracked = yield* trackedBySession(ctx);
       const errorBatches = new Map<SessionBatch, ErrorBatch>();
       // A day's errors derived again count as the day's scan counts them (scanSessionsSteps).
       const errorsOf = (batch: SessionBatch): ErrorBatch => {

@@ -9,7 +9,7 @@ import { bucketLabels, createBucketer, localDayStart } from '../../engine/dates.
 import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { activeSecondsOf, customEventsOf, isLiveBounce, pagesOf, visitSessions, visitSessionsSteps, type SessionVisit } from '../../readers/session-visits.js';
-import { countTracked } from '../../readers/tracked-events.js';
+import { countTrackedSteps } from '../../readers/tracked-events.js';
 import catalogue from './summary-catalogue.json' with { type: 'json' };
 
 /** Weighted totals of a group of sessions, under both bounce and duration definitions. */
@@ -128,7 +128,7 @@ function medianDuration(totals: SessionTotals): number {
  */
 function* summaryRow(ctx: RunContext): PassSteps<Row> {
   const totals = (yield* sessionTotals(ctx, () => 0)).get(0);
-  const tracked = countTracked(ctx, () => 0).get(0) ?? 0;
+  const tracked = (yield* countTrackedSteps(ctx, () => 0)).get(0) ?? 0;
   return {
     pageviews: totals?.pageviews ?? 0,
     unique_visitors: totals?.visitors ?? 0,
@@ -147,7 +147,7 @@ function* summaryRow(ctx: RunContext): PassSteps<Row> {
 function* specSummaryRows(ctx: RunContext): PassSteps<Row[]> {
   const bucket = createBucketer(ctx.unit, ctx.timezone);
   const groups = yield* sessionTotals(ctx, bucket);
-  const tracked = countTracked(ctx, bucket);
+  const tracked = yield* countTrackedSteps(ctx, bucket);
   return bucketLabels(ctx.unit, ctx.timezone, ctx.fromMs, ctx.toMs).map((date) => {
     const s = groups.get(date);
     return {

@@ -14,7 +14,7 @@
  * sent at once, on the same connection, before the call.
  *
  * Grouped calls: the begins of one batch go as one `begins` operation and its journal entries
- * as one `journals` ({@link OPERATION_GROUPS}), where the first of them stood in call order, and
+ * as one `journals` (a lone one too: {@link OPERATION_GROUPS}), where the first of them stood in call order, and
  * their callers are answered there, in call order: Redis numbers the requests with one INCRBY
  * and reads the log once for all of them, and decodes and runs one operation instead of one per
  * call.
@@ -29,7 +29,7 @@
  * operation in it with the same error, and the next batch is sent: nothing waits for an answer
  * that cannot come.
  */
-import { COUNTED, OPERATION_GROUPS, OPERATIONS, type Operation, type OperationGroup } from './redis-scripts.js';
+import { COUNTED, OPERATION_GROUPS, OPERATIONS, type Call, type Operation, type OperationGroup } from './redis-scripts.js';
 
 /** Operations sent in one script call at most; more wait for the next. */
 export const MAX_BATCH_OPERATIONS = 512;
@@ -58,19 +58,17 @@ export interface ScriptBatcherOptions {
   readonly maxOperations?: number;
   /** Characters of arguments per script call at most, unless one operation alone has more (default {@link MAX_BATCH_CHARS}). */
   readonly maxChars?: number;
-  /** The operations whose calls in one batch go as one (default {@link OPERATION_GROUPS}). */
-  readonly groups?: Partial<Record<Operation, OperationGroup>>;
 }
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
 export interface ScriptBatcher {
   /**
-   * Queues one operation with its own arguments (as many as {@link OPERATIONS} says: the batch
-   * derives its keys); resolves with what it returned (made into the caller's value by `answer`,
+   * Queues one call with its own arguments (as many as {@link OPERATIONS} or, for a grouped
+   * call, {@link OPERATION_GROUPS} says: the batch derives its keys); resolves with what it returned (made into the caller's value by `answer`,
    * when given, as the batch's answer is read: no promise of its own for that step), rejects
    * with the error of the operation or of its batch (or what `answer` threw).
    */
-  run<T = unknown>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T>;
+  run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T): Promise<T>;
   /** Sends what is queued now, even while a batch is in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
@@ -79,15 +77,20 @@ export interface ScriptBatcher {
   readonly operations: number;
 }
 
+/** The group a call goes in, if it goes grouped. */
+function groupOf(call: Call): OperationGroup | undefined {
+  return Object.hasOwn(OPERATION_GROUPS, call) ? OPERATION_GROUPS[call as keyof typeof OPERATION_GROUPS] : undefined;
+}
+
 /** What one operation of a batch answers: one call, or the calls of one group. */
 interface Sent {
   readonly calls: readonly Queued[];
-  /** The group the calls went as, when more than one did. */
+  /** The group the calls went as, for grouped calls. */
   readonly group: OperationGroup | undefined;
 }
 
 interface Queued {
-  readonly operation: Operation;
+  readonly operation: Call;
   readonly args: readonly string[];
   /** The characters of the operation's name and arguments. */
   readonly chars: number;
@@ -99,7 +102,6 @@ interface Queued {
 /** Creates the batcher of one store (its counts start at 0). */
 export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
-  const groups = options.groups ?? OPERATION_GROUPS;
   const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
   let queue: Queued[] = [];
   /** The characters of the queued operations' arguments. */
@@ -184,19 +186,22 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
    * ({@link ScriptBatcherOptions.groups}), which go together where the first of them stands.
    */
   const groupCalls = (batch: readonly Queued[]): Sent[] => {
-    const sent: { calls: Queued[]; group: OperationGroup | undefined }[] = [];
-    const open = new Map<Operation, { calls: Queued[]; group: OperationGroup | undefined }>();
+    const sent: Sent[] = [];
+    const open = new Map<Call, Queued[]>();
     for (const queued of batch) {
-      const group = groups[queued.operation];
-      const joined = group === undefined ? undefined : open.get(queued.operation);
-      if (joined !== undefined) {
-        joined.calls.push(queued);
-        joined.group = group;
+      const group = groupOf(queued.operation);
+      if (group === undefined) {
+        sent.push({ calls: [queued], group });
         continue;
       }
-      const one = { calls: [queued], group: undefined };
-      if (group !== undefined) open.set(queued.operation, one);
-      sent.push(one);
+      const joined = open.get(queued.operation);
+      if (joined !== undefined) {
+        joined.push(queued);
+        continue;
+      }
+      const calls = [queued];
+      open.set(queued.operation, calls);
+      sent.push({ calls, group });
     }
     return sent;
   };
@@ -238,8 +243,9 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
 
   return {
     run<T>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
-      if (OPERATIONS[operation].args === COUNTED) return Promise.reject(new Error(`${operation} runs only as a group of calls`));
-      if (args.length !== OPERATIONS[operation].args) return Promise.reject(new Error(`${operation} takes ${OPERATIONS[operation].args} arguments, not ${args.length}`));
+      const arity = groupOf(operation)?.args ?? OPERATIONS[operation as Operation].args;
+      if (arity === COUNTED) return Promise.reject(new Error(`${operation} is the operation of grouped calls, not a call`));
+      if (args.length !== arity) return Promise.reject(new Error(`${operation} takes ${arity} arguments, not ${args.length}`));
       return new Promise<T>((resolve, reject) => {
         let chars = operation.length;
         for (const arg of args) chars += arg.length;

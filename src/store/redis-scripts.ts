@@ -185,37 +185,14 @@ return redis.call('ZCOUNT', KEYS[1], s(server_ms()), '+inf')
 `;
 
 /**
- * The start of a request. Atomic: numbering the request, reserving its journal position (for
- * a service request), reading the last log position and the commands after the replica's, so
- * the number, the position and the commands agree.
- *
- * KEYS: req, seq, logn, log. ARGV: 1 for a service request else 0, after, max commands.
- * Returns {index, seq, last, position1, body1, position2, body2, …}.
- */
-const BEGIN_BODY = `
-local index = redis.call('INCR', KEYS[1])
-local seq = 0
-if ARGV[1] == '1' then seq = redis.call('INCR', KEYS[2]) end
-local last = tonumber(redis.call('GET', KEYS[3]) or '0')
-local after = tonumber(ARGV[2])
-local out = {index, seq, last}
-if last > after then
-  for _, e in ipairs(redis.call('XRANGE', KEYS[4], s(after + 1), '+', 'COUNT', ARGV[3])) do
-    out[#out + 1] = e[1]
-    out[#out + 1] = e[2][2]
-  end
-end
-return out
-`;
-
-/**
- * Several begins at once, as {@link BEGIN_BODY} run once per begin in a row would answer them
- * (one read of the log for all): the requests numbered one after the other, the service ones
- * given consecutive journal positions, the same last position and commands for each.
+ * The start of requests (the begins of one batch, {@link OPERATION_GROUPS}). Atomic: numbering
+ * the requests one after the other, reserving consecutive journal positions for the service
+ * ones, reading the last log position and the commands after the least position the replicas
+ * asking had applied, so the numbers, the positions and the commands agree.
  *
  * KEYS: req, seq, logn, log. ARGV: the least `after` of the begins, max commands, then 1 or 0
  * per begin (a service request or not). Returns {first index, first journal position (0 when
- * none is a service request), last, position1, body1, …}.
+ * none is a service request), last, position1, body1, position2, body2, …}.
  */
 const BEGINS_BODY = `
 local n = #ARGV - 2
@@ -272,25 +249,12 @@ return n
 `;
 
 /**
- * Records one journal entry. Atomic: adding it, trimming the journal to exactly its capacity
- * (oldest first), counting it as appended and, on a journal that never started, starting it
- * at the entry's instant.
+ * Records journal entries (those of one batch, {@link OPERATION_GROUPS}). Atomic: adding each,
+ * trimming the journal to exactly its capacity (oldest first), counting them as appended and, on
+ * a journal that never started, starting it at the first entry's instant.
  *
- * KEYS: journal, journal info. ARGV: the entry as `redis-journal-codec.ts` encodes it, capacity,
- * the entry's instant.
- */
-const JOURNAL_APPEND_BODY = `
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'appended', 1)
-redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
-return 0
-`;
-
-/**
- * Several journal entries at once, as {@link JOURNAL_APPEND_BODY} run once per entry in a row
- * would record them.
- *
- * KEYS: journal, journal info. ARGV: capacity, then per entry: the entry (encoded), its instant.
+ * KEYS: journal, journal info. ARGV: capacity, then per entry: the entry as
+ * `redis-journal-codec.ts` encodes it, its instant.
  */
 const JOURNALS_BODY = `
 for i = 2, #ARGV, 2 do redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i]) end
@@ -427,8 +391,6 @@ export const SWEEP_MAX = 1000;
  * The names after `base` are the store's keys (`redis-store.ts`, its key layout).
  */
 export const OPERATIONS = {
-  /** service 1|0, after, max commands. */
-  begin: { body: BEGIN_BODY, args: 3, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
   /** window id, now, limit, windowMs. */
   consume: {
     body: CONSUME_BODY,
@@ -449,13 +411,11 @@ export const OPERATIONS = {
   release: { body: RELEASE_BODY, args: 2, keys: `{base .. 'lease:' .. a[1], base .. 'leases'}` },
   /** the command. */
   append: { body: APPEND_BODY, args: 1, keys: `{base .. 'logn', base .. 'log'}` },
-  /** the entry (encoded), capacity, the entry's instant. */
-  journal: { body: JOURNAL_APPEND_BODY, args: 3, keys: `{base .. 'journal', base .. 'journal:info'}` },
   /** the ordinal's name. */
   ordinal: { body: ORDINAL_BODY, args: 1, keys: `{base .. 'ordinal'}` },
-  /** Counted (see {@link OPERATION_GROUPS}): the least after, max commands, then service 1|0 per begin. */
+  /** Counted, the begins of a batch ({@link OPERATION_GROUPS}): the least after, max commands, then service 1|0 per begin. */
   begins: { body: BEGINS_BODY, args: COUNTED, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
-  /** Counted: capacity, then per entry the entry (encoded) and its instant. */
+  /** Counted, the journal entries of a batch: capacity, then per entry the entry (encoded) and its instant. */
   journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },
 } as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;
 
@@ -463,14 +423,16 @@ export const OPERATIONS = {
 export type Operation = keyof typeof OPERATIONS;
 
 /**
- * Several calls of one operation in one batch, sent as one operation of another name: fewer
- * operations for the batch to carry, decode and run, and for the grouped operation to do once
- * what each call did (numbering the begins with one INCRBY, reading the log once). A group
+ * A call whose calls in one batch go to Redis together, as one operation of another name:
+ * fewer operations for the batch to carry, decode and run, and the operation does once what
+ * each call would do (numbering the begins with one INCRBY, reading the log once). A group
  * stands where its first call stood in the batch, and its calls are answered there, in call
  * order: Redis ran them at that place, so no answer of a later operation reaches its caller
  * before theirs (a replica applies the log in order).
  */
 export interface OperationGroup {
+  /** The arguments one call takes. */
+  readonly args: number;
   /** The operation that runs the calls together: its arguments are counted (the batch sends their number first). */
   readonly operation: Operation;
   /** Its arguments, from the calls' own, in call order. */
@@ -479,9 +441,13 @@ export interface OperationGroup {
   split(returned: unknown, calls: readonly (readonly string[])[]): unknown[];
 }
 
-/** The operations whose calls in one batch go as one: begins (service 1|0, after, max commands) and journal entries. */
-export const OPERATION_GROUPS: Partial<Record<Operation, OperationGroup>> = {
+/**
+ * The calls that go grouped: `begin` (service 1|0, after, max commands; answers {index, seq,
+ * last, position1, body1, …}) and `journal` (the entry encoded, capacity, the entry's instant).
+ */
+export const OPERATION_GROUPS = {
   begin: {
+    args: 3,
     operation: 'begins',
     join: (calls) => {
       let after = Number(calls[0]![1]);
@@ -497,6 +463,7 @@ export const OPERATION_GROUPS: Partial<Record<Operation, OperationGroup>> = {
     },
   },
   journal: {
+    args: 3,
     operation: 'journals',
     join: (calls) => {
       const joined = [calls[0]![1]!];
@@ -505,7 +472,10 @@ export const OPERATION_GROUPS: Partial<Record<Operation, OperationGroup>> = {
     },
     split: (_returned, calls) => calls.map(() => 0),
   },
-};
+} as const satisfies Record<string, OperationGroup>;
+
+/** What the store asks the batch for: an operation, or a call that goes grouped ({@link OPERATION_GROUPS}). */
+export type Call = Operation | keyof typeof OPERATION_GROUPS;
 
 /**
  * Several operations in one script call, in the order given: Redis runs the whole call as one

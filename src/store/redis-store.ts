@@ -508,7 +508,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     failed: refusedOperation,
   });
   /** Runs one operation in the next batch. */
-  const batched = <R, T = R>(operation: scripts.Operation, args: readonly string[], answer?: (returned: R) => T): Promise<T> =>
+  const batched = <R, T = R>(operation: scripts.Call, args: readonly string[], answer?: (returned: R) => T): Promise<T> =>
     batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined);
   const nothing = (): undefined => undefined;
   /**

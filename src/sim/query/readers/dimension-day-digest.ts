@@ -3,6 +3,7 @@ import { SESSION_DIMENSIONS, type SessionBatch, type SessionDimension } from '..
 import { createPairSet } from './pair-set.js';
 import { packLists } from './packed-lists.js';
 import { DAY_DIGEST_PREFIX } from './digest-days.js';
+import { createSlots } from './slots.js';
 
 /**
  * The visits of one website's generated sessions of one UTC day by the code of one session
@@ -25,30 +26,25 @@ export interface DimensionDayDigest {
 
 function digestDay(dimension: SessionDimension, batch: SessionBatch): DimensionDayDigest {
   const column = batch.dims[dimension];
-  const slotOf = new Map<number, number>();
-  const codes: number[] = [];
   const sessions: number[] = [];
   const pageviews: number[] = [];
   const visitorLists: number[][] = [];
+  const codes = createSlots<number>(() => {
+    sessions.push(0);
+    pageviews.push(0);
+    visitorLists.push([]);
+  });
   const seen = createPairSet(1024);
   for (let i = 0; i < batch.count; i++) {
     const code = column[i] as number;
-    let slot = slotOf.get(code);
-    if (slot === undefined) {
-      slot = codes.length;
-      slotOf.set(code, slot);
-      codes.push(code);
-      sessions.push(0);
-      pageviews.push(0);
-      visitorLists.push([]);
-    }
+    const slot = codes.slotOf(code);
     sessions[slot] = (sessions[slot] as number) + 1;
     pageviews[slot] = (pageviews[slot] as number) + (batch.pageOffsets[i + 1] as number) - (batch.pageOffsets[i] as number);
     const visitor = batch.visitor[i] as number;
     if (seen.add(code, visitor)) (visitorLists[slot] as number[]).push(visitor);
   }
   const { offsets: visitorOffsets, values: visitors } = packLists(visitorLists);
-  return { weight: batch.weight, codes: Uint16Array.from(codes), sessions: Uint32Array.from(sessions), pageviews: Uint32Array.from(pageviews), visitorOffsets, visitors };
+  return { weight: batch.weight, codes: Uint16Array.from(codes.keys), sessions: Uint32Array.from(sessions), pageviews: Uint32Array.from(pageviews), visitorOffsets, visitors };
 }
 
 /** The per-day digest of visits by each session dimension: shared with the traffic it is derived from. */

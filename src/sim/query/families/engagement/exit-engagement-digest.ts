@@ -3,6 +3,7 @@ import { engagementDerivation, scrollRangeIndex } from '../../../model/derived/e
 import { createPairSet } from '../../readers/pair-set.js';
 import { packLists } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
+import { createSlots } from '../../readers/slots.js';
 
 /** A path as page_scroll_performance names it: trailing slash trimmed, root becomes ''. */
 export function exitPageName(path: string): string {
@@ -88,10 +89,12 @@ export const EXIT_ENGAGEMENT_DIGEST: Derivation<ExitEngagementDigest> = {
     const scrolled = createDayGroups();
     const ranges = createDayGroups();
     const pages = createDayGroups();
-    const slotOf = new Map<string, number>();
-    const pageNames: string[] = [];
     const pageViews: number[] = [];
     const pageDepthSums: number[] = [];
+    const pageNames = createSlots<string>(() => {
+      pageViews.push(0);
+      pageDepthSums.push(0);
+    });
     for (let i = 0; i < batch.count; i++) {
       const from = batch.pageOffsets[i] as number;
       const to = batch.pageOffsets[i + 1] as number;
@@ -111,14 +114,7 @@ export const EXIT_ENGAGEMENT_DIGEST: Derivation<ExitEngagementDigest> = {
         const raw = paths[batch.pagePaths[p] as number] ?? '';
         if (raw === '') continue;
         const name = exitPageName(raw);
-        let slot = slotOf.get(name);
-        if (slot === undefined) {
-          slot = pageNames.length;
-          slotOf.set(name, slot);
-          pageNames.push(name);
-          pageViews.push(0);
-          pageDepthSums.push(0);
-        }
+        const slot = pageNames.slotOf(name);
         pageViews[slot] = (pageViews[slot] as number) + 1;
         pageDepthSums[slot] = (pageDepthSums[slot] as number) + depth;
         pages.add(slot, i, visitor);
@@ -134,7 +130,7 @@ export const EXIT_ENGAGEMENT_DIGEST: Derivation<ExitEngagementDigest> = {
       depthSum,
       scrolled: scrolled.done(),
       ranges: ranges.done(),
-      pageNames,
+      pageNames: pageNames.keys,
       pageViews: Uint32Array.from(pageViews),
       pageDepthSums: Float64Array.from(pageDepthSums),
       pages: pages.done(),

@@ -2,6 +2,7 @@ import type { Derivation } from '../../../traffic-cache.js';
 import { createPairSet } from '../../readers/pair-set.js';
 import { packLists, packTallies } from '../../readers/packed-lists.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
+import { createSlots } from '../../readers/slots.js';
 
 /**
  * Which views of a session a page breakdown counts: all of them, only its first or last, or
@@ -37,27 +38,22 @@ export interface PageDayDigest {
 
 /** The digest of a day: the day's sessions visited in order, as `groupPageViewsSteps` visits them. */
 function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDigest>['derive']>[0]['sessions']): PageDayDigest {
-  const order: number[] = [];
-  const slotOf = new Map<number, number>();
   const views: number[] = [];
   const sessions: number[] = [];
   const lastSession: number[] = [];
   const visitorLists: number[][] = [];
   const timeLists: Map<number, number>[] = [];
+  const paths = createSlots<number>(() => {
+    views.push(0);
+    sessions.push(0);
+    lastSession.push(-1);
+    visitorLists.push([]);
+    if (mode === 'timed') timeLists.push(new Map());
+  });
   const seen = createPairSet(1024);
   const count = (path: number, session: number, visitor: number, seconds: number): void => {
     if (mode === 'timed' && !(seconds > 1 && seconds < 3600)) return;
-    let slot = slotOf.get(path);
-    if (slot === undefined) {
-      slot = order.length;
-      slotOf.set(path, slot);
-      order.push(path);
-      views.push(0);
-      sessions.push(0);
-      lastSession.push(-1);
-      visitorLists.push([]);
-      if (mode === 'timed') timeLists.push(new Map());
-    }
+    const slot = paths.slotOf(path);
     if (mode === 'timed') {
       const times = timeLists[slot] as Map<number, number>;
       times.set(seconds, (times.get(seconds) ?? 0) + 1);
@@ -84,7 +80,7 @@ function digestDay(mode: PageViewMode, batch: Parameters<Derivation<PageDayDiges
   const [{ offsets: timeOffsets, values: timeValues }, { values: timeCounts }] = packTallies(timeLists);
   return {
     weight: batch.weight,
-    paths: Uint16Array.from(order),
+    paths: Uint16Array.from(paths.keys),
     views: Uint32Array.from(views),
     sessions: Uint32Array.from(sessions),
     visitorOffsets,

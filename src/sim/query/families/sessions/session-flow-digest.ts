@@ -1,6 +1,7 @@
 import type { Derivation } from '../../../traffic-cache.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { DAY_DIGEST_PREFIX } from '../../readers/digest-days.js';
+import { createSlots } from '../../readers/slots.js';
 
 /**
  * The moves from one page to another of one website's generated sessions of one UTC day, as
@@ -36,22 +37,17 @@ export function visitTransitions(batch: SessionBatch, index: number, passes: (pa
 const EVERY_PATH = (): boolean => true;
 
 function digestDay(batch: SessionBatch): SessionFlowDigest {
-  const slotOf = new Map<number, number>();
-  const keys: number[] = [];
   const transitions: number[] = [];
   const sessions: number[] = [];
   const lastSession: number[] = [];
+  const keys = createSlots<number>(() => {
+    transitions.push(0);
+    sessions.push(0);
+    lastSession.push(-1);
+  });
   for (let i = 0; i < batch.count; i++) {
     visitTransitions(batch, i, EVERY_PATH, (key) => {
-      let slot = slotOf.get(key);
-      if (slot === undefined) {
-        slot = keys.length;
-        slotOf.set(key, slot);
-        keys.push(key);
-        transitions.push(0);
-        sessions.push(0);
-        lastSession.push(-1);
-      }
+      const slot = keys.slotOf(key);
       transitions[slot] = (transitions[slot] as number) + 1;
       if (lastSession[slot] !== i) {
         lastSession[slot] = i;
@@ -59,7 +55,7 @@ function digestDay(batch: SessionBatch): SessionFlowDigest {
       }
     });
   }
-  return { weight: batch.weight, keys: Float64Array.from(keys), transitions: Uint32Array.from(transitions), sessions: Uint32Array.from(sessions) };
+  return { weight: batch.weight, keys: Float64Array.from(keys.keys), transitions: Uint32Array.from(transitions), sessions: Uint32Array.from(sessions) };
 }
 
 /** The per-day digest of page-to-page moves: shared with the traffic it is derived from. */

@@ -38,7 +38,9 @@
  * one batch in flight, the begins and the journal entries of a batch grouped into one operation
  * each (`OPERATION_GROUPS` in `redis-scripts.ts`); the calls that read (the log, the journal, the leases, a window's peek)
  * send the queue first, so they see every write asked for before them. Redis runs a batch
- * atomically and each operation as it would run alone in that place, so decisions are the same
+ * atomically and each operation as it would run alone in that place (the calls of a group
+ * where its first call stood: a begin grouped with an earlier one may not see a command logged
+ * between them, as if it had begun first, which concurrent requests may), so decisions are the same
  * as one call at a time; `roundTrips` and `operations` count what was sent. A call carries at
  * most 512 operations and about a megabyte of arguments; a burst beyond goes as several calls in
  * a row. A failed batch (refused, timed out, connection lost) fails every operation in it with

@@ -127,9 +127,12 @@ function* groupEvents(ctx: RunContext, part: string, keyOf: (event: EventOccurre
   });
   const fold = ctx.memo<TrackedFold>(`groups:${part}:tracked`, () => ({ tally: new GroupTally(keyOf), cursors: new Map() }));
   let tracked: GroupTally;
-  if (fold.tally) {
-    yield* scanTrackedOccurrences(ctx, (event) => fold.tally?.add(event), fold.cursors);
-    tracked = fold.tally;
+  // The kept tally as this pass found it: another pass may stop keeping it meanwhile (below),
+  // and this one goes on with the events it claimed.
+  const kept = fold.tally;
+  if (kept) {
+    yield* scanTrackedOccurrences(ctx, (event) => kept.add(event), fold.cursors);
+    tracked = kept;
     if (tracked.distinct > MAX_FOLD_DISTINCT) fold.tally = null;
   } else {
     tracked = new GroupTally(keyOf);

@@ -83,12 +83,11 @@ export function* collectPropertyStats(ctx: RunContext): PassSteps<PropertyStats[
     yield* scanGeneratedEvents(ctx, (occurrence) => addOccurrence(pairs, occurrence, passesKey));
     return pairs;
   });
-  let fold = ctx.memo<TrackedPairs>('property-stats:tracked', () => ({ pairs: new Map(), cursors: new Map(), held: 0 }));
-  if (fold.held > MAX_KEPT_VALUES) {
-    fold.pairs.clear();
-    fold = { pairs: new Map(), cursors: new Map(), held: 0 };
-  }
-  const tracked = fold;
+  // A fold grown past the bound is no longer kept: this run and the next tally afresh. One still
+  // read by a pass in pieces is left whole (that pass holds it), only forgotten here.
+  const kept = ctx.memo<{ fold: TrackedPairs | null }>('property-stats:tracked', () => ({ fold: { pairs: new Map(), cursors: new Map(), held: 0 } }));
+  if (kept.fold !== null && kept.fold.held > MAX_KEPT_VALUES) kept.fold = null;
+  const tracked = kept.fold ?? { pairs: new Map(), cursors: new Map(), held: 0 };
   yield* scanTrackedOccurrences(ctx, (occurrence) => {
     tracked.held += addOccurrence(tracked.pairs, occurrence, passesKey);
   }, tracked.cursors);

@@ -68,11 +68,15 @@ export const LONG_TRACKED_EVENTS = PASS_PIECE_RECORDS / TRACKED_EVENT_WORK;
  * pass, in pieces. A link's clicks and a monitor's checks are not generated before the pass:
  * their scans count what they generate in the pass's own pieces. A type that reads tracked
  * events is long too when its scope holds {@link LONG_TRACKED_EVENTS} of them on the days of
- * its range (counted a day at a time, never an event at a time), however short the range.
+ * its range (up to now for a type observed at now, which reads past its range), counted a day
+ * at a time, never an event at a time, however short the range.
  */
 export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number, events: Pick<EventReader, 'countTouching'>): boolean {
   if (isLongRange(parameter, scope, now)) return true;
-  return parameter.type.readsTrackedEvents && events.countTouching(ownersOf(scope), parameter.fromMs, parameter.toMs) >= LONG_TRACKED_EVENTS;
+  if (!parameter.type.readsTrackedEvents) return false;
+  // A type observed at now (retention) reads the events after its range too, up to now.
+  const toMs = parameter.type.observedAtNow ? Math.max(parameter.toMs, now) : parameter.toMs;
+  return events.countTouching(ownersOf(scope), parameter.fromMs, toMs) >= LONG_TRACKED_EVENTS;
 }
 
 /** Whether any parameter of the plans is long enough to be answered in pieces. */

@@ -182,8 +182,8 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   /**
-   * The operations a batch sends: each call alone, except the calls of a grouped operation
-   * ({@link ScriptBatcherOptions.groups}), which go together where the first of them stands.
+   * The operations a batch sends: each call alone, except the grouped calls
+   * ({@link OPERATION_GROUPS}), which go together where the first of them stands.
    */
   const groupCalls = (batch: readonly Queued[]): Sent[] => {
     const sent: Sent[] = [];
@@ -242,7 +242,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   return {
-    run<T>(operation: Operation, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
+    run<T>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
       const arity = groupOf(operation)?.args ?? OPERATIONS[operation as Operation].args;
       if (arity === COUNTED) return Promise.reject(new Error(`${operation} is the operation of grouped calls, not a call`));
       if (args.length !== arity) return Promise.reject(new Error(`${operation} takes ${arity} arguments, not ${args.length}`));

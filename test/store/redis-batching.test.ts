@@ -233,6 +233,20 @@ describe('the Redis store batching the calls of one turn', () => {
     expect(batcher.operations).toBe(7);
   });
 
+  it('sends a lone begin as a group of one, answered as a begin alone', async () => {
+    const sent: (readonly string[])[] = [];
+    const batcher = createScriptBatcher({
+      send: (argv) => {
+        sent.push(argv);
+        return Promise.resolve([[1, [12, 0, 7, '8-1', '{"k":"noop"}']]] satisfies BatchOutcome[]);
+      },
+      failed: (said) => new Error(said),
+    });
+    expect(await batcher.run('begin', ['0', '7', '256'])).toEqual([12, 0, 7, '8-1', '{"k":"noop"}']);
+    expect(sent).toEqual([['1', 'begins', '3', '7', '256', '0']]);
+    await expect(batcher.run('begins', ['7', '256', '0'])).rejects.toThrow(/operation of grouped calls/);
+  });
+
   it('fails every call of a grouped operation Redis refuses, and only those', async () => {
     const batcher = createScriptBatcher({
       send: () => Promise.resolve([[0, 'WRONGTYPE journal'], [1, 'ord']] satisfies BatchOutcome[]),

@@ -83,14 +83,15 @@ export function* collectPropertyStats(ctx: RunContext): PassSteps<PropertyStats[
     yield* scanGeneratedEvents(ctx, (occurrence) => addOccurrence(pairs, occurrence, passesKey));
     return pairs;
   });
-  // A fold grown past the bound is no longer kept: this run and the next tally afresh. One still
-  // read by a pass in pieces is left whole (that pass holds it), only forgotten here.
+  // A fold grown past the bound is no longer kept, once the run that grew it is over: every
+  // later run tallies afresh. One still read by a pass in pieces is left whole (that pass holds
+  // it), only forgotten here.
   const kept = ctx.memo<{ fold: TrackedPairs | null }>('property-stats:tracked', () => ({ fold: { pairs: new Map(), cursors: new Map(), held: 0 } }));
-  if (kept.fold !== null && kept.fold.held > MAX_KEPT_VALUES) kept.fold = null;
   const tracked = kept.fold ?? { pairs: new Map(), cursors: new Map(), held: 0 };
   yield* scanTrackedOccurrences(ctx, (occurrence) => {
     tracked.held += addOccurrence(tracked.pairs, occurrence, passesKey);
   }, tracked.cursors);
+  if (kept.fold === tracked && tracked.held > MAX_KEPT_VALUES) kept.fold = null;
   const merged: PairStats = new Map();
   for (const [pair, a] of generated) merged.set(pair, { ...a, values: new Map(a.values), raws: new Set(a.raws) });
   for (const [pair, b] of tracked.pairs) {

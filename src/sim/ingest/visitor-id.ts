@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { DAY_MS } from '../model/world.js';
 import { sanitizeText } from './client-id-auth.js';
 
@@ -22,7 +21,7 @@ export function storedVisitorId(
   if (id === '') return '';
   const hashed = anonymize === false ? false : anonymize === 'auto' ? country.toUpperCase() !== 'US' : true;
   if (!hashed) return id;
-  return bytesToHex(sha256(utf8ToBytes(id + dailySalt(seed, Math.floor(timestamp / DAY_MS)))));
+  return sha256Hex(id + dailySalt(seed, Math.floor(timestamp / DAY_MS)));
 }
 
 const salts = new Map<string, string>();
@@ -32,7 +31,7 @@ function dailySalt(seed: string, day: number): string {
   const key = `${seed}\u0000${day}`;
   let salt = salts.get(key);
   if (salt === undefined) {
-    salt = bytesToHex(sha256(utf8ToBytes(`analytics-sim daily salt\u0000${key}`)));
+    salt = sha256Hex(`analytics-sim daily salt\u0000${key}`);
     if (salts.size >= 64) salts.delete(salts.keys().next().value as string);
     salts.set(key, salt);
   }

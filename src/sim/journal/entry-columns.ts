@@ -158,6 +158,9 @@ export function createEntryColumns(capacity: number): EntryColumns {
 
   const slot = (i: number): number => (start + i) % slots;
 
+  /** The last fingerprint kept: a run of the same request (a load test's) keeps one copy of it, not one per entry. */
+  let lastFingerprint = '';
+
   /** The one kept copy of a reason; past {@link MAX_INTERNED_REASONS} distinct ones the table starts again. */
   let lastReason: JournalReason | null = null;
   const intern = (r: JournalReason): JournalReason => {
@@ -230,7 +233,7 @@ export function createEntryColumns(capacity: number): EntryColumns {
     keyId[s] = e.keyId;
     outcome[s] = e.outcome;
     faults[s] = e.faults;
-    fingerprint[s] = e.fingerprint;
+    fingerprint[s] = e.fingerprint === lastFingerprint ? lastFingerprint : (lastFingerprint = e.fingerprint);
     warnings[s] = e.warnings;
     reason[s] = e.reason === null ? null : intern(e.reason);
   };

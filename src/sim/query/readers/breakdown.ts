@@ -2,7 +2,7 @@ import type { SessionDimension } from '../../model/traffic.js';
 import { createDistinct, percentage } from './aggregate.js';
 import { defineQueryType, type QueryTypeDefinition, type QueryTypeSpec, type Row, type RunContext } from '../engine/definition.js';
 import { visitSessions, visitSessionsSteps, type SessionVisit } from './session-visits.js';
-import { allowsDigests, walkDigestDaysSteps } from './digest-days.js';
+import { allowsDigests, foldDigestDay, walkDigestDaysSteps } from './digest-days.js';
 import { runToEnd, type PassSteps } from '../engine/pass-steps.js';
 import { DIMENSION_DAY_DIGESTS, type DimensionDayDigest } from './dimension-day-digest.js';
 import { createVisitorBits } from './visitor-bits.js';
@@ -118,8 +118,9 @@ export function* groupVisitsByCodeSteps<K>(ctx: RunContext, dimension: SessionDi
   yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
-      fold(ctx.traffic.derived(DIMENSION_DAY_DIGESTS[dimension], website, day));
+      const work = foldDigestDay(ctx, DIMENSION_DAY_DIGESTS[dimension], website, day, fold);
       ingested(visit);
+      return work;
     },
   });
   return groups;

@@ -3,7 +3,7 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import { deviceLabel } from '../../engine/labels.js';
 import { visitSessions, type SessionVisit } from '../../readers/session-visits.js';
-import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { allowsDigests, foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
 import { SEGMENT_DAY_DIGEST, SEGMENT_DIMENSIONS, segmentKeyOfs } from './segment-day-digest.js';
 import { breakdownSql, VISITS_FIELDS, defineDimensionBreakdown, groupVisitsBySteps, groupVisitsSteps, labelledRowsSteps, sortByVisitors, visitorShare, visitorTotal, type BreakdownStats, type KeyOf } from '../../readers/breakdown.js';
 import type { PassSteps } from '../../engine/pass-steps.js';
@@ -82,16 +82,18 @@ function* groupSegmentsByDay(ctx: RunContext, keyOfs: readonly KeyOf<string>[]):
   yield* walkDigestDaysSteps(ctx, {
     part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
     whole(website, day, ingested) {
-      const digest = ctx.traffic.derived(SEGMENT_DAY_DIGEST, website, day);
-      const w = digest.weight;
-      for (let d = 0; d < keyOfs.length; d++) {
-        for (let k = digest.offsets[d] as number; k < (digest.offsets[d + 1] as number); k++) {
-          const stats = statsOf(d, digest.keys[k] as string);
-          stats.pageviews += (digest.pageviews[k] as number) * w;
-          stats.sessions += (digest.sessions[k] as number) * w;
+      const work = foldDigestDay(ctx, SEGMENT_DAY_DIGEST, website, day, (digest) => {
+        const w = digest.weight;
+        for (let d = 0; d < keyOfs.length; d++) {
+          for (let k = digest.offsets[d] as number; k < (digest.offsets[d + 1] as number); k++) {
+            const stats = statsOf(d, digest.keys[k] as string);
+            stats.pageviews += (digest.pageviews[k] as number) * w;
+            stats.sessions += (digest.sessions[k] as number) * w;
+          }
         }
-      }
+      });
       ingested(visit);
+      return work;
     },
   });
   return groups;

@@ -3,7 +3,7 @@ import { readCatalogue } from '../../engine/catalogue.js';
 import { declareUnder, defineQueryType, type QueryFamilySpec, type QueryTypeDefinition, type Row, type RunContext } from '../../engine/definition.js';
 import type { SessionBatch } from '../../../model/traffic.js';
 import { visitSessions, visitSessionsSteps, type SessionVisit } from '../../readers/session-visits.js';
-import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { allowsDigests, foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
 import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
@@ -109,8 +109,9 @@ export function* groupPageViewsSteps(ctx: RunContext, mode: 'all' | 'entry' | 'e
     (yield* walkDigestDaysSteps(ctx, {
       part: (fromMs, toMs) => visitSessions(ctx, visit, fromMs, toMs),
       whole(website, day, ingested) {
-        fold(ctx.traffic.derived(PAGE_DAY_DIGESTS[times ? 'timed' : mode], website, day));
+        const work = foldDigestDay(ctx, PAGE_DAY_DIGESTS[times ? 'timed' : mode], website, day, fold);
         ingested(visit);
+        return work;
       },
     }));
   if (!digested) yield* visitSessionsSteps(ctx, visit);

@@ -1,5 +1,5 @@
 import { bounceRate, createDistinct, createRunDistinct, round2 } from '../../readers/aggregate.js';
-import { allowsDigests, walkDigestDaysSteps } from '../../readers/digest-days.js';
+import { allowsDigests, foldDigestDay, walkDigestDaysSteps } from '../../readers/digest-days.js';
 import { runToEnd, type PassSteps } from '../../engine/pass-steps.js';
 import { createValueCounts, type ValueCounts } from '../../readers/value-counts.js';
 import { createVisitorBits } from '../../readers/visitor-bits.js';
@@ -105,9 +105,11 @@ function* countSessionTotals<K>(
           const dayStart = day * DAY_MS;
           const key = keyOf(dayStart);
           if (key !== keyOf(dayStart + DAY_MS - 1)) return visitSessions(ctx, visit, dayStart, dayStart + DAY_MS - 1);
-          const digest = ctx.traffic.derived(SESSION_DAY_DIGEST, website, day);
-          if (digest.sessions > 0) fold(key, digest);
+          const work = foldDigestDay(ctx, SESSION_DAY_DIGEST, website, day, (digest) => {
+            if (digest.sessions > 0) fold(key, digest);
+          });
           ingested(visit);
+          return work;
         },
       },
       fromMs,

@@ -173,6 +173,30 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
     size += events.length;
     chars += added;
   };
+  const scanSteps: EventReader['scanSteps'] = function* (owner, fromMs, toMs, visit, cursor) {
+    let visited = 0;
+    for (const [day, list] of daysWithin(owner, fromMs, toMs)) {
+      let next = 0;
+      for (;;) {
+        const start = cursor === undefined ? next : (cursor.get(day) ?? 0);
+        if (start >= list.length) break;
+        const end = Math.min(list.length, start + EVENT_SCAN_PIECE - visited);
+        // Claimed before it is visited: a scan sharing the cursor goes on after this piece.
+        cursor?.set(day, end);
+        for (let i = start; i < end; i++) {
+          const event = list[i] as TrackedEvent;
+          if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
+        }
+        visited += end - start;
+        next = end;
+        if (visited >= EVENT_SCAN_PIECE) {
+          yield visited;
+          visited = 0;
+        }
+      }
+    }
+    if (visited > 0) yield visited;
+  };
   return {
     limits: bounds,
     get size() {
@@ -204,36 +228,10 @@ export function createEventStore(limits: Partial<EventStoreLimits> = {}, hold: I
     latestWithin: index.latestWithin,
     countOwned: index.countOwned,
     scan(owner, fromMs, toMs, visit) {
-      for (const [, list] of daysWithin(owner, fromMs, toMs)) {
-        for (const event of list) {
-          if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
-        }
-      }
+      // The same scan, its pieces driven to the end at once.
+      for (const piece of scanSteps(owner, fromMs, toMs, visit)) void piece;
     },
-    *scanSteps(owner, fromMs, toMs, visit, cursor) {
-      let visited = 0;
-      for (const [day, list] of daysWithin(owner, fromMs, toMs)) {
-        let next = 0;
-        for (;;) {
-          const start = cursor === undefined ? next : (cursor.get(day) ?? 0);
-          if (start >= list.length) break;
-          const end = Math.min(list.length, start + EVENT_SCAN_PIECE - visited);
-          // Claimed before it is visited: a scan sharing the cursor goes on after this piece.
-          cursor?.set(day, end);
-          for (let i = start; i < end; i++) {
-            const event = list[i] as TrackedEvent;
-            if (event.timestamp >= fromMs && event.timestamp <= toMs) visit(event);
-          }
-          visited += end - start;
-          next = end;
-          if (visited >= EVENT_SCAN_PIECE) {
-            yield visited;
-            visited = 0;
-          }
-        }
-      }
-      if (visited > 0) yield visited;
-    },
+    scanSteps,
     tallyQuarters(owner, fromMs, toMs, visit) {
       for (const [day] of daysWithin(owner, fromMs, toMs)) {
         const times = index.timesOn(owner, day) as SortedTimes;

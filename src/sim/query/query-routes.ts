@@ -386,7 +386,8 @@ export const queryRoutes = [
         return jsonText(`${head}${text}}`);
       };
       const scopeText = lookup?.key ?? scopeKey(scope);
-      if (single && !needsPieces(plans, scope, ctx.now, env.events)) return answered(serializeResult(executeQuery(plans[0] as QueryPlan, scope, env, scopeText)));
+      const tracked = { events: env.events, owners };
+      if (single && !needsPieces(plans, scope, ctx.now, tracked)) return answered(serializeResult(executeQuery(plans[0] as QueryPlan, scope, env, scopeText)));
       // A batch is answered query by query, and a long parameter's days are generated in pieces
       // before its pass, letting other requests run in between. The work keeps the websites it
       // planned with; a change that clears the caches meanwhile (a website's traffic size, a
@@ -394,7 +395,7 @@ export const queryRoutes = [
       const pinned = { ...env, traffic: env.traffic.pin(), cache: env.cache.pin() };
       const pause = (): Promise<void> => ctx.yieldToEventLoop();
       const prepare = (parameter: ParameterPlan): Promise<void> => prefetchTraffic(parameter, scope, pinned.traffic, pinned.dictionaries, ctx.now, pause);
-      const passInPieces = (parameter: ParameterPlan): boolean => isLongParameter(parameter, scope, ctx.now, env.events);
+      const passInPieces = (parameter: ParameterPlan): boolean => isLongParameter(parameter, scope, ctx.now, tracked);
       return (async () => {
         const results: string[] = [];
         for (const plan of plans) {

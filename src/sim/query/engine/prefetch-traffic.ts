@@ -6,7 +6,6 @@ import { derivationOf, type QueryScope } from './definition.js';
 import type { ParameterPlan, QueryPlan } from './plan.js';
 import type { EventReader } from '../../ingest/event-store.js';
 import { PASS_PIECE_RECORDS, TRACKED_EVENT_WORK } from './pass-steps.js';
-import { ownersOf } from './scope-owners.js';
 
 /**
  * Website-days a query may cover and still be answered in one synchronous piece (the hot path:
@@ -71,17 +70,23 @@ export const LONG_TRACKED_EVENTS = PASS_PIECE_RECORDS / TRACKED_EVENT_WORK;
  * its range (up to now for a type observed at now, which reads past its range), counted a day
  * at a time, never an event at a time, however short the range.
  */
-export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number, events: Pick<EventReader, 'countTouching'>): boolean {
+export function isLongParameter(parameter: ParameterPlan, scope: QueryScope, now: number, tracked: TrackedOwners): boolean {
   if (isLongRange(parameter, scope, now)) return true;
   if (!parameter.type.readsTrackedEvents) return false;
   // A type observed at now (retention) reads the events after its range too, up to now.
   const toMs = parameter.type.observedAtNow ? Math.max(parameter.toMs, now) : parameter.toMs;
-  return events.countTouching(ownersOf(scope), parameter.fromMs, toMs) >= LONG_TRACKED_EVENTS;
+  return tracked.events.countTouching(tracked.owners, parameter.fromMs, toMs) >= LONG_TRACKED_EVENTS;
+}
+
+/** The tracked events of a scope's owners (its websites', and an organization's own), as the query route already listed them. */
+export interface TrackedOwners {
+  readonly events: Pick<EventReader, 'countTouching'>;
+  readonly owners: readonly string[];
 }
 
 /** Whether any parameter of the plans is long enough to be answered in pieces. */
-export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number, events: Pick<EventReader, 'countTouching'>): boolean {
-  return plans.some((plan) => plan.parameters.some((parameter) => isLongParameter(parameter, scope, now, events)));
+export function needsPieces(plans: readonly QueryPlan[], scope: QueryScope, now: number, tracked: TrackedOwners): boolean {
+  return plans.some((plan) => plan.parameters.some((parameter) => isLongParameter(parameter, scope, now, tracked)));
 }
 
 /**

@@ -8,8 +8,9 @@
  * a page of 10,000 rows) on a large website, whose days and derived records the query's pieces
  * generate before its pass, as they do for any long range. A type that folds per-day digests
  * without filters is asked with a filter that keeps every session, so its session-by-session
- * pass is what is measured. The CPU time of that query (its days are generated beforehand, so
- * the pass's), divided by the days, is the type's cost of a day (not the longest stretch without a
+ * pass is what is measured. The CPU time of that query (the sessions of its days are generated
+ * beforehand; the records its type derives from them, errors, vitals …, are derived by the
+ * query's own prefetch, so they are in it), divided by the days, is the type's cost of a day (not the longest stretch without a
  * yield: a pass runs in pieces, pass-steps.ts, so that is a piece's, printed too); its weight is that cost in {@link UNIT_MS} units, rounded up to a tenth,
  * at least 1. Printed with it: the pass that weight stands for at the longest range a parameter
  * may ask for ({@link MAX_PARAMETER_SITE_DAYS} days of one large website), which the work budget

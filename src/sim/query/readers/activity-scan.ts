@@ -6,7 +6,7 @@ import { DAY_MS } from '../../model/world.js';
 import type { Derivation } from '../../traffic-cache.js';
 import type { RunContext } from '../engine/definition.js';
 import { passesFilters } from '../engine/filters.js';
-import { GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
+import { GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
 import { createFieldReader, type FieldReaders } from './record-filters.js';
 
 /** Visitor ids of one website fit below this; keys of other websites are offset by it. */
@@ -23,7 +23,7 @@ export interface DayActivity {
   readonly timeMs: Float64Array;
 }
 
-/** One record of derived activity with its session, as {@link scanActivity} visits it. */
+/** One record of derived activity with its session, as {@link scanActivitySteps} visits it. */
 export interface ActivityRecord<T extends DayActivity> {
   website: Website;
   sessions: SessionBatch;
@@ -38,7 +38,7 @@ export interface ActivityRecord<T extends DayActivity> {
   sessionKey: number;
 }
 
-/** How {@link scanActivity} applies the request's filters. */
+/** How {@link scanActivitySteps} applies the request's filters. */
 export interface ActivityFilterOptions<T extends DayActivity> {
   /**
    * False for builders that never apply filters. True: dictionary filters act on the session's
@@ -56,17 +56,8 @@ export interface ActivityFilterOptions<T extends DayActivity> {
  * the day before the range are read too, for records that fall after midnight. Cost grows with
  * the days and samples scanned, never with weights. `visit` gets one record object, updated in
  * place for each record: copy what must outlive the call.
+ * In pieces: yields each website-day's records read ({@link PassSteps}).
  */
-export function scanActivity<T extends DayActivity>(
-  ctx: RunContext,
-  derivation: Derivation<T>,
-  filters: ActivityFilterOptions<T>,
-  visit: (record: ActivityRecord<T>) => void,
-): void {
-  runToEnd(scanActivitySteps(ctx, derivation, filters, visit));
-}
-
-/** {@link scanActivity} in pieces: yields each website-day's records read ({@link PassSteps}). */
 export function* scanActivitySteps<T extends DayActivity>(
   ctx: RunContext,
   derivation: Derivation<T>,

@@ -1,7 +1,7 @@
 import type { Website } from '../../model/entities.js';
 import { DAY_MS } from '../../model/world.js';
 import type { QueryTypeDefinition, RunContext } from '../engine/definition.js';
-import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, runToEnd, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
+import { DIGEST_DAY_WORK, GENERATED_RECORD_WORK, YIELD_RECORDS, type PassSteps } from '../engine/pass-steps.js';
 import type { Derivation } from '../../traffic-cache.js';
 import { ingestedSessions } from './ingested-sessions.js';
 import type { SessionVisit } from './session-visits.js';
@@ -14,7 +14,7 @@ export function foldsDayDigests(type: Pick<QueryTypeDefinition, 'derives'>): boo
   return type.derives.some((source) => typeof source !== 'function' && source.name.startsWith(DAY_DIGEST_PREFIX));
 }
 
-/** What {@link walkDigestDays} hands over, in the order a scan of the range visits sessions. */
+/** What {@link walkDigestDaysSteps} hands over, in the order a scan of the range visits sessions. */
 export interface DigestWalk {
   /** A part of a day the range does not cover whole: visit its sessions in [fromMs, toMs] (`visitSessions`). */
   part(fromMs: number, toMs: number): void;
@@ -42,12 +42,8 @@ export function allowsDigests(ctx: RunContext): boolean {
  * whole day's aggregate exactly as it would have folded the day's sessions one by one answers
  * the same rows, at a cost that follows the days and the aggregate's rows, not the sessions.
  * False, having walked nothing, when the run does not allow digests or its range is empty.
+ * In pieces: yields each day's work ({@link DigestWalk.whole}'s, else {@link DIGEST_DAY_WORK}).
  */
-export function walkDigestDays(ctx: RunContext, walk: DigestWalk, fromMs = ctx.fromMs, toMs = ctx.toMs): boolean {
-  return runToEnd(walkDigestDaysSteps(ctx, walk, fromMs, toMs));
-}
-
-/** {@link walkDigestDays} in pieces: yields each day's work ({@link DigestWalk.whole}'s, else {@link DIGEST_DAY_WORK}). */
 export function* walkDigestDaysSteps(ctx: RunContext, walk: DigestWalk, fromMs = ctx.fromMs, toMs = ctx.toMs): PassSteps<boolean> {
   if (!allowsDigests(ctx) || toMs < fromMs || ctx.scope.kind !== 'websites') return false;
   const website = ctx.scope.websites[0] as Website;

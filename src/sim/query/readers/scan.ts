@@ -127,12 +127,10 @@ export function* scanSessionsSteps(
   if (unreported > 0) yield unreported;
 }
 
-/** Visits every click of the scope's link within the range that passes the filters. */
-export function scanClicks(ctx: RunContext, visit: (batch: ClickBatch, index: number) => void): void {
-  runToEnd(scanClicksSteps(ctx, visit));
-}
-
-/** {@link scanClicks} in pieces: yields the clicks read, and what generating their days cost ({@link PassSteps}). */
+/**
+ * Visits every click of the scope's link within the range that passes the filters, in pieces:
+ * yields the clicks read, and what generating their days cost ({@link PassSteps}).
+ */
 export function* scanClicksSteps(ctx: RunContext, visit: (batch: ClickBatch, index: number) => void): PassSteps<void> {
   if (ctx.scope.kind !== 'link' || ctx.filters.excludesAll) return;
   const [firstDay, lastDay] = dayRange(ctx.fromMs, ctx.toMs);
@@ -158,17 +156,10 @@ export function* scanClicksSteps(ctx: RunContext, visit: (batch: ClickBatch, ind
   if (unreported > 0) yield unreported;
 }
 
-/** Visits every check of the scope's monitor within [fromMs, toMs] that passes the filters. */
-export function scanChecks(
-  ctx: RunContext,
-  visit: (batch: CheckBatch, index: number) => void,
-  fromMs = ctx.fromMs,
-  toMs = ctx.toMs,
-): void {
-  runToEnd(scanChecksSteps(ctx, visit, fromMs, toMs));
-}
-
-/** {@link scanChecks} in pieces: yields the checks read, and what generating their days cost ({@link PassSteps}). */
+/**
+ * Visits every check of the scope's monitor within [fromMs, toMs] that passes the filters, in
+ * pieces: yields the checks read, and what generating their days cost ({@link PassSteps}).
+ */
 export function* scanChecksSteps(
   ctx: RunContext,
   visit: (batch: CheckBatch, index: number) => void,

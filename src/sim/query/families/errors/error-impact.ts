@@ -83,9 +83,10 @@ function* firstPayments(ctx: RunContext, profiles: ReadonlyMap<string, unknown>)
   let unreported = 0;
   for (const website of ctx.scope.websites) {
     for (let day = Math.floor(ctx.fromMs / DAY_MS) - 1; day <= Math.floor(ctx.toMs / DAY_MS); day++) {
-      const kept = ctx.traffic.hasDerived(revenueDerivation, website, day);
+      // A day derived again here counts what the traffic cache generated for it, without reading its sessions again to weigh it.
+      const before = ctx.traffic.generatedWork();
       const revenue = ctx.traffic.derived(revenueDerivation, website, day);
-      unreported += kept ? revenue.count : ctx.traffic.sessions(website, day).count * GENERATED_RECORD_WORK;
+      unreported += revenue.count + (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK;
       if (unreported >= YIELD_RECORDS) {
         yield unreported;
         unreported = 0;

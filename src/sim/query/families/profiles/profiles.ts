@@ -377,7 +377,7 @@ function* profileSessionRows(ctx: RunContext): PassSteps<Row[]> {
     // Each session reads the records of its day (errors, vitals, engagement …), derived here when not kept.
     const before = ctx.traffic.generatedWork();
     rows.push(sessionRow(batch, index, rank));
-    yield ctx.traffic.generatedWork() - before + SESSION_ROW_WORK;
+    yield (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK + SESSION_ROW_WORK;
   }
   return rows.reverse();
   function sessionRow(batch: SessionBatch, index: number, rank: number): Row {
@@ -440,7 +440,7 @@ function* profileRevenueRows(ctx: RunContext): PassSteps<Row[]> {
         created: formatDateTime(created),
       });
     }
-    yield ctx.traffic.generatedWork() - before + 1;
+    yield (ctx.traffic.generatedWork() - before) * GENERATED_RECORD_WORK + 1;
   }
   return rows.sort(
     (a, b) => (b.created as string).localeCompare(a.created as string) || (a.transaction_id as string).localeCompare(b.transaction_id as string),

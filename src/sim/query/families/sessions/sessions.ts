@@ -650,10 +650,7 @@ export const sessionTypes: QueryTypeDefinition[] = [
       const errorsOf = (batch: SessionBatch): ErrorBatch => {
         let errors = errorBatches.get(batch);
         if (!errors) {
-          if (batch.ingested) errors = noErrors(batch);
-          else {
-            errors = ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
-          }
+          errors = batch.ingested ? noErrors(batch) : ctx.traffic.derived(errorDerivation, websiteOf(ctx, batch), batch.day);
           errorBatches.set(batch, errors);
         }
         return errors;

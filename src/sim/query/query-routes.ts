@@ -108,6 +108,13 @@ function warnIgnoredQueryParts(ctx: RouteContext<unknown>, queries: readonly Que
     if (!plan) return;
     if (followsLive(ctx.profile, 'duplicate-ids')) warnSharedResultNames(ctx, plan, prefix);
     plan.filters.slice(0, 20).forEach((filter, j) => {
+      const unapplied = plan.parameters.filter((p) => p.type.appliedFilters !== undefined && !p.type.appliedFilters.includes(filter.field) && allowedFilters(p.type).includes(filter.field));
+      if (unapplied.length > 0) {
+        ctx.warn({
+          field: `${prefix}filters[${j}].field`,
+          message: `Filters on ${filter.field.slice(0, 64)} are listed for ${[...new Set(unapplied.map((p) => p.type.name))].slice(0, 5).join(', ')} but its query applies none on that field, as the service's does: ignored there`,
+        });
+      }
       const refusing = plan.parameters.filter((p) => !allowedFilters(p.type).includes(filter.field));
       const first = refusing[0];
       if (!first) return;

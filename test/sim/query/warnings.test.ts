@@ -22,6 +22,19 @@ describe('what the simulator ignored, said in a Warning header', () => {
   const sim = freshSimulator();
   const key = secretOf(sim, 'key_acme_read');
 
+  it('says a path filter on vitals_overview was ignored, as the service ignores it, and answers the unfiltered rows', async () => {
+    const body = { parameters: ['vitals_overview'], preset: 'last_7d' };
+    const filtered = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...body, filters: [{ field: 'path', op: 'eq', value: '/nowhere' }] } });
+    const plain = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+    expect(filtered.status).toBe(200);
+    expect(filtered.json.data[0].data).toEqual(plain.json.data[0].data);
+    expect(warningsOf(filtered)).toEqual(["filters[0].field: Filters on path are listed for vitals_overview but its query applies none on that field, as the service's does: ignored there"]);
+    // A breakdown applies it: no warning, and no row for a page that has none.
+    const byPage = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { parameters: ['vitals_by_page'], preset: 'last_7d', filters: [{ field: 'path', op: 'eq', value: '/nowhere' }] } });
+    expect(warningsOf(byPage)).toEqual([]);
+    expect(byPage.json.data[0].data).toEqual([]);
+  });
+
   it('answers a clean query with no Warning header', async () => {
     const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
     expect(answer.status).toBe(200);

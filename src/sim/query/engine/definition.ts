@@ -155,6 +155,12 @@ export interface QueryTypeDefinition {
   readonly extraFilters: readonly string[];
   /** Whether the type accepts the 14 global filter fields (every live type does: `allowedFilterFields` is their union with the builder's). */
   readonly commonFilters: boolean;
+  /**
+   * The accepted filter fields its query applies, when not all of them: a live custom-SQL
+   * builder lists the global fields yet applies only its own (or none). A filter on another
+   * accepted field is ignored with a warning. Undefined: every accepted field applies.
+   */
+  readonly appliedFilters: readonly string[] | undefined;
   /** The live builder's `customizable`; undefined when the builder sets none. */
   readonly liveCustomizable: boolean | undefined;
   /** The live builder's own `limit`; undefined when it sets none. */
@@ -225,6 +231,8 @@ export interface QueryTypeSpec {
   readonly olderPublicAccess?: boolean;
   readonly filters?: readonly string[];
   readonly commonFilters?: boolean;
+  /** See {@link QueryTypeDefinition.appliedFilters}. */
+  readonly appliedFilters?: readonly string[];
   readonly customizable?: boolean;
   readonly limit?: number;
   readonly gate?: 'error_tracking';
@@ -279,6 +287,7 @@ export function defineQueryType(spec: QueryTypeSpec): QueryTypeDefinition {
     olderPublicAccess: spec.olderPublicAccess ?? publicAccess,
     extraFilters: spec.filters ?? [],
     commonFilters: spec.commonFilters ?? true,
+    appliedFilters: spec.appliedFilters,
     liveCustomizable: spec.customizable,
     liveLimit: spec.limit,
     customizable: spec.customizable ?? true,

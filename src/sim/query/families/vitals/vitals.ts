@@ -118,16 +118,21 @@ function* dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: 
 
 /**
  * A vitals type: on the older public list; a breakdown (`filtered`) takes the builders' filters
- * and is customizable, the overview and series are not. Its pass reads every value of its range,
+ * and is customizable, the overview and series are not. The overview and series are custom SQL
+ * that applies no filter, though the listing names the global ones: a request filtering them is
+ * told the filter was ignored (`appliedFilters`). Its pass reads every value of its range,
  * so it runs in pieces ({@link PassSteps}). Its fields and meta are in vitals-catalogue.json.
  */
+/** The filters a vitals breakdown accepts besides the global ones (the live `vitalsByDimension` helper's). */
+const VITALS_FILTERS = ["path", "country", "region", "city", "browser_name", "os_name", "device_type"];
+
 function defineVitalsType(spec: { name: string; filtered?: boolean; steps(ctx: RunContext): PassSteps<Row[]> }): QueryTypeDefinition {
   const filtered = spec.filtered === true;
   return defineQueryType({
     name: spec.name,
     family: FAMILY,
     olderPublicAccess: true,
-    ...(filtered ? { filters: ["path", "country", "region", "city", "browser_name", "os_name", "device_type"] } : {}),
+    ...(filtered ? { filters: VITALS_FILTERS } : { appliedFilters: [] }),
     customizable: filtered,
     steps: spec.steps,
   });

@@ -5,9 +5,12 @@ import { journalEntryOf } from './journal/record-exchange.js';
 import { reasonOf } from './journal/refusal-reason.js';
 import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
-import { startExchange, type Answer, type Exchange } from './pipeline/exchange.js';
-import { PUBLIC_PIPELINE } from './pipeline/public-pipeline.js';
-import { runStages, runTimedStages } from './pipeline/run-stages.js';
+import { admissionAsk } from './admission/admission-stages.js';
+import { checkedOf } from './admission/limiter.js';
+import { beginExchange, startExchange, type Admitted, type Answer, type Exchange, type Stage } from './pipeline/exchange.js';
+import { PUBLIC_PIPELINE, PUBLIC_SPLIT } from './pipeline/public-pipeline.js';
+import { runStages, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
+import type { Begin } from './store/shared-store.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
 import { isError, type Reply } from './routing/route.js';
@@ -47,18 +50,81 @@ export interface RequestHandlerParts {
 export function createRequestHandler(parts: RequestHandlerParts): (request: SimRequest, options?: HandleOptions) => Promise<SimResponse> {
   const { core } = parts;
   const { journal, exchanges } = core.admission;
+
+  /**
+   * A fresh exchange at the clock's instant (records the ingestion delay held are visible from
+   * their due instant on), warned of a malformed `traceparent` before any stage runs.
+   */
+  const open = (request: SimRequest, requestId: string, control: boolean, trace: TraceReading): Exchange => {
+    const now = core.clock.now();
+    const state = core.state();
+    state.intake.release(now);
+    const x = startExchange({ request, requestId, now, sim: core, state, match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path) });
+    if (trace.kind === 'malformed') x.warnings.push(trace.warning);
+    return x;
+  };
+
+  /**
+   * With a shared store, the request begins first (numbered, the log caught up), then runs its
+   * chain; `begun` is a begin already made (by {@link beginLate}, which found the log moved).
+   */
+  const beginFirst = async (shared: SharedParts, request: SimRequest, control: boolean, trace: TraceReading, run: RunChain, begun?: Begin): Promise<Started> => {
+    const begin = begun ?? (await shared.store.begin(!control, shared.replica.applied));
+    await shared.replica.catchUp(begin);
+    // The store numbers service requests (seq) and all requests (index), across processes.
+    const x = open(request, control ? parts.controlIds().at(begin.index) : parts.requestIds().at(begin.seq), control, trace);
+    return { seq: begin.seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
+  };
+
+  /**
+   * A service request on a shared store, begun late: the stages that read only the request and
+   * the replica run first (authentication, CORS, faults), then the begin goes with the in-flight
+   * gate's ask (its slot, and the per-key quota with it) as one operation, so an admitted
+   * request costs one round trip before its handler instead of two. The store takes the slot
+   * only if the log has not moved since the replica read: else nothing was taken, the replica
+   * catches up and the request runs again from the start, as one begun first.
+   */
+  const beginLate = async (shared: SharedParts, request: SimRequest, trace: TraceReading, run: RunChain): Promise<Started> => {
+    const after = shared.replica.applied;
+    const x = open(request, '', false, trace);
+    const head = await run(PUBLIC_SPLIT.head, x);
+    const answered = head === null || head.answer !== null;
+    const ask = answered ? null : admissionAsk(x);
+    let begin: Begin;
+    let admitted: Admitted | null = null;
+    if (ask === null) {
+      begin = await shared.store.begin(true, after);
+    } else {
+      const { quota } = ask;
+      const window = quota === null ? null : { id: quota.id, now: x.now, limit: quota.limit, windowMs: quota.windowMs };
+      const both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window });
+      begin = both.begin;
+      const { admission } = both;
+      if (admission !== null) {
+        admitted =
+          'failure' in admission
+            ? { ask, failure: admission.failure }
+            : { ask, slot: admission.slot, checked: admission.decision === null ? undefined : checkedOf(admission.decision, x.now) };
+      }
+    }
+    if (begin.last !== after) return beginFirst(shared, request, false, trace, run, begin);
+    beginExchange(x, parts.requestIds().at(begin.seq), admitted);
+    return { seq: begin.seq, x, outcome: answered ? head : await run(PUBLIC_SPLIT.tail, x) };
+  };
+
   return async (request, options = {}) => {
     const control = isControlPath(request.path);
     const shared = core.shared;
-    let seq: number;
-    let requestId: string;
+    const timings: StageTiming[] | null = options.trace === true && options.timer !== undefined && !control ? [] : null;
+    const run: RunChain = (stages, x) => runChain(stages, x, timings, options.timer);
+    // W3C Trace Context: the service's requests continue the caller's trace (the control plane is the harness, not the service).
+    const trace: TraceReading = control ? NO_TRACE : readTraceParent(request.headers.traceparent);
+    let started: Started;
     if (shared) {
       try {
-        const begin = await shared.store.begin(!control, shared.replica.applied);
-        await shared.replica.catchUp(begin);
-        seq = begin.seq;
-        // The store numbers service requests (seq) and all requests (index), across processes.
-        requestId = control ? parts.controlIds().at(begin.index) : parts.requestIds().at(seq);
+        // Scenarios may draw ordinals from the store in the faults stage, and timed stages are
+        // timed from the begin: those requests begin first.
+        started = !control && timings === null && core.scenarios.idle() ? await beginLate(shared, request, trace, run) : await beginFirst(shared, request, control, trace, run);
       } catch (failure) {
         // No journal position without the store: only the adapter's request log hears why.
         const refusal = serviceUnavailable(failure);
@@ -66,36 +132,20 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       }
     } else {
       const index = parts.numberRequest();
-      seq = control ? 0 : journal.reserve();
-      requestId = control ? parts.controlIds().at(index) : parts.requestIds().at(seq);
+      const seq = control ? 0 : journal.reserve();
+      const x = open(request, control ? parts.controlIds().at(index) : parts.requestIds().at(seq), control, trace);
+      started = { seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
     }
-    const now = core.clock.now();
-    const state = core.state();
-    // Records the ingestion delay held are visible from their due instant on.
-    state.intake.release(now);
-    const x = startExchange({
-      request,
-      requestId,
-      now,
-      sim: core,
-      state,
-      match: (control ? parts.matchControl : parts.matchPublic)(request.method, request.path),
-    });
-    // W3C Trace Context: the service's requests continue the caller's trace (the control plane is the harness, not the service).
-    const trace: TraceReading = control ? NO_TRACE : readTraceParent(request.headers.traceparent);
-    if (trace.kind === 'malformed') x.warnings.push(trace.warning);
-    const timings: StageTiming[] | null = options.trace === true && options.timer !== undefined && !control ? [] : null;
+    const { seq, x, outcome } = started;
     let response: SimResponse;
     let refusedBy = null;
     /** The refusal the client got, as the journal explains it. */
     let refusal: SimError | Drop | null = null;
-    try {
-      const stages = control ? CONTROL_PIPELINE : PUBLIC_PIPELINE;
-      const outcome = timings !== null && options.timer ? await runTimedStages(stages, x, options.timer, timings) : await runStages(stages, x);
+    if (outcome !== null) {
       refusedBy = outcome.refusedBy;
       refusal = refusalOf(outcome.answer, x);
       response = toResponse(outcome.answer, refusal, x);
-    } catch {
+    } else {
       refusal = internalError();
       response = errorResponse(refusal, x.requestId);
     }
@@ -112,6 +162,28 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     if (shared) await shared.store.journal.append(entry).catch(() => undefined);
     return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
   };
+}
+
+/** The shared store and this process's replica of the state. */
+type SharedParts = NonNullable<SimulatorCore['shared']>;
+
+/** Runs stages over an exchange: how the chain ended, or null when a stage threw (a bug, answered 500). */
+type RunChain = (stages: readonly Stage[], x: Exchange) => Promise<ChainOutcome | null>;
+
+/** A request that began: its journal position, its exchange and how its chain ended. */
+interface Started {
+  readonly seq: number;
+  readonly x: Exchange;
+  readonly outcome: ChainOutcome | null;
+}
+
+/** Runs `stages`, timed into `timings` when the adapter exports spans; a stage that throws ends the chain with null. */
+async function runChain(stages: readonly Stage[], x: Exchange, timings: StageTiming[] | null, timer: (() => number) | undefined): Promise<ChainOutcome | null> {
+  try {
+    return timings !== null && timer !== undefined ? await runTimedStages(stages, x, timer, timings) : await runStages(stages, x);
+  } catch {
+    return null;
+  }
 }
 
 const NO_TRACE: TraceReading = { kind: 'none' };

@@ -376,6 +376,33 @@ end
 return {slot, consumed}
 `;
 
+/**
+ * A service request's begin and, when the log holds no position but the one its replica had
+ * applied, the in-flight gate's ask: the slot, and the per-key quota with it when asked
+ * ({@link ACQUIRE_THEN_CONSUME_BODY}), in one step: one round trip where there were two. When
+ * the log moved, nothing is taken (the process catches up and asks again). A failing ask (a key
+ * of the wrong type) leaves the request begun and says why. Runs inside {@link BATCH} only, in
+ * call order (never grouped with other begins: the ask must run where it was called).
+ *
+ * KEYS: the begins' four, then the acquire-then-consume's six. ARGV: after, max commands, then
+ * the acquire's four arguments, 1|0 (a window asked), then the consume's seven. Returns
+ * {begun} (the log moved), {begun, 1, {slot} or {slot, consumed}} or {begun, 0, the error}.
+ */
+const BEGIN_THEN_ADMIT_BODY = `
+local begun = run.begins({KEYS[1], KEYS[2], KEYS[3], KEYS[4]}, {ARGV[1], ARGV[2], '1'})
+if begun[3] ~= tonumber(ARGV[1]) then return {begun} end
+local ok, admitted
+if ARGV[7] == '1' then
+  ok, admitted = pcall(run.acquireThenConsume, {KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]}, {ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14]})
+else
+  ok, admitted = pcall(run.acquire, {KEYS[5], KEYS[6]}, {ARGV[3], ARGV[4], ARGV[5], ARGV[6]})
+  if ok then admitted = {admitted} end
+end
+if ok then return {begun, 1, admitted} end
+if type(admitted) == 'table' then return {begun, 0, tostring(admitted.err or admitted)} end
+return {begun, 0, tostring(admitted)}
+`;
+
 /** An operation's `args` when the call sends their number first (a grouped operation, {@link OPERATION_GROUPS}). */
 export const COUNTED = -1;
 
@@ -415,6 +442,13 @@ export const OPERATIONS = {
   ordinal: { body: ORDINAL_BODY, args: 1, keys: `{base .. 'ordinal'}` },
   /** Counted, the begins of a batch ({@link OPERATION_GROUPS}): the least after, max commands, then service 1|0 per begin. */
   begins: { body: BEGINS_BODY, args: COUNTED, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
+  /** after, max commands, fingerprint, cap, lease, ttlMs, 1|0 (a window asked), window id, now, limit, windowMs (empty without a window). */
+  beginThenAdmit: {
+    body: BEGIN_THEN_ADMIT_BODY,
+    args: 11,
+    keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log', base .. 'lease:' .. a[3], base .. 'leases', base .. 'high', base .. 'checks', base .. 'win:' .. a[8], base .. 'windows'}`,
+    argv: `{a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], base .. 'win:', '${SWEEP_EVERY}', '${SWEEP_MAX}'}`,
+  },
   /** Counted, the journal entries of a batch: capacity, then per entry the entry (encoded) and its instant. */
   journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },
 } as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;

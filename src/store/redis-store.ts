@@ -33,7 +33,8 @@
  * that have been idle a whole window.
  *
  * Round trips: the operations of a request's hot path (begin, window checks, taking and giving
- * back a lease, a log command, a journal entry, an ordinal) wait for the end of the event-loop
+ * back a lease, a log command, a journal entry, an ordinal; a begin with the in-flight gate's
+ * ask, `beginThenAdmit`, is one operation) wait for the end of the event-loop
  * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`), at most
  * one batch in flight, the begins and the journal entries of a batch grouped into one operation
  * each (`OPERATION_GROUPS` in `redis-scripts.ts`); the calls that read (the log, the journal, the leases, a window's peek)
@@ -63,12 +64,15 @@ import {
   type Begin,
   type StoreDataLoss,
   type LoggedCommand,
+  type SharedAdmission,
   type SharedJournal,
   type SharedLeases,
+  type SharedSlot,
   type SharedSettings,
   type SharedStore,
   type SharedWindowDecision,
   type SharedWindows,
+  type WindowAsk,
 } from '../sim/store/shared-store.js';
 import type { WindowUsage } from '../sim/admission/sliding-log.js';
 import * as scripts from './redis-scripts.js';
@@ -572,11 +576,25 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   };
 
   /** A slot the `acquire` operation answered for `lease`: taken (and owned by this process, renewed) or not. */
-  const slotOf = ([acquired, before]: [number, number], lease: string, fingerprint: string): { acquired: boolean; held: number; lease: string | null } => {
+  const slotOf = ([acquired, before]: [number, number], lease: string, fingerprint: string): SharedSlot => {
     if (acquired !== 1) return { acquired: false, held: Number(before), lease: null };
     owned.set(lease, fingerprint);
     return { acquired: true, held: Number(before), lease };
   };
+
+  /** What the `begin` operation answered: the request's numbers and the commands logged after the position asked. */
+  const beginOf = (flat: (number | string)[]): Begin => ({
+    index: Number(flat[0]),
+    seq: Number(flat[1]),
+    last: Number(flat[2]),
+    commands: toCommands(flat, 3),
+  });
+
+  /** What the gate's ask took with a begin: the slot (owned by this process when taken) and the window's decision when one was asked and the slot taken. */
+  const admissionOf = ([slot, consumed]: [[number, number], ConsumeAnswer?], lease: string, fingerprint: string, window: WindowAsk | null): SharedAdmission => ({
+    slot: slotOf(slot, lease, fingerprint),
+    decision: consumed === undefined || window === null ? null : decisionOf(consumed, window.limit),
+  });
 
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
@@ -676,13 +694,24 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         `the store at ${location} (prefix ${prefix}) holds a simulator with ${listed(theirs)}; this process has ${listed(ours)}: use another --store-prefix or the same settings`,
       );
     },
-    begin: (service, after) =>
-      batched('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)], (flat: (number | string)[]): Begin => ({
-        index: Number(flat[0]),
-        seq: Number(flat[1]),
-        last: Number(flat[2]),
-        commands: toCommands(flat, 3),
-      })),
+    begin: (service, after) => batched('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)], beginOf),
+    beginThenAdmit: (after, { fingerprint, cap, window }) => {
+      const lease = `${processId}:${++leaseCount}`;
+      const windowArgs = window === null ? ['0', '', '', '', ''] : ['1', ...consumeArgs(window.id, window.now, window.limit, window.windowMs)];
+      return batched(
+        'beginThenAdmit',
+        [num(after), num(BEGIN_COMMANDS), fingerprint, num(cap), lease, num(leaseTtlMs), ...windowArgs],
+        ([begun, ok, admitted]: [(number | string)[], (0 | 1)?, unknown?]) => ({
+          begin: beginOf(begun),
+          admission:
+            ok === undefined
+              ? null
+              : ok === 1
+                ? admissionOf(admitted as [[number, number], ConsumeAnswer?], lease, fingerprint, window)
+                : { failure: refusedOperation(String(admitted)) },
+        }),
+      );
+    },
     append: (command) => batched('append', [command], Number),
     read: (after, count) =>
       ordered(() => client.xrange(K.log, num(after + 1), '+', 'COUNT', count)).then((entries) =>

@@ -2,7 +2,7 @@ import { hashPresented, presentedKey } from '../auth/authenticate.js';
 import { identityOf } from '../auth/principal.js';
 import { basketError, LIVE_CONCURRENCY_MESSAGE, LIVE_QUOTA_MESSAGE, rateLimited, serviceUnavailable, type SimError } from '../errors.js';
 import { followsLive } from '../profile.js';
-import { CONTINUE, next, respond, type Exchange, type StageResult } from '../pipeline/exchange.js';
+import { CONTINUE, next, respond, type AdmissionAsk, type Admitted, type Exchange, type StageResult } from '../pipeline/exchange.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
 import type { CheckedWindow, InFlightSlot } from './limiter.js';
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
@@ -60,19 +60,31 @@ function limited(x: Exchange): boolean {
 }
 
 /**
+ * What the in-flight gate asks where limits live, or null when it lets the request through
+ * without asking (limits off, OPTIONS, no well-formed secret presented): the fingerprint's slot
+ * under the cap (a scenario's `concurrency` step may lower it) and, when the limiter takes both
+ * in one step (a shared store: one round trip), the per-key quota, the next stage. With a
+ * shared store the run loop may send it with the request's begin (`handle-request.ts`).
+ */
+export function admissionAsk(x: Exchange): AdmissionAsk | null {
+  if (!limited(x) || x.request.method === 'OPTIONS') return null;
+  const fingerprint = presentedFingerprint(x);
+  if (fingerprint === undefined) return null;
+  const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
+  return { fingerprint, cap, quota: x.sim.limiter.acquireThenCheck ? quotaRule(x) : null };
+}
+
+/**
  * SPEC 8.2.2: at most 20 requests in flight per API key, counted by the hash of any
  * well-formed presented secret before the key is resolved. The 21st gets 429 with
  * Retry-After: 1. OPTIONS is exempt; a scenario's `concurrency` step may lower the cap.
  */
 export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
-  if (!limited(x) || x.request.method === 'OPTIONS') return CONTINUE;
-  const fingerprint = presentedFingerprint(x);
-  if (fingerprint === undefined) return CONTINUE;
-  const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
+  if (x.admitted !== null) return judgeAdmitted(x, x.admitted);
+  const ask = admissionAsk(x);
+  if (ask === null) return CONTINUE;
+  const { fingerprint, cap, quota } = ask;
   const { limiter } = x.sim;
-  // The quota is the next stage: a limiter that can take the slot and check the quota in one
-  // step (a shared store: one round trip) checks it now, only if the slot is taken.
-  const quota = limiter.acquireThenCheck ? quotaRule(x) : null;
   if (quota && limiter.acquireThenCheck) {
     return limiter.acquireThenCheck(fingerprint, cap, quota, x.now).then(
       ({ slot, checked }) => takeSlot(x, fingerprint, cap, slot, checked === undefined ? null : { rule: quota, checked }),
@@ -86,6 +98,13 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
     return degrade(failure);
   }
   return pending instanceof Promise ? pending.then((slot) => takeSlot(x, fingerprint, cap, slot, null), degrade) : takeSlot(x, fingerprint, cap, pending, null);
+}
+
+/** The gate's answer the shared store gave with the request's begin, taken as the gate's own. */
+function judgeAdmitted(x: Exchange, admitted: Admitted): StageResult {
+  if ('failure' in admitted) return degrade(admitted.failure);
+  const { fingerprint, cap, quota } = admitted.ask;
+  return takeSlot(x, fingerprint, cap, admitted.slot, quota === null || admitted.checked === undefined ? null : { rule: quota, checked: admitted.checked });
 }
 
 /** Holds the slot taken (and the quota's check made with it), or refuses the request when the gate was full. */

@@ -1,4 +1,4 @@
-import type { SharedStore, SharedWindowDecision } from '../store/shared-store.js';
+import type { SharedSlot, SharedStore, SharedWindowDecision } from '../store/shared-store.js';
 import type { Admission } from './admission.js';
 import type { WindowRule } from './rules.js';
 import type { WindowDecision } from './sliding-log.js';
@@ -12,11 +12,7 @@ export interface CheckedWindow {
 }
 
 /** An in-flight slot asked for: taken or not, how many were held, and the slot's own name (a shared store's lease). */
-export interface InFlightSlot {
-  readonly acquired: boolean;
-  readonly held: number;
-  readonly lease: string | null;
-}
+export type InFlightSlot = SharedSlot;
 
 /**
  * What the admission stages ask of where limits live: check a window, take and give back an
@@ -61,7 +57,7 @@ export function createMemoryLimiter(admission: Admission): Limiter {
 }
 
 /** A shared store's decision as a numbered check (with the instant it was judged at when it is not `now`). */
-function checkedOf(decision: SharedWindowDecision, now: number): CheckedWindow {
+export function checkedOf(decision: SharedWindowDecision, now: number): CheckedWindow {
   return decision.at === now ? { decision, order: decision.order } : { decision, order: decision.order, at: decision.at };
 }
 

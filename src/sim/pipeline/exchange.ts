@@ -4,7 +4,7 @@
  * this module imports none of them, so no stage depends on the list that runs it.
  */
 import type { ErrorDetail } from '../../contract/errors.js';
-import type { CheckedWindow } from '../admission/limiter.js';
+import type { CheckedWindow, InFlightSlot } from '../admission/limiter.js';
 import type { AdmissionRule, WindowRule } from '../admission/rules.js';
 import type { Principal } from '../auth/principal.js';
 import type { Drop, SimError } from '../errors.js';
@@ -26,6 +26,10 @@ import type { SimState } from '../state.js';
  */
 export interface Exchange {
   readonly request: SimRequest;
+  /**
+   * Empty while a request on a shared store runs the stages before it begins
+   * ({@link PipelineStep.beforeBegin}); set when it begins ({@link beginExchange}).
+   */
   readonly requestId: string;
   readonly now: number;
   readonly sim: SimulatorCore;
@@ -57,6 +61,11 @@ export interface Exchange {
    * instead of checking again. Null otherwise.
    */
   readonly quotaChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow | null } | null;
+  /**
+   * The in-flight gate's answer when a shared store gave it with the request's begin (one round
+   * trip for both, `handle-request.ts`): the gate judges it instead of asking. Null otherwise.
+   */
+  readonly admitted: Admitted | null;
   /** The decoded, schema-checked body. */
   readonly body?: unknown;
   /** The query string, validated field by field against the route's schema. */
@@ -95,6 +104,7 @@ export function startExchange(start: ExchangeStart): Exchange {
     inFlight: null,
     inFlightCap: null,
     quotaChecked: null,
+    admitted: null,
     principal: start.principal,
     body: undefined,
     query: undefined,
@@ -103,6 +113,32 @@ export function startExchange(start: ExchangeStart): Exchange {
     input: undefined,
     context: undefined,
   };
+}
+
+/** What the in-flight gate asks where limits live: the presented key's slot under `cap` and, with it, the per-key quota (when the limiter takes both in one step and one applies). */
+export interface AdmissionAsk {
+  readonly fingerprint: string;
+  readonly cap: number;
+  readonly quota: WindowRule | null;
+}
+
+/**
+ * The gate's ask answered with the request's begin: the slot and the quota's check made with it
+ * (undefined when the slot was refused or no quota was asked), or what failed in the store.
+ */
+export type Admitted =
+  | { readonly ask: AdmissionAsk; readonly slot: InFlightSlot; readonly checked: CheckedWindow | null | undefined }
+  | { readonly ask: AdmissionAsk; readonly failure: unknown };
+
+/**
+ * A request on a shared store begins after the stages that only read this process's replica
+ * ({@link PipelineStep.beforeBegin}): its id, and the gate's answer the store gave with the
+ * begin, join the exchange those stages already ran on.
+ */
+export function beginExchange(x: Exchange, requestId: string, admitted: Admitted | null): void {
+  const begun = x as { requestId: string; admitted: Admitted | null };
+  begun.requestId = requestId;
+  begun.admitted = admitted;
 }
 
 /** What a stage may add to the exchange. */
@@ -163,11 +199,24 @@ export function respond(answer: Answer, refusedBy?: Refusal): Respond {
 export interface PipelineStep {
   readonly stage: Stage;
   readonly replay: 'run' | 'skip' | Stage;
+  /**
+   * The step reads only the request and this process's replica (no store, no request id): with
+   * a shared store, a request may run it before it begins, and runs it again if the log moved
+   * meanwhile. Such steps come first.
+   */
+  readonly beforeBegin?: true;
 }
 
 /** The stages a request runs through where it arrives. */
 export function servingStages(steps: readonly PipelineStep[]): readonly Stage[] {
   return steps.map((step) => step.stage);
+}
+
+/** The serving stages a request may run before it begins (the leading `beforeBegin` steps), and the rest. */
+export function splitAtBegin(steps: readonly PipelineStep[]): { readonly head: readonly Stage[]; readonly tail: readonly Stage[] } {
+  const at = steps.findIndex((step) => step.beforeBegin !== true);
+  const cut = at < 0 ? steps.length : at;
+  return { head: servingStages(steps.slice(0, cut)), tail: servingStages(steps.slice(cut)) };
 }
 
 /** The stages every process runs when it applies a logged request. */

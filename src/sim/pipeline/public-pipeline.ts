@@ -2,7 +2,7 @@ import { enforceEndpointLimit, enforceKeyQuota, enforceRouteWindow, gateInFlight
 import { authenticateRequest } from '../auth/authenticate-stage.js';
 import { applyCors } from '../cors/cors-stage.js';
 import { injectFault, planFaults } from '../faults/fault-stages.js';
-import { replayStages, servingStages, type PipelineStep, type Stage } from './exchange.js';
+import { replayStages, servingStages, splitAtBegin, type PipelineStep, type Stage } from './exchange.js';
 import {
   answerUnmatched,
   authorizeRoute,
@@ -31,10 +31,10 @@ import {
  * already decided those.
  */
 const PUBLIC_STEPS: readonly PipelineStep[] = [
-  { stage: authenticateRequest, replay: 'skip' }, //  who: API key, session cookie or anonymous (auth/authenticate-stage.ts)
-  { stage: applyCors, replay: 'skip' }, //            CORS headers; preflights answered 204 (cors/cors-stage.ts)
-  { stage: planFaults, replay: 'skip' }, //           what running scenarios do to this request (faults/fault-stages.ts)
-  { stage: injectFault, replay: 'skip' }, //          a scenario's 429/503/error/reset (faults/fault-stages.ts)
+  { stage: authenticateRequest, replay: 'skip', beforeBegin: true }, //  who: API key, session cookie or anonymous (auth/authenticate-stage.ts)
+  { stage: applyCors, replay: 'skip', beforeBegin: true }, //            CORS headers; preflights answered 204 (cors/cors-stage.ts)
+  { stage: planFaults, replay: 'skip', beforeBegin: true }, //           what running scenarios do to this request (faults/fault-stages.ts)
+  { stage: injectFault, replay: 'skip', beforeBegin: true }, //          a scenario's 429/503/error/reset (faults/fault-stages.ts)
   { stage: gateInFlight, replay: 'skip' }, //         at most 20 in flight per key (admission/admission-stages.ts)
   { stage: enforceKeyQuota, replay: 'skip' }, //      the rolling per-key quota (admission/admission-stages.ts)
   { stage: answerUnmatched, replay: 'skip' }, //      404 / 405 (pipeline/route-stages.ts)
@@ -52,6 +52,13 @@ const PUBLIC_STEPS: readonly PipelineStep[] = [
 
 /** The public chain where a request arrives. */
 export const PUBLIC_PIPELINE: readonly Stage[] = servingStages(PUBLIC_STEPS);
+
+/**
+ * The public chain split where a request on a shared store begins: the head (authentication,
+ * CORS, faults) reads only the request and the replica, so it may run first and the begin go
+ * with the in-flight gate's ask, the tail's first stage (`handle-request.ts`).
+ */
+export const PUBLIC_SPLIT = splitAtBegin(PUBLIC_STEPS);
 
 /** The public chain every process runs to apply a logged request (see {@link PUBLIC_STEPS}). */
 export const PUBLIC_REPLAY: readonly Stage[] = replayStages(PUBLIC_STEPS);

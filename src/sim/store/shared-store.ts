@@ -35,6 +35,15 @@ export interface SharedStore {
    * position logged.
    */
   begin(service: boolean, after: number): Promise<Begin>;
+  /**
+   * A service request's begin (as {@link begin}) and, only when the log holds no position but
+   * `after` (the replica this process read the request against is the log's), the in-flight
+   * gate's ask in the same atomic step: the slot, then the window when given (as
+   * {@link SharedLeases.acquireThenConsume}). `admission` is null when the log moved: nothing
+   * was taken, the caller catches up and asks again. A failure of the ask alone leaves the
+   * request begun (`failure`).
+   */
+  beginThenAdmit(after: number, ask: SharedAdmissionAsk): Promise<{ begin: Begin; admission: SharedAdmission | null }>;
   /** Appends one command to the log; resolves with its position (consecutive integers from 1). */
   append(command: string): Promise<number>;
   /** Commands logged after position `after`, oldest first, at most `count`. */
@@ -129,6 +138,23 @@ export interface WindowAsk {
   readonly windowMs: number;
 }
 
+/** The in-flight gate's ask sent with a request's begin: the fingerprint's slot under `cap`, then the window when given. */
+export interface SharedAdmissionAsk {
+  readonly fingerprint: string;
+  readonly cap: number;
+  readonly window: WindowAsk | null;
+}
+
+/** A slot asked of the store: taken or not, how many were held before, and the lease when taken. */
+export interface SharedSlot {
+  readonly acquired: boolean;
+  readonly held: number;
+  readonly lease: string | null;
+}
+
+/** What {@link SharedStore.beginThenAdmit} took: the slot and the window's decision (null when the slot was refused or no window was asked), or what failed. */
+export type SharedAdmission = { readonly slot: SharedSlot; readonly decision: SharedWindowDecision | null } | { readonly failure: Error };
+
 /** The in-flight leases of the SPEC 8.2.2 concurrency cap, per presented-secret fingerprint. */
 export interface SharedLeases {
   /**
@@ -136,13 +162,13 @@ export interface SharedLeases {
    * few seconds unless renewed: the store renews the leases of this process until they are
    * released, so a dead process's leases free themselves.
    */
-  acquire(fingerprint: string, cap: number): Promise<{ acquired: boolean; held: number; lease: string | null }>;
+  acquire(fingerprint: string, cap: number): Promise<SharedSlot>;
   /**
    * Takes a slot as `acquire` does and, only when it is taken, checks and records one request in
    * a window as {@link SharedWindows.consume} does, in one atomic step (`decision` is null when
    * the slot was refused).
    */
-  acquireThenConsume(fingerprint: string, cap: number, window: WindowAsk): Promise<{ slot: { acquired: boolean; held: number; lease: string | null }; decision: SharedWindowDecision | null }>;
+  acquireThenConsume(fingerprint: string, cap: number, window: WindowAsk): Promise<{ slot: SharedSlot; decision: SharedWindowDecision | null }>;
   /** Gives a lease back; releasing one twice is harmless. */
   release(fingerprint: string, lease: string): Promise<void>;
   /** Slots held now by every fingerprint together. */

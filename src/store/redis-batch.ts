@@ -4,12 +4,16 @@
  * go to Redis together, in call order, as one `BATCH` script (`redis-scripts.ts`): one round
  * trip for every request that reached the same step in the same turn.
  *
- * One batch is in flight: calls made while one is answered wait for it and go in the next, so
- * the busier the process, the more calls share a round trip, and an idle one sends a call at
- * the end of the turn it was made in. Only a partial call waits: once the queue holds a full
- * one (the bounds below), it goes at the end of the turn behind those in flight, on the same
- * connection, so a burst is sent at once as several calls rather than one round trip after
- * another, and what waits for the answers is less than one call's worth. A call the store must order after the queued ones
+ * At most {@link MAX_IN_FLIGHT} batches are in flight: calls made while they are answered wait
+ * for one of them and go in the next, so the busier the process, the more calls share a round
+ * trip, and an idle one sends a call at the end of the turn it was made in. With two, the
+ * requests one answer moves on go to Redis while the other batch is still out, instead of
+ * waiting for it: the process has work while Redis runs a batch. Only a partial call waits:
+ * once the queue holds a full one (the bounds below), it goes at the end of the turn behind
+ * those in flight, on the same connection, so a burst is sent at once as several calls rather
+ * than one round trip after another, and what waits for the answers is less than one call's
+ * worth. Redis answers the calls of one connection in the order they were sent, so the
+ * operations still run in call order. A call the store must order after the queued ones
  * (a read of the log or the journal) asks for {@link ScriptBatcher.flush} first: the queue is
  * sent at once, on the same connection, before the call.
  *
@@ -35,6 +39,13 @@ import { COUNTED, OPERATION_GROUPS, OPERATIONS, type Call, type Operation, type 
 export const MAX_BATCH_OPERATIONS = 512;
 
 /**
+ * Partial batches sent before the first is answered. Measured on the bench's quota-key work
+ * (docs/benchmarks.md, "Two batches in flight"): two serve 15-25% more requests a second than
+ * one on the same CPU a request; three, no more than two.
+ */
+export const MAX_IN_FLIGHT = 2;
+
+/**
  * Characters of arguments (operations' names and arguments) sent in one script call at most, about a
  * megabyte; more wait for the next. A logged request carries its body (up to 1 MB), so 512 of
  * them in one call would be hundreds of megabytes for Redis to read and run in one step.
@@ -58,6 +69,8 @@ export interface ScriptBatcherOptions {
   readonly maxOperations?: number;
   /** Characters of arguments per script call at most, unless one operation alone has more (default {@link MAX_BATCH_CHARS}). */
   readonly maxChars?: number;
+  /** Partial batches in flight at most (default {@link MAX_IN_FLIGHT}). */
+  readonly maxInFlight?: number;
 }
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
@@ -69,7 +82,7 @@ export interface ScriptBatcher {
    * with the error of the operation or of its batch (or what `answer` threw).
    */
   run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T): Promise<T>;
-  /** Sends what is queued now, even while a batch is in flight (the connection keeps the order). */
+  /** Sends what is queued now, even while batches are in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
   readonly roundTrips: number;
@@ -103,6 +116,7 @@ interface Queued {
 export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
   const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
+  const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
   let queue: Queued[] = [];
   /** The characters of the queued operations' arguments. */
   let queuedChars = 0;
@@ -223,17 +237,17 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   const full = (): boolean => queue.length >= max || queuedChars > maxChars;
 
   /**
-   * Sends the queue at the end of this turn; while a batch is in flight, only its full calls
-   * (the in-flight answer schedules the rest): the requests that answer moves on to their next
-   * step join the same call.
+   * Sends the queue at the end of this turn: its full calls, and the rest as one call unless
+   * {@link MAX_IN_FLIGHT} batches are out (an answer schedules it then): the requests that
+   * answer moves on to their next step join the same call.
    */
   const schedule = (): void => {
-    if (scheduled || queue.length === 0 || (inFlight > 0 && !full())) return;
+    if (scheduled || queue.length === 0 || (inFlight >= maxInFlight && !full())) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
       while (full()) send();
-      if (inFlight === 0 && queue.length > 0) send();
+      if (inFlight < maxInFlight && queue.length > 0) send();
     });
   };
 

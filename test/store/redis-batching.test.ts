@@ -321,7 +321,7 @@ describe('the Redis store batching the calls of one turn', () => {
     expect((await call(sim, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
 
-  it('sends the full calls of a burst at once behind the one in flight, and keeps only a partial call waiting for the calls in flight', async () => {
+  it('sends a second partial call while the first is in flight, the full calls of a burst at once behind them, and keeps only a partial call waiting while two are in flight', async () => {
     const sent: { readonly count: number; resolve(outcomes: readonly BatchOutcome[]): void }[] = [];
     const batcher = createScriptBatcher({
       send: (argv) => new Promise((resolve) => sent.push({ count: Number(argv[0]), resolve })),
@@ -334,21 +334,26 @@ describe('the Redis store batching the calls of one turn', () => {
     const first = batcher.run('ordinal', ['first']);
     await endOfTurn();
     expect(sent.map((call) => call.count)).toEqual([1]);
-    // Nine more while the first call is in flight: two full calls go now, the ninth waits.
+    const second = batcher.run('ordinal', ['second']);
+    await endOfTurn();
+    expect(sent.map((call) => call.count)).toEqual([1, 1]);
+    // Nine more while two calls are in flight: two full calls go now, the ninth waits.
     const burst = Array.from({ length: 9 }, (_, i) => batcher.run('ordinal', [String(i)]));
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 4, 4]);
-    // The ninth goes once every call in flight is answered.
+    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4]);
     answer(0);
-    answer(1);
     expect(await first).toBe('0.0');
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 4, 4]);
+    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4]);
+    // The ninth goes once fewer than two calls are in flight.
+    answer(1);
     answer(2);
-    await Promise.all(burst.slice(0, 8));
+    expect(await second).toBe('1.0');
+    await Promise.all(burst.slice(0, 4));
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 4, 4, 1]);
+    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4, 1]);
     answer(3);
-    expect(await Promise.all(burst)).toEqual(['1.0', '1.1', '1.2', '1.3', '2.0', '2.1', '2.2', '2.3', '3.0']);
+    answer(4);
+    expect(await Promise.all(burst)).toEqual(['2.0', '2.1', '2.2', '2.3', '3.0', '3.1', '3.2', '3.3', '4.0']);
   });
 });

@@ -13,11 +13,12 @@
  * p99_ms, cpu_pct; default .load-reports/soak-<time>.csv). `--minutes` may be fractional (0.5
  * for a quick check). Exit status 2 on bad arguments.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { describeArgumentError } from '../src/cli/args.js';
+import { processCpuUs, residentMb } from './process-usage.js';
 import { reportPath } from './report-path.js';
 import { startServer, type Server } from './runner.js';
 
@@ -89,27 +90,10 @@ function readArgs(argv: string[]): Args | 'help' {
   };
 }
 
-/** Resident memory of a local process in MB, from /proc (Linux); null elsewhere. */
-function residentMb(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time (user + system) of a local process so far, in ms, from /proc (Linux); null elsewhere. */
+/** CPU time (user + system) of a local process so far, in ms (Linux); null elsewhere. */
 function cpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+  const us = processCpuUs(pid);
+  return us === undefined ? null : us / 1000;
 }
 
 /** The 99th percentile of some latencies (ms), or null when there are none. Sorts in place. */
@@ -180,7 +164,7 @@ async function soak(args: Args): Promise<void> {
     const sample = (): void => {
       const now = Date.now();
       const span = (now - last.at) / 1000;
-      const rss = residentMb(server?.child.pid);
+      const rss = residentMb(server?.child.pid) ?? null;
       const cpu = cpuMs(server?.child.pid);
       const latency = p99(latencies);
       latencies = [];

@@ -25,6 +25,7 @@ import { findQueryType, QUERY_TYPE_NAMES } from '../src/sim/query/registry.js';
 import { MAX_PARAMETER_SITE_DAYS, UNIT_MS } from '../src/sim/query/engine/work-budget.js';
 import { foldsDayDigests } from '../src/sim/query/readers/digest-days.js';
 import { watchLoopHolds } from '../load/bench/loop-holds.js';
+import { ownCpuMsSince } from '../load/process-usage.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,10 +70,10 @@ async function measurePass(site: (typeof SITES)[number], type: string, fromMs: n
     headers: { host: 'measure.test', 'content-type': 'application/json', 'x-api-key': site.key },
     body: JSON.stringify({ parameters: [type], startDate: iso(fromMs), endDate: iso(toMs), limit: 10_000, filters: digested(type) ? KEEPS_EVERY_SESSION : [] }),
   });
-  const used = process.cpuUsage(cpu);
+  const ms = ownCpuMsSince(cpu);
   const holdMs = holds.stop();
   const ok = response.status === 200 && (JSON.parse(response.body) as { data: { success: boolean }[] }).data[0]?.success === true;
-  return { ms: (used.user + used.system) / 1000, holdMs, ok };
+  return { ms, holdMs, ok };
 }
 
 // Every session day of the measured range and the warm-up weeks, generated once beforehand.

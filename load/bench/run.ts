@@ -23,7 +23,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import autocannon from 'autocannon';
 import { usageExit } from '../usage-exit.js';
@@ -35,7 +35,8 @@ import { renderBenchText } from './bench-text.js';
 import { firstVsWarmRow, firstVsWarmTable } from './first-vs-warm.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { runMeasurement } from './section-channel.js';
-import { measureStoreRows, measureStoreTable, storeTable, storeTableTitle, treeCpuUs } from './store-rows.js';
+import { processCpuUs, residentMb } from '../process-usage.js';
+import { measureStoreRows, measureStoreTable, storeTable, storeTableTitle } from './store-rows.js';
 
 const args = ((): BenchArgs => {
   try {
@@ -134,28 +135,6 @@ function importCostMs(runs = 11): { readonly importMs: number; readonly bareMs: 
   return { importMs: median(imported) - median(bare), bareMs: median(bare) };
 }
 
-function rssMb(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-/**
- * CPU time (user + system) a process has used so far, in µs, from /proc (Linux); undefined
- * elsewhere or when it cannot be read.
- */
-function cpuUsedUs(pid: number | undefined): number | undefined {
-  if (pid === undefined || process.platform !== 'linux') return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Measured {
   name: string;
   rps: number;
@@ -176,9 +155,9 @@ interface Measured {
  */
 async function measure(name: string, options: autocannon.Options, server?: Started, amount?: number): Promise<Measured> {
   if (amount === undefined) await autocannon({ duration: 1, connections, ...options }); // warm-up, not counted
-  const before = cpuUsedUs(server?.child.pid);
+  const before = processCpuUs(server?.child.pid);
   const result = await autocannon({ connections, ...options, ...(amount === undefined ? { duration } : { amount }) });
-  const after = cpuUsedUs(server?.child.pid);
+  const after = processCpuUs(server?.child.pid);
   return {
     name,
     rps: result.requests.average,
@@ -304,9 +283,9 @@ try {
   // decision is judged (load/bench/admission-work.ts); the store rows repeat this work.
   const quotaWork = { path: `/v1/query?website_id=${largest}`, headers: { ...headers, 'x-api-key': quotaSecret }, body: cheap };
   progress('the quota-key work on the memory store');
-  const quotaCpuBefore = treeCpuUs(quota.child.pid);
+  const quotaCpuBefore = processCpuUs(quota.child.pid, { children: true });
   const quotaResult = await measureAdmissionWork(quota.url, quotaWork, connections);
-  const quotaCpuAfter = treeCpuUs(quota.child.pid);
+  const quotaCpuAfter = processCpuUs(quota.child.pid, { children: true });
   const memorySimCpuUs = quotaCpuBefore !== undefined && quotaCpuAfter !== undefined ? (quotaCpuAfter - quotaCpuBefore) / (WARM_UP_REQUESTS + MEASURED_REQUESTS) : undefined;
   const quotaRow: Measured = { name: 'quota key (300/60 s) 90k requests, limits on', ...quotaResult };
   rows.push(quotaRow);
@@ -365,7 +344,7 @@ try {
       { label: '5-parameter 90-day batch, warm p50', value: `${warmBatch.p50.toFixed(1)} ms (p99 ${warmBatch.p99.toFixed(1)} ms, 50 sequential)` },
       {
         label: 'simulator RSS after the run',
-        value: `${rssMb(sim.child.pid).toFixed(0)} MB (limits off); ${rssMb(manyKeys.child.pid).toFixed(0)} MB (${MANY_KEYS.toLocaleString('en')} keys, limits on)`,
+        value: `${(residentMb(sim.child.pid) ?? 0).toFixed(0)} MB (limits off); ${(residentMb(manyKeys.child.pid) ?? 0).toFixed(0)} MB (${MANY_KEYS.toLocaleString('en')} keys, limits on)`,
       },
       {
         label: 'quota-key run, journal oracle',

@@ -12,10 +12,10 @@
  * why they were skipped (the bench is not a test).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Redis } from 'ioredis';
 import { startRedis, type RedisServer } from '../../test/helpers/redis-server.js';
+import { processCpuUs } from '../process-usage.js';
 import { startServer, type Server } from '../runner.js';
 import { measureAdmissionWork, MEASURED_REQUESTS, WARM_UP_REQUESTS, type AdmissionRequest, type AdmissionResult } from './admission-work.js';
 import { RATE_COLUMNS, type BenchRow, type BenchTable } from './bench-results.js';
@@ -61,25 +61,6 @@ async function redisCounts(client: Redis): Promise<{ calls: number; cpuUs: numbe
   const calls = (command: string): number => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
   const seconds = (field: string): number => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
   return { calls: calls('evalsha') + calls('eval'), cpuUs: (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6 };
-}
-
-/**
- * CPU time (user + system) a process and its children have used so far, in µs, from /proc
- * (Linux; undefined elsewhere): a `--workers` primary with its workers.
- */
-export function treeCpuUs(pid: number | undefined): number | undefined {
-  if (pid === undefined || process.platform !== 'linux') return undefined;
-  try {
-    const ticks = (id: string): number => {
-      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return Number(fields[11]) + Number(fields[12]);
-    };
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    // USER_HZ is 100 on Linux: a tick is 10 ms.
-    return [String(pid), ...children].reduce((sum, id) => sum + ticks(id), 0) * 10_000;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Why the pinned rows cannot run here, or null (Linux, taskset, two CPUs or more; counted whatever this process is pinned to). */
@@ -145,9 +126,9 @@ export async function measureStoreRows(
       }
       try {
         const before = await redisCounts(counts);
-        const simBefore = treeCpuUs(server.child.pid);
+        const simBefore = processCpuUs(server.child.pid, { children: true });
         const result = await measureAdmissionWork(server.url, request, connections);
-        const simAfter = treeCpuUs(server.child.pid);
+        const simAfter = processCpuUs(server.child.pid, { children: true });
         const after = await redisCounts(counts);
         const requests = WARM_UP_REQUESTS + MEASURED_REQUESTS;
         const simCpu = simBefore !== undefined && simAfter !== undefined ? { simCpuUs: (simAfter - simBefore) / requests } : {};
@@ -193,9 +174,9 @@ export async function measureStoreTable(connections: number): Promise<BenchTable
       headers: { 'content-type': 'application/json', 'x-api-key': quotaSecret },
       body: JSON.stringify({ parameters: ['summary_metrics'], preset: 'today' }),
     };
-    const simBefore = treeCpuUs(memoryServer.child.pid);
+    const simBefore = processCpuUs(memoryServer.child.pid, { children: true });
     memory = await measureAdmissionWork(memoryServer.url, request, connections);
-    const simAfter = treeCpuUs(memoryServer.child.pid);
+    const simAfter = processCpuUs(memoryServer.child.pid, { children: true });
     if (simBefore !== undefined && simAfter !== undefined) memorySimCpuUs = (simAfter - simBefore) / (WARM_UP_REQUESTS + MEASURED_REQUESTS);
   } finally {
     await memoryServer.stop();

@@ -69,8 +69,8 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
    * chain; `begun` is a begin already made (by {@link beginLate}, which found the log moved).
    */
   const beginFirst = async (shared: SharedParts, request: SimRequest, control: boolean, trace: TraceReading, run: RunChain, begun?: Begin): Promise<Started> => {
-    const begin = begun ?? (await shared.store.begin(!control, shared.replica.applied));
-    await shared.replica.catchUp(begin);
+    const begin = begun ?? (await fromStore(shared.store.begin(!control, shared.replica.applied)));
+    await fromStore(shared.replica.catchUp(begin));
     // The store numbers service requests (seq) and all requests (index), across processes.
     const x = open(request, control ? parts.controlIds().at(begin.index) : parts.requestIds().at(begin.seq), control, trace);
     return { seq: begin.seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
@@ -93,11 +93,11 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     let begin: Begin;
     let admitted: Admitted | null = null;
     if (ask === null) {
-      begin = await shared.store.begin(true, after);
+      begin = await fromStore(shared.store.begin(true, after));
     } else {
       const { quota } = ask;
       const window = quota === null ? null : { id: quota.id, now: x.now, limit: quota.limit, windowMs: quota.windowMs };
-      const both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window });
+      const both = await fromStore(shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window }));
       begin = both.begin;
       const { admission } = both;
       if (admission !== null) {
@@ -107,7 +107,11 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
             : { ask, slot: admission.slot, checked: admission.decision === null ? undefined : checkedOf(admission.decision, x.now) };
       }
     }
-    if (begin.last !== after) return beginFirst(shared, request, false, trace, run, begin);
+    if (begin.last !== after) {
+      // The store took nothing when the log had moved; should it have taken a slot all the same, it is given back.
+      if (admitted !== null && 'slot' in admitted && admitted.slot.lease !== null) void core.limiter.release(admitted.ask.fingerprint, admitted.slot.lease);
+      return beginFirst(shared, request, false, trace, run, begin);
+    }
     beginExchange(x, parts.requestIds().at(begin.seq), admitted);
     return { seq: begin.seq, x, outcome: answered ? head : await run(PUBLIC_SPLIT.tail, x) };
   };
@@ -126,8 +130,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         // timed from the begin: those requests begin first.
         started = !control && timings === null && core.scenarios.idle() ? await beginLate(shared, request, trace, run) : await beginFirst(shared, request, control, trace, run);
       } catch (failure) {
-        // No journal position without the store: only the adapter's request log hears why.
-        const refusal = serviceUnavailable(failure);
+        // No journal position without the store: only the adapter's request log hears why. A
+        // failure that is not the store's is a bug, answered 500 with no cause.
+        const refusal = failure instanceof StoreFailure ? serviceUnavailable(failure.cause) : internalError();
         return { ...errorResponse(refusal, parts.unnumberedIds().next()), reason: reasonOf(refusal) };
       }
     } else {
@@ -162,6 +167,20 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     if (shared) await shared.store.journal.append(entry).catch(() => undefined);
     return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
   };
+}
+
+/** What the shared store rejected with, told from a bug in the code around the call. */
+class StoreFailure extends Error {
+  constructor(failure: unknown) {
+    super('the shared store failed', { cause: failure });
+  }
+}
+
+/** A call to the shared store whose rejection becomes a {@link StoreFailure}. */
+function fromStore<T>(pending: Promise<T>): Promise<T> {
+  return pending.catch((failure: unknown) => {
+    throw new StoreFailure(failure);
+  });
 }
 
 /** The shared store and this process's replica of the state. */

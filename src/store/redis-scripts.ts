@@ -188,7 +188,11 @@ return redis.call('ZCOUNT', KEYS[1], s(server_ms()), '+inf')
  * The start of requests (the begins of one batch, {@link OPERATION_GROUPS}). Atomic: numbering
  * the requests one after the other, reserving consecutive journal positions for the service
  * ones, reading the last log position and the commands after the least position the replicas
- * asking had applied, so the numbers, the positions and the commands agree.
+ * asking had applied, so the numbers, the positions and the commands agree. Only the first
+ * begin of a batch that finds commands returns them (`shipped`, a local of {@link BATCH}): the
+ * process applies its answers in batch order, so a later begin's caller finds them applied
+ * (and reads what it still lacks), rather than a burst of begins ({@link BEGIN_THEN_ADMIT_BODY}
+ * go one by one) each carrying the same commands in one reply.
  *
  * KEYS: req, seq, logn, log. ARGV: the least `after` of the begins, max commands, then 1 or 0
  * per begin (a service request or not). Returns {first index, first journal position (0 when
@@ -204,7 +208,8 @@ if services > 0 then seq = redis.call('INCRBY', KEYS[2], services) - services + 
 local last = tonumber(redis.call('GET', KEYS[3]) or '0')
 local after = tonumber(ARGV[1])
 local out = {index, seq, last}
-if last > after then
+if last > after and not shipped then
+  shipped = true
   for _, e in ipairs(redis.call('XRANGE', KEYS[4], s(after + 1), '+', 'COUNT', ARGV[2])) do
     out[#out + 1] = e[1]
     out[#out + 1] = e[2][2]
@@ -532,6 +537,7 @@ export const BATCH = `${NUMBERS}${SERVER_MS}
 local run = {}
 local shape = {}
 local base = KEYS[1]
+local shipped = false
 ${Object.entries(OPERATIONS)
   .map(
     ([name, op]) =>

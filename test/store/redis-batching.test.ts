@@ -143,6 +143,40 @@ describe('the Redis store batching the calls of one turn', () => {
     expect((await call(b, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
   });
 
+  it('sends the commands a stale process lacks once per call, not once per request of a burst that begins in it', async () => {
+    const prefix = `batching-${process.pid}-${++prefixes}`;
+    const client = rawClient();
+    // The batch replies process a reads, counted on its own connection.
+    const counted = client as unknown as { simBatch?: (...args: string[]) => Promise<string> };
+    let replied = 0;
+    const own = [createRedisStore({ url: redis.url, prefix, client }), createRedisStore({ url: redis.url, prefix })];
+    stores.push(...own);
+    const [a, b] = own.map((store) => createSimulator({ seed: 42, createWorld: createSeededWorld, store })) as [Simulator, Simulator];
+    await a.ready();
+    await b.ready();
+    const sendBatch = counted.simBatch!.bind(client);
+    counted.simBatch = (...args) =>
+      sendBatch(...args).then((reply) => {
+        replied += reply.length;
+        return reply;
+      });
+    const track = secretOf(b, 'key_acme_track');
+    for (let i = 0; i < 200; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          call(b, 'POST', '/track', { key: track, body: { name: `e${i + j}`, websiteId: 'web_acme_store', anonymousId: `anon_${i + j}`, properties: { pad: 'x'.repeat(500) } } }),
+        ),
+      );
+    }
+    replied = 0;
+    const key = secretOf(a, 'key_acme_read');
+    const answers = await Promise.all(Array.from({ length: 16 }, () => a.handle({ method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': key } })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 16 }, () => 200));
+    // 200 logged events of about 400 characters each, read once: not 16 times.
+    expect(replied).toBeGreaterThan(200 * 300);
+    expect(replied).toBeLessThan(200 * 800);
+  });
+
   it('lets a read see every write asked for before it, answered or not', async () => {
     const { stores: [store] } = await sharing(1);
     const appended = store!.journal.append({ ...JOURNAL_ENTRY, seq: 7 });

@@ -9,7 +9,7 @@ import { admissionAsk } from './admission/admission-stages.js';
 import { checkedOf } from './admission/limiter.js';
 import { beginExchange, startExchange, type Admitted, type Answer, type Exchange, type Stage } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE, PUBLIC_SPLIT } from './pipeline/public-pipeline.js';
-import { runStages, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
+import { runStages, runStagesNow, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
 import type { Begin } from './store/shared-store.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
@@ -87,7 +87,8 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
   const beginLate = async (shared: SharedParts, request: SimRequest, trace: TraceReading, run: RunChain): Promise<Started> => {
     const after = shared.replica.applied;
     const x = open(request, '', false, trace);
-    const head = await run(PUBLIC_SPLIT.head, x);
+    const ran = runHead(x);
+    const head = ran instanceof Promise ? await ran : ran;
     const answered = head === null || head.answer !== null;
     const ask = answered ? null : admissionAsk(x);
     let begin: Begin;
@@ -194,6 +195,16 @@ interface Started {
   readonly seq: number;
   readonly x: Exchange;
   readonly outcome: ChainOutcome | null;
+}
+
+/** The stages a request runs before it begins (synchronous on the hot path: no promise then); null when one throws. */
+function runHead(x: Exchange): ChainOutcome | null | Promise<ChainOutcome | null> {
+  try {
+    const outcome = runStagesNow(PUBLIC_SPLIT.head, x);
+    return outcome instanceof Promise ? outcome.catch(() => null) : outcome;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `stages`, timed into `timings` when the adapter exports spans; a stage that throws ends the chain with null. */

@@ -189,7 +189,7 @@ describe('the Redis store batching the calls of one turn', () => {
 
   it('carries texts of any characters in one call exactly as written: multi-byte, colons, digits, empty, a window id of its own', async () => {
     const { stores: [store] } = await sharing(1);
-    const bodies = ['{"k":"é 日本 🙂"}', '12:34:', '', '3:abc', 'ü'.repeat(1000)];
+    const bodies = ['{"k":"é 日本 🙂"}', '12:34:', '', '3:abc', 'ü'.repeat(1000), 'quotes " and \\ and \n', '\\ud800 as text'];
     const tripsBefore = store!.roundTrips;
     const [positions, decisions, journaled] = await Promise.all([
       Promise.all(bodies.map((body) => store!.append(body))),
@@ -203,6 +203,13 @@ describe('the Redis store batching the calls of one turn', () => {
     expect(read.map((c) => c.body)).toEqual(bodies);
     expect((await store!.journal.list()).find((e) => e.seq === 9)?.path).toBe('/v1/query/çà:1');
     expect((await store!.windows.peek('fenêtre:1', 1_750_000_000_000, 1, 1000)).held).toBe(1);
+  });
+
+  it('carries a lone UTF-16 surrogate as U+FFFD, as UTF-8 on the wire does, without failing the call it goes in', async () => {
+    const { stores: [store] } = await sharing(1);
+    const [lone, after] = await Promise.all([store!.append('a\ud800b'), store!.append('next')]);
+    expect((await store!.read(lone - 1, 2)).map((c) => c.body)).toEqual(['a\ufffdb', 'next']);
+    expect(after).toBe(lone + 1);
   });
 
   it('fails only the operation Redis refuses, not the others sent in the same call', async () => {

@@ -22,6 +22,28 @@ export async function runStages(stages: readonly Stage[], x: Exchange): Promise<
   return { answer: null, refusedBy: null };
 }
 
+/**
+ * {@link runStages} without a promise while every stage answers synchronously (a stage that
+ * answers with a promise makes the rest asynchronous): the stages a shared store's request runs
+ * before it begins are, on the hot path.
+ */
+export function runStagesNow(stages: readonly Stage[], x: Exchange): ChainOutcome | Promise<ChainOutcome> {
+  for (let i = 0; i < stages.length; i++) {
+    const result = stages[i]!(x);
+    if (result instanceof Promise) return result.then((settled) => concludeThenRun(stages, i, x, settled));
+    if (result.with !== undefined) learn(x, result.with);
+    if (result.kind === 'respond') return { answer: result.answer, refusedBy: result.refusedBy ?? null };
+  }
+  return { answer: null, refusedBy: null };
+}
+
+/** The chain after stage `i` answered `result` asynchronously. */
+function concludeThenRun(stages: readonly Stage[], i: number, x: Exchange, result: StageResult): ChainOutcome | Promise<ChainOutcome> {
+  if (result.with !== undefined) learn(x, result.with);
+  if (result.kind === 'respond') return { answer: result.answer, refusedBy: result.refusedBy ?? null };
+  return runStagesNow(stages.slice(i + 1), x);
+}
+
 function learn(x: Exchange, facts: ExchangeFacts): void {
   const target = x as { -readonly [K in keyof ExchangeFacts]: ExchangeFacts[K] };
   for (const name in facts) target[name as keyof ExchangeFacts] = facts[name as keyof ExchangeFacts] as never;

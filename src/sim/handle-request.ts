@@ -69,8 +69,17 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
    * chain; `begun` is a begin already made (by {@link beginLate}, which found the log moved).
    */
   const beginFirst = async (shared: SharedParts, request: SimRequest, control: boolean, trace: TraceReading, run: RunChain, begun?: Begin): Promise<Started> => {
-    const begin = begun ?? (await fromStore(shared.store.begin(!control, shared.replica.applied)));
-    await fromStore(shared.replica.catchUp(begin));
+    let begin: Begin;
+    // Awaited as they are, with no promise between: a replica applies catch-ups in the order they
+    // are asked, so a begin's is asked in the turn its answer is handled, as every other path's
+    // (a catch-up asked later with an older answer costs the replica a read of the log to tell
+    // it from a store that lost data).
+    try {
+      begin = begun ?? (await shared.store.begin(!control, shared.replica.applied));
+      await shared.replica.catchUp(begin);
+    } catch (failure) {
+      throw new StoreFailure(failure);
+    }
     // The store numbers service requests (seq) and all requests (index), across processes.
     const x = open(request, control ? parts.controlIds().at(begin.index) : parts.requestIds().at(begin.seq), control, trace);
     return { seq: begin.seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
@@ -94,11 +103,20 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     let begin: Begin;
     let admitted: Admitted | null = null;
     if (ask === null) {
-      begin = await fromStore(shared.store.begin(true, after));
+      try {
+        begin = await shared.store.begin(true, after);
+      } catch (failure) {
+        throw new StoreFailure(failure);
+      }
     } else {
       const { quota } = ask;
       const window = quota === null ? null : { id: quota.id, now: x.now, limit: quota.limit, windowMs: quota.windowMs };
-      const both = await fromStore(shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window }));
+      let both;
+      try {
+        both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window });
+      } catch (failure) {
+        throw new StoreFailure(failure);
+      }
       begin = both.begin;
       const { admission } = both;
       if (admission !== null) {
@@ -175,13 +193,6 @@ class StoreFailure extends Error {
   constructor(failure: unknown) {
     super('the shared store failed', { cause: failure });
   }
-}
-
-/** A call to the shared store whose rejection becomes a {@link StoreFailure}. */
-function fromStore<T>(pending: Promise<T>): Promise<T> {
-  return pending.catch((failure: unknown) => {
-    throw new StoreFailure(failure);
-  });
 }
 
 /** The shared store and this process's replica of the state. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
-import type { StoreDataLoss } from '../../src/sim/store/shared-store.js';
+import type { SharedStore, StoreDataLoss } from '../../src/sim/store/shared-store.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { call, secretOf } from '../helpers/sim.js';
@@ -102,5 +102,47 @@ describe('a Redis store that lost its data', () => {
     await until(async () => (await countTracked(a)) === 1 && (await countTracked(b)) === 1, 10_000);
     expect(losses).toEqual([[], []]);
     expect((await call(b, 'GET', '/__sim/health')).json.store.dataLoss).toBeNull();
+  });
+
+  it('is not taken for a loss when a begin is answered after a later command was applied: the records stay', async () => {
+    const prefix = `late-begin-${process.pid}`;
+    const store = createRedisStore({ url: durable.url, prefix });
+    const other = createRedisStore({ url: durable.url, prefix });
+    stores.push(store, other);
+    // This process's next begin is answered only when `release` is called, as if its answer were
+    // handled after the answers Redis gave later (its log position is then older than the replica's).
+    let release = (): void => undefined;
+    let holdNext = false;
+    const late = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if ((name !== 'begin' && name !== 'beginThenAdmit') || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const answer = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (!holdNext) return answer;
+          holdNext = false;
+          const held = new Promise<void>((resolve) => (release = resolve));
+          return answer.then(async (begun) => {
+            await held;
+            return begun;
+          });
+        };
+      },
+    }) as SharedStore;
+    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late });
+    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
+    await a.ready();
+    await b.ready();
+    expect(await track(a)).toBe(200);
+    // b logs a command a has not applied.
+    expect(await track(b)).toBe(200);
+    holdNext = true;
+    const first = a.handle({ method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': secretOf(a, 'key_acme_read') } });
+    // A /track on a, begun after the held request: it catches up, logs its record and applies it.
+    expect(await track(a)).toBe(200);
+    release();
+    expect((await first).status).toBe(200);
+    expect(await countTracked(a)).toBe(3);
+    expect(await countTracked(b)).toBe(3);
   });
 });

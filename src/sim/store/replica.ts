@@ -138,13 +138,18 @@ export function createReplica(parts: ReplicaParts): Replica {
 
   /**
    * Applies every command up to position `last`, starting with `first` (what a begin already
-   * fetched). A gap before a reset is history the reset erased; a gap before anything else
-   * means the store lost commands (it was emptied): this replica then starts over from the
-   * seed, as every other replica does when it sees the same gap.
+   * fetched). A gap before a reset is history the reset erased; a gap before anything else, or
+   * a store that no longer holds the last command applied, means the store lost commands (it
+   * was emptied): this replica then starts over from the seed, as every other replica does when
+   * it sees the same.
    */
   const applyThrough = async (last: number, first: readonly LoggedCommand[]): Promise<void> => {
     if (last < applied) {
-      // The store holds fewer commands than this replica applied: it was emptied.
+      // An answer older than what the replica applied since (answers handled in another order
+      // than Redis gave them) says less than the replica knows: only a store that no longer
+      // holds the last command applied was emptied.
+      const held = await store.read(applied - 1, 1);
+      if (held[0]?.position === applied) return;
       parts.restart(undefined);
       applied = 0;
     }

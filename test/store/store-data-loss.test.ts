@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
@@ -41,16 +42,16 @@ async function until(probe: () => Promise<boolean> | boolean, timeoutMs: number)
   }
 }
 
-async function track(sim: Simulator): Promise<number> {
-  const answer = await call(sim, 'POST', '/track', { key: secretOf(sim, 'key_acme_track'), body: { name: 'loss_probe', websiteId: 'web_acme_store', anonymousId: 'anon_loss' } });
+async function track(sim: Simulator, name = 'loss_probe'): Promise<number> {
+  const answer = await call(sim, 'POST', '/track', { key: secretOf(sim, 'key_acme_track'), body: { name, websiteId: 'web_acme_store', anonymousId: 'anon_loss' } });
   return answer.status;
 }
 
-async function countTracked(sim: Simulator): Promise<number | undefined> {
+async function countTracked(sim: Simulator, name = 'loss_probe'): Promise<number | undefined> {
   const answer = await call(sim, 'POST', '/v1/query', {
     key: secretOf(sim, 'key_acme_read'),
     query: { website_id: 'web_acme_store' },
-    body: { parameters: ['custom_events_summary'], preset: 'today', filters: [{ field: 'event_name', op: 'eq', value: 'loss_probe' }] },
+    body: { parameters: ['custom_events_summary'], preset: 'today', filters: [{ field: 'event_name', op: 'eq', value: name }] },
   });
   return answer.status === 200 ? (answer.json.data[0].data[0]?.total_events as number) : undefined;
 }
@@ -106,38 +107,19 @@ describe('a Redis store that lost its data', () => {
 
   it('is not taken for a loss when a begin is answered after a later command was applied: the records stay', async () => {
     const prefix = `late-begin-${process.pid}`;
-    const store = createRedisStore({ url: durable.url, prefix });
+    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }));
     const other = createRedisStore({ url: durable.url, prefix });
-    stores.push(store, other);
-    // This process's next begin is answered only when `release` is called, as if its answer were
-    // handled after the answers Redis gave later (its log position is then older than the replica's).
-    let release = (): void => undefined;
-    let holdNext = false;
-    const late = new Proxy(store, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown;
-        if ((name !== 'begin' && name !== 'beginThenAdmit') || typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const answer = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (!holdNext) return answer;
-          holdNext = false;
-          const held = new Promise<void>((resolve) => (release = resolve));
-          return answer.then(async (begun) => {
-            await held;
-            return begun;
-          });
-        };
-      },
-    }) as SharedStore;
-    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late });
+    stores.push(other);
+    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
     const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
     await a.ready();
     await b.ready();
     expect(await track(a)).toBe(200);
     // b logs a command a has not applied.
     expect(await track(b)).toBe(200);
-    holdNext = true;
+    const release = late.holdNext();
     const first = a.handle({ method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': secretOf(a, 'key_acme_read') } });
+    await until(() => late.holding(), 5000);
     // A /track on a, begun after the held request: it catches up, logs its record and applies it.
     expect(await track(a)).toBe(200);
     release();
@@ -145,4 +127,112 @@ describe('a Redis store that lost its data', () => {
     expect(await countTracked(a)).toBe(3);
     expect(await countTracked(b)).toBe(3);
   });
+
+  it('is taken for a loss when a begin answered late finds a store emptied since, though others logged past the position it had applied', async () => {
+    const emptied = await startRedis();
+    servers.push(emptied);
+    const prefix = `late-loss-${process.pid}`;
+    const late = holdingBegins(createRedisStore({ url: emptied.url, prefix }));
+    const other = createRedisStore({ url: emptied.url, prefix });
+    stores.push(other);
+    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
+    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
+    await a.ready();
+    await b.ready();
+    expect(await track(a)).toBe(200);
+    expect(await track(a)).toBe(200);
+    const client = new Redis(emptied.url);
+    await client.flushall();
+    client.disconnect();
+    const release = late.holdNext();
+    const held = a.handle({ method: 'GET', path: '/v1/query/websites', query: {}, headers: { 'x-api-key': secretOf(a, 'key_acme_read') } });
+    await until(() => late.holding(), 5000);
+    // The emptied log grows again past the position a had applied, with other commands.
+    for (let i = 0; i < 3; i++) expect(await track(b, 'after_loss')).toBe(200);
+    release();
+    await held;
+    // a starts over from the seed and applies the new log: both count the three new records only.
+    expect([await countTracked(a), await countTracked(a, 'after_loss')]).toEqual([0, 3]);
+    expect([await countTracked(b), await countTracked(b, 'after_loss')]).toEqual([0, 3]);
+  });
+
+  it('answers a begin handled late after a reset past it from the state before the reset, and applies the reset next', async () => {
+    const prefix = `late-reset-${process.pid}`;
+    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }));
+    const other = createRedisStore({ url: durable.url, prefix });
+    stores.push(other);
+    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
+    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
+    await a.ready();
+    await b.ready();
+    expect(await track(a)).toBe(200);
+    expect(await track(a)).toBe(200);
+    expect(await track(b)).toBe(200);
+    const release = late.holdNext();
+    const counted = countTracked(a);
+    await until(() => late.holding(), 5000);
+    expect(await track(a)).toBe(200);
+    expect((await call(b, 'POST', '/__sim/reset')).status).toBe(200);
+    release();
+    // Four records before the reset, none after it: never a part of the history.
+    expect(await counted).toBe(4);
+    expect(await countTracked(a)).toBe(0);
+  });
+
+  it('answers 409 a logged request a reset erased before its process applied it, rather than leaving it waiting', async () => {
+    const prefix = `late-append-${process.pid}`;
+    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }), ['append']);
+    const other = createRedisStore({ url: durable.url, prefix });
+    stores.push(other);
+    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
+    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
+    await a.ready();
+    await b.ready();
+    const release = late.holdNext();
+    const posted = call(a, 'POST', '/track', { key: secretOf(a, 'key_acme_track'), body: { name: 'erased', websiteId: 'web_acme_store', anonymousId: 'anon_erased' } });
+    await until(() => late.holding(), 5000);
+    expect((await call(b, 'POST', '/__sim/reset')).status).toBe(200);
+    release();
+    const answer = await posted;
+    expect(answer.status).toBe(409);
+    expect(answer.json).toMatchObject({ code: 'CONFLICT' });
+    expect(await countTracked(a, 'erased')).toBe(0);
+  });
 });
+
+/**
+ * A store whose next begin (or other call named), once asked for, is answered only when
+ * `release` is called: as if its answer were handled after answers Redis gave later (its log
+ * position then older than the replica's).
+ */
+function holdingBegins(store: RedisStore, calls: readonly string[] = ['begin', 'beginThenAdmit']): { store: SharedStore; holdNext(): () => void; holding(): boolean } {
+  stores.push(store);
+  let armed = false;
+  let holding = false;
+  let release = (): void => undefined;
+  const held = new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof name !== 'string' || !calls.includes(name) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (!armed) return answer;
+        armed = false;
+        holding = true;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        return answer.then(async (begun) => {
+          await gate;
+          return begun;
+        });
+      };
+    },
+  }) as SharedStore;
+  return {
+    store: held,
+    holdNext: () => {
+      armed = true;
+      return () => release();
+    },
+    holding: () => holding,
+  };
+}

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { authRequired, internalError, serviceUnavailable } from '../errors.js';
+import { authRequired, conflict, internalError, serviceUnavailable } from '../errors.js';
 import type { SimRequest } from '../messages.js';
 import { startExchange, type Stage } from '../pipeline/exchange.js';
 import { runStages } from '../pipeline/run-stages.js';
@@ -54,6 +54,8 @@ export interface ReplicaParts {
 export function createReplica(parts: ReplicaParts): Replica {
   const { store, core } = parts;
   let applied = 0;
+  /** The text of the command at `applied` ('' before any): commands carry their process and ticket, so the text names one. */
+  let appliedBody = '';
   let tickets = 0;
   const waiting = new Map<number, (applied: Applied) => void>();
   /** The tail of the apply queue: each catch-up runs after the one before it. */
@@ -144,16 +146,20 @@ export function createReplica(parts: ReplicaParts): Replica {
    * it sees the same.
    */
   const applyThrough = async (last: number, first: readonly LoggedCommand[]): Promise<void> => {
+    let batch = first;
     if (last < applied) {
       // An answer older than what the replica applied since (answers handled in another order
-      // than Redis gave them) says less than the replica knows: only a store that no longer
-      // holds the last command applied was emptied.
-      const held = await store.read(applied - 1, 1);
-      if (held[0]?.position === applied) return;
+      // than Redis gave them) says less than the replica knows. The store was emptied only if it
+      // no longer holds the last command applied: not the same text at that position, and no
+      // reset past it (a reset erases the log before it; a later catch-up applies the reset).
+      const [next] = await store.read(applied - 1, 1);
+      if (next !== undefined && (next.position > applied || next.body === appliedBody)) return;
       parts.restart(undefined);
       applied = 0;
+      appliedBody = '';
+      // What the answer carried is history of the store before it lost it.
+      batch = [];
     }
-    let batch = first;
     while (applied < last) {
       if (batch.length === 0 || batch[batch.length - 1]!.position <= applied) batch = await store.read(applied, READ_BATCH);
       if (batch.length === 0) return;
@@ -162,6 +168,7 @@ export function createReplica(parts: ReplicaParts): Replica {
         const command = parse(logged);
         if (logged.position > applied + 1 && command?.k !== 'reset') parts.restart(undefined);
         await apply(logged.position, command);
+        appliedBody = logged.body;
         if (applied >= last) break;
       }
       batch = [];
@@ -184,6 +191,13 @@ export function createReplica(parts: ReplicaParts): Replica {
       throw error;
     }
     await enqueue(() => applyThrough(position, []));
+    // Caught up past the command and it was never applied here: a reset another process logged
+    // erased it first. Answered, rather than left waiting for a command that is gone.
+    const unapplied = waiting.get(ticket);
+    if (unapplied !== undefined) {
+      waiting.delete(ticket);
+      unapplied({ answer: conflict('The request was erased from the shared log (by a reset, or a store that lost its data) before it could be applied', 'Send it again'), warnings: [] });
+    }
     return result;
   };
 

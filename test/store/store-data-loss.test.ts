@@ -106,14 +106,7 @@ describe('a Redis store that lost its data', () => {
   });
 
   it('is not taken for a loss when a begin is answered after a later command was applied: the records stay', async () => {
-    const prefix = `late-begin-${process.pid}`;
-    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }));
-    const other = createRedisStore({ url: durable.url, prefix });
-    stores.push(other);
-    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
-    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
-    await a.ready();
-    await b.ready();
+    const { a, b, late } = await lateAndOther(durable, 'late-begin');
     expect(await track(a)).toBe(200);
     // b logs a command a has not applied.
     expect(await track(b)).toBe(200);
@@ -131,14 +124,7 @@ describe('a Redis store that lost its data', () => {
   it('is taken for a loss when a begin answered late finds a store emptied since, though others logged past the position it had applied', async () => {
     const emptied = await startRedis();
     servers.push(emptied);
-    const prefix = `late-loss-${process.pid}`;
-    const late = holdingBegins(createRedisStore({ url: emptied.url, prefix }));
-    const other = createRedisStore({ url: emptied.url, prefix });
-    stores.push(other);
-    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
-    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
-    await a.ready();
-    await b.ready();
+    const { a, b, late } = await lateAndOther(emptied, 'late-loss');
     expect(await track(a)).toBe(200);
     expect(await track(a)).toBe(200);
     const client = new Redis(emptied.url);
@@ -157,14 +143,7 @@ describe('a Redis store that lost its data', () => {
   });
 
   it('answers a begin handled late after a reset past it from the state before the reset, and applies the reset next', async () => {
-    const prefix = `late-reset-${process.pid}`;
-    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }));
-    const other = createRedisStore({ url: durable.url, prefix });
-    stores.push(other);
-    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
-    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
-    await a.ready();
-    await b.ready();
+    const { a, b, late } = await lateAndOther(durable, 'late-reset');
     expect(await track(a)).toBe(200);
     expect(await track(a)).toBe(200);
     expect(await track(b)).toBe(200);
@@ -180,14 +159,7 @@ describe('a Redis store that lost its data', () => {
   });
 
   it('answers 409 a logged request a reset erased before its process applied it, rather than leaving it waiting', async () => {
-    const prefix = `late-append-${process.pid}`;
-    const late = holdingBegins(createRedisStore({ url: durable.url, prefix }), ['append']);
-    const other = createRedisStore({ url: durable.url, prefix });
-    stores.push(other);
-    const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
-    const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
-    await a.ready();
-    await b.ready();
+    const { a, b, late } = await lateAndOther(durable, 'late-append', ['append']);
     const release = late.holdNext();
     const posted = call(a, 'POST', '/track', { key: secretOf(a, 'key_acme_track'), body: { name: 'erased', websiteId: 'web_acme_store', anonymousId: 'anon_erased' } });
     await until(() => late.holding(), 5000);
@@ -199,6 +171,19 @@ describe('a Redis store that lost its data', () => {
     expect(await countTracked(a, 'erased')).toBe(0);
   });
 });
+
+/** Two simulators on one prefix: `a` on a store whose next call named is held ({@link holdingBegins}), `b` on a plain one. */
+async function lateAndOther(redis: RedisServer, name: string, calls?: readonly string[]): Promise<{ a: Simulator; b: Simulator; late: ReturnType<typeof holdingBegins> }> {
+  const prefix = `${name}-${process.pid}`;
+  const late = holdingBegins(createRedisStore({ url: redis.url, prefix }), calls);
+  const other = createRedisStore({ url: redis.url, prefix });
+  stores.push(other);
+  const a = createSimulator({ seed: 42, createWorld: createSeededWorld, store: late.store });
+  const b = createSimulator({ seed: 42, createWorld: createSeededWorld, store: other });
+  await a.ready();
+  await b.ready();
+  return { a, b, late };
+}
 
 /**
  * A store whose next begin (or other call named), once asked for, is answered only when

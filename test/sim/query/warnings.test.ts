@@ -35,6 +35,17 @@ describe('what the simulator ignored, said in a Warning header', () => {
     expect(byPage.json.data[0].data).toEqual([]);
   });
 
+  it('says a filter on the engagement page types whose passes read every pageview was ignored, and answers their unfiltered rows', async () => {
+    for (const type of ['frustration_by_page', 'form_abandonment_by_page', 'engagement_quality_by_page']) {
+      const body = { parameters: [type], preset: 'last_7d' };
+      const filtered = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: { ...body, filters: [{ field: 'country', op: 'eq', value: 'NOWHERE' }] } });
+      const plain = await call(sim, 'POST', '/v1/query', { key, query: SITE, body });
+      expect(filtered.status).toBe(200);
+      expect(filtered.json.data[0].data).toEqual(plain.json.data[0].data);
+      expect(warningsOf(filtered)).toEqual([`filters[0].field: Filters on country are listed for ${type} but its query applies none on that field, as the service's does: ignored there`]);
+    }
+  });
+
   it('answers a clean query with no Warning header', async () => {
     const answer = await call(sim, 'POST', '/v1/query', { key, query: SITE, body: SUMMARY_QUERY });
     expect(answer.status).toBe(200);

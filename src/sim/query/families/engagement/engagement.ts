@@ -24,16 +24,22 @@ const defineEngagementType = declareUnder({ family: FAMILY });
 export const engagementTypes: QueryTypeDefinition[] = [
   defineEngagementType({
     name: 'frustration_by_page',
+    // Its pass reads every pageview unfiltered: a filter sent is ignored, and said in a Warning.
+    appliedFilters: [],
     // Read whole days from the digest; with filters its pass derives each day's engagement and errors in pieces.
     derives: [SPAN_PAGE_DIGEST],
     steps: frustrationRows,
   }),
   defineEngagementType({
     name: 'form_abandonment_by_page',
+    // Its pass reads every pageview unfiltered: a filter sent is ignored, and said in a Warning.
+    appliedFilters: [],
     steps: formRows,
   }),
   defineEngagementType({
     name: 'engagement_quality_by_page',
+    // Its pass reads every pageview unfiltered: a filter sent is ignored, and said in a Warning.
+    appliedFilters: [],
     // Read whole days from the digest; with filters its pass derives each day's engagement and errors in pieces.
     derives: [SPAN_PAGE_DIGEST],
     steps: qualityRows,

@@ -526,7 +526,12 @@ export function headersTooLarge(): SimError {
   return simError('HEADERS_TOO_LARGE', 'Request headers are too large');
 }
 
-/** 500: a bug in the simulator. The body never carries the cause or a stack. */
-export function internalError(): SimError {
-  return simError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side. Try again in a moment.');
+/**
+ * 500: a bug in the simulator. The body never carries the cause or a stack; given what was
+ * thrown, the journal's reason (and the adapter's request log) names its class.
+ */
+export function internalError(failure?: unknown): SimError {
+  const message = 'Something went wrong on our side. Try again in a moment.';
+  if (failure === undefined) return simError('INTERNAL_SERVER_ERROR', message);
+  return simError('INTERNAL_SERVER_ERROR', message, { journalOnly: { cause: `a bug in the simulator (${failureLabel(failure)})`, fix: 'report it with the request that met it' } });
 }

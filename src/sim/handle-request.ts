@@ -43,9 +43,10 @@ export interface RequestHandlerParts {
 
 /**
  * The run loop of a simulator: picks the chain (the control plane for `/__sim`, the service
- * otherwise), matches the route once, runs the stages, turns the answer into bytes, journals
- * the service's decisions in arrival order and settles the in-flight lease. Never rejects:
- * a bug is answered with a 500 body that carries no cause.
+ * otherwise), matches the route once (again, with the stages, when a shared store's log moved
+ * under a request begun late), runs the stages, turns the answer into bytes, journals the
+ * service's decisions in arrival order and settles the in-flight lease. Never rejects: a bug is
+ * answered with a 500 body that carries no cause (the journal's reason names its class).
  */
 export function createRequestHandler(parts: RequestHandlerParts): (request: SimRequest, options?: HandleOptions) => Promise<SimResponse> {
   const { core } = parts;
@@ -126,11 +127,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
             : { ask, slot: admission.slot, checked: admission.decision === null ? undefined : checkedOf(admission.decision, x.now) };
       }
     }
-    if (begin.last !== after) {
-      // The store took nothing when the log had moved; should it have taken a slot all the same, it is given back.
-      if (admitted !== null && 'slot' in admitted && admitted.slot.lease !== null) void core.limiter.release(admitted.ask.fingerprint, admitted.slot.lease);
-      return beginFirst(shared, request, false, trace, run, begin);
-    }
+    // Whether the log moved is the store's verdict when it was asked to admit (it took nothing then).
+    const moved = ask === null ? begin.last !== after : admitted === null;
+    if (moved) return beginFirst(shared, request, false, trace, run, begin);
     beginExchange(x, parts.requestIds().at(begin.seq), admitted);
     return { seq: begin.seq, x, outcome: answered ? head : await run(PUBLIC_SPLIT.tail, x) };
   };
@@ -150,8 +149,8 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         started = !control && timings === null && core.scenarios.idle() ? await beginLate(shared, request, trace, run) : await beginFirst(shared, request, control, trace, run);
       } catch (failure) {
         // No journal position without the store: only the adapter's request log hears why. A
-        // failure that is not the store's is a bug, answered 500 with no cause.
-        const refusal = failure instanceof StoreFailure ? serviceUnavailable(failure.cause) : internalError();
+        // failure that is not the store's is a bug, answered 500 (its class in the log's reason).
+        const refusal = failure instanceof StoreFailure ? serviceUnavailable(failure.cause) : internalError(failure);
         return { ...errorResponse(refusal, parts.unnumberedIds().next()), reason: reasonOf(refusal) };
       }
     } else {

@@ -4,7 +4,7 @@
  * go to Redis together, in call order, as one `BATCH` script (`redis-scripts.ts`): one round
  * trip for every request that reached the same step in the same turn.
  *
- * At most {@link MAX_IN_FLIGHT} batches are in flight: calls made while they are answered wait
+ * A partial batch waits while {@link MAX_IN_FLIGHT} calls are in flight: calls made meanwhile wait
  * for one of them and go in the next, so the busier the process, the more calls share a round
  * trip, and an idle one sends a call at the end of the turn it was made in. With two, the
  * requests one answer moves on go to Redis while the other batch is still out, instead of
@@ -39,7 +39,8 @@ import { COUNTED, OPERATION_GROUPS, OPERATIONS, type Call, type Operation, type 
 export const MAX_BATCH_OPERATIONS = 512;
 
 /**
- * Partial batches sent before the first is answered. Measured on the bench's quota-key work
+ * Calls in flight at most before a partial batch waits for an answer (full calls go at once, and
+ * count). Measured on the bench's quota-key work
  * (docs/benchmarks.md, "Two batches in flight"): two serve 15-25% more requests a second than
  * one on the same CPU a request; three, no more than two.
  */
@@ -69,8 +70,6 @@ export interface ScriptBatcherOptions {
   readonly maxOperations?: number;
   /** Characters of arguments per script call at most, unless one operation alone has more (default {@link MAX_BATCH_CHARS}). */
   readonly maxChars?: number;
-  /** Partial batches in flight at most (default {@link MAX_IN_FLIGHT}). */
-  readonly maxInFlight?: number;
 }
 
 /** Calls batched per event-loop turn, and counts of what went to Redis. */
@@ -116,7 +115,6 @@ interface Queued {
 export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatcher {
   const max = options.maxOperations ?? MAX_BATCH_OPERATIONS;
   const maxChars = options.maxChars ?? MAX_BATCH_CHARS;
-  const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
   let queue: Queued[] = [];
   /** The characters of the queued operations' arguments. */
   let queuedChars = 0;
@@ -242,12 +240,12 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
    * answer moves on to their next step join the same call.
    */
   const schedule = (): void => {
-    if (scheduled || queue.length === 0 || (inFlight >= maxInFlight && !full())) return;
+    if (scheduled || queue.length === 0 || (inFlight >= MAX_IN_FLIGHT && !full())) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
       while (full()) send();
-      if (inFlight < maxInFlight && queue.length > 0) send();
+      if (inFlight < MAX_IN_FLIGHT && queue.length > 0) send();
     });
   };
 

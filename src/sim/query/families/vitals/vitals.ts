@@ -115,6 +115,8 @@ function* dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: 
   return rows.sort((a, b) => b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** The filters a vitals breakdown accepts besides the global ones (the live `vitalsByDimension` helper's). */
+const VITALS_FILTERS = ["path", "country", "region", "city", "browser_name", "os_name", "device_type"];
 
 /**
  * A vitals type: on the older public list; a breakdown (`filtered`) takes the builders' filters
@@ -123,9 +125,6 @@ function* dimensionRows(ctx: RunContext, field: SessionDimension, label: (code: 
  * told the filter was ignored (`appliedFilters`). Its pass reads every value of its range,
  * so it runs in pieces ({@link PassSteps}). Its fields and meta are in vitals-catalogue.json.
  */
-/** The filters a vitals breakdown accepts besides the global ones (the live `vitalsByDimension` helper's). */
-const VITALS_FILTERS = ["path", "country", "region", "city", "browser_name", "os_name", "device_type"];
-
 function defineVitalsType(spec: { name: string; filtered?: boolean; steps(ctx: RunContext): PassSteps<Row[]> }): QueryTypeDefinition {
   const filtered = spec.filtered === true;
   return defineQueryType({

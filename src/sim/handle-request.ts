@@ -6,7 +6,7 @@ import { reasonOf } from './journal/refusal-reason.js';
 import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
 import { admissionAsk } from './admission/admission-stages.js';
-import { checkedOf } from './admission/limiter.js';
+import { checkedOf, windowAsk } from './admission/limiter.js';
 import { beginExchange, startExchange, type Admitted, type Answer, type Exchange, type Stage } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE, PUBLIC_SPLIT } from './pipeline/public-pipeline.js';
 import { runStages, runStagesNow, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
@@ -110,8 +110,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         throw new StoreFailure(failure);
       }
     } else {
-      const { quota } = ask;
-      const window = quota === null ? null : { id: quota.id, now: x.now, limit: quota.limit, windowMs: quota.windowMs };
+      const window = ask.quota === null ? null : windowAsk(ask.quota, x.now);
       let both;
       try {
         both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window });

@@ -1,4 +1,4 @@
-import type { SharedSlot, SharedStore, SharedWindowDecision } from '../store/shared-store.js';
+import type { SharedSlot, SharedStore, SharedWindowDecision, WindowAsk } from '../store/shared-store.js';
 import type { Admission } from './admission.js';
 import type { WindowRule } from './rules.js';
 import type { WindowDecision } from './sliding-log.js';
@@ -61,6 +61,11 @@ export function checkedOf(decision: SharedWindowDecision, now: number): CheckedW
   return decision.at === now ? { decision, order: decision.order } : { decision, order: decision.order, at: decision.at };
 }
 
+/** A window rule asked of a shared store at `now`. */
+export function windowAsk(rule: WindowRule, now: number): WindowAsk {
+  return { id: rule.id, now, limit: rule.limit, windowMs: rule.windowMs };
+}
+
 /** The limiter of a simulator several processes serve: windows and leases in the shared store, which numbers every check. */
 export function createSharedLimiter(store: SharedStore): Limiter {
   return {
@@ -68,7 +73,7 @@ export function createSharedLimiter(store: SharedStore): Limiter {
     acquire: (fingerprint, cap) => store.leases.acquire(fingerprint, cap),
     release: (fingerprint, lease) => (lease === null ? undefined : store.leases.release(fingerprint, lease).catch(() => undefined)),
     acquireThenCheck: (fingerprint, cap, rule, now) =>
-      store.leases.acquireThenConsume(fingerprint, cap, { id: rule.id, now, limit: rule.limit, windowMs: rule.windowMs }).then(({ slot, decision }) => ({
+      store.leases.acquireThenConsume(fingerprint, cap, windowAsk(rule, now)).then(({ slot, decision }) => ({
         slot,
         checked: decision === null ? undefined : checkedOf(decision, now),
       })),

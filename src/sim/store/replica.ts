@@ -54,8 +54,8 @@ export interface ReplicaParts {
 export function createReplica(parts: ReplicaParts): Replica {
   const { store, core } = parts;
   let applied = 0;
-  /** The text of the command at `applied` ('' before any): commands carry their process and ticket, so the text names one. */
-  let appliedBody = '';
+  /** Which command is at `applied` ('' before any): its process and ticket, which name one command ({@link tagOf}). */
+  let appliedTag = '';
   let tickets = 0;
   const waiting = new Map<number, (applied: Applied) => void>();
   /** The tail of the apply queue: each catch-up runs after the one before it. */
@@ -106,6 +106,9 @@ export function createReplica(parts: ReplicaParts): Replica {
     return { answer, warnings: x.warnings };
   };
 
+  /** A command's process and ticket (a logged request may carry a body of a megabyte: the replica keeps only this); an unreadable one, its text. */
+  const tagOf = (logged: LoggedCommand, command: Command | null): string => (command === null ? logged.body : `${command.o}\u0000${command.t}`);
+
   const parse = (logged: LoggedCommand): Command | null => {
     try {
       return JSON.parse(logged.body) as Command;
@@ -153,10 +156,10 @@ export function createReplica(parts: ReplicaParts): Replica {
       // no longer holds the last command applied: not the same text at that position, and no
       // reset past it (a reset erases the log before it; a later catch-up applies the reset).
       const [next] = await store.read(applied - 1, 1);
-      if (next !== undefined && (next.position > applied || next.body === appliedBody)) return;
+      if (next !== undefined && (next.position > applied || tagOf(next, parse(next)) === appliedTag)) return;
       parts.restart(undefined);
       applied = 0;
-      appliedBody = '';
+      appliedTag = '';
       // What the answer carried is history of the store before it lost it.
       batch = [];
     }
@@ -168,7 +171,7 @@ export function createReplica(parts: ReplicaParts): Replica {
         const command = parse(logged);
         if (logged.position > applied + 1 && command?.k !== 'reset') parts.restart(undefined);
         await apply(logged.position, command);
-        appliedBody = logged.body;
+        appliedTag = tagOf(logged, command);
         if (applied >= last) break;
       }
       batch = [];

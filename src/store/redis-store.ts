@@ -36,7 +36,7 @@
  * back a lease, a log command, a journal entry, an ordinal; a begin with the in-flight gate's
  * ask, `beginThenAdmit`, is one operation) wait for the end of the event-loop
  * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`), at most
- * a partial batch waiting while two calls are in flight, the begins and the journal entries of a batch grouped into one operation
+ * a partial batch waiting while `MAX_IN_FLIGHT` (four) calls are in flight, the begins and the journal entries of a batch grouped into one operation
  * each (`OPERATION_GROUPS` in `redis-scripts.ts`); the calls that read (the log, the journal, the leases, a window's peek)
  * send the queue first, so they see every write asked for before them. Redis runs a batch
  * atomically and each operation as it would run alone in that place (the calls of a group

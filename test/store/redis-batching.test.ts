@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
 import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
-import { createScriptBatcher, MAX_BATCH_CHARS, MAX_BATCH_OPERATIONS, type BatchOutcome } from '../../src/store/redis-batch.js';
+import { createScriptBatcher, MAX_BATCH_CHARS, MAX_BATCH_OPERATIONS, MAX_IN_FLIGHT, type BatchOutcome } from '../../src/store/redis-batch.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis-store.js';
 import { call, secretOf } from '../helpers/sim.js';
 import { admittedEntry } from '../helpers/journal-entries.js';
@@ -362,7 +362,7 @@ describe('the Redis store batching the calls of one turn', () => {
     expect((await call(sim, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
 
-  it('sends a second partial call while the first is in flight, the full calls of a burst at once behind them, and keeps only a partial call waiting while two are in flight', async () => {
+  it('sends partial calls while fewer than MAX_IN_FLIGHT are in flight, the full calls of a burst at once behind them, and keeps only a partial call waiting while MAX_IN_FLIGHT are in flight', async () => {
     const sent: { readonly count: number; resolve(outcomes: readonly BatchOutcome[]): void }[] = [];
     const batcher = createScriptBatcher({
       send: (argv) => new Promise((resolve) => sent.push({ count: Number(argv[0]), resolve })),
@@ -371,30 +371,33 @@ describe('the Redis store batching the calls of one turn', () => {
     });
     const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const answer = (i: number): void => sent[i]!.resolve(Array.from({ length: sent[i]!.count }, (_, j): BatchOutcome => [1, `${i}.${j}`]));
+    const counts = (): number[] => sent.map((call) => call.count);
 
-    const first = batcher.run('ordinal', ['first']);
-    await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1]);
-    const second = batcher.run('ordinal', ['second']);
-    await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 1]);
-    // Nine more while two calls are in flight: two full calls go now, the ninth waits.
+    // One call a turn, each sent at the end of its turn while fewer than MAX_IN_FLIGHT are out.
+    const singles: Promise<unknown>[] = [];
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) {
+      singles.push(batcher.run('ordinal', [`single ${i}`]));
+      await endOfTurn();
+      expect(counts()).toEqual(Array.from({ length: i + 1 }, () => 1));
+    }
+    const ones = Array.from({ length: MAX_IN_FLIGHT }, () => 1);
+    // Nine more while MAX_IN_FLIGHT calls are in flight: two full calls go now, the ninth waits.
     const burst = Array.from({ length: 9 }, (_, i) => batcher.run('ordinal', [String(i)]));
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4]);
+    expect(counts()).toEqual([...ones, 4, 4]);
     answer(0);
-    expect(await first).toBe('0.0');
+    expect(await singles[0]).toBe('0.0');
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4]);
-    // The ninth goes once fewer than two calls are in flight.
-    answer(1);
-    answer(2);
-    expect(await second).toBe('1.0');
+    expect(counts()).toEqual([...ones, 4, 4]);
+    // The ninth goes once fewer than MAX_IN_FLIGHT calls are in flight.
+    for (let i = 1; i <= MAX_IN_FLIGHT; i++) answer(i);
+    expect(await Promise.all(singles)).toEqual(Array.from({ length: MAX_IN_FLIGHT }, (_, i) => `${i}.0`));
     await Promise.all(burst.slice(0, 4));
     await endOfTurn();
-    expect(sent.map((call) => call.count)).toEqual([1, 1, 4, 4, 1]);
-    answer(3);
-    answer(4);
-    expect(await Promise.all(burst)).toEqual(['2.0', '2.1', '2.2', '2.3', '3.0', '3.1', '3.2', '3.3', '4.0']);
+    expect(counts()).toEqual([...ones, 4, 4, 1]);
+    answer(MAX_IN_FLIGHT + 1);
+    answer(MAX_IN_FLIGHT + 2);
+    const [a, b, c] = [MAX_IN_FLIGHT, MAX_IN_FLIGHT + 1, MAX_IN_FLIGHT + 2];
+    expect(await Promise.all(burst)).toEqual([`${a}.0`, `${a}.1`, `${a}.2`, `${a}.3`, `${b}.0`, `${b}.1`, `${b}.2`, `${b}.3`, `${c}.0`]);
   });
 });

@@ -4,6 +4,7 @@ import { createSimulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
 import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
 import type { SharedStore } from '../../src/sim/store/shared-store.js';
+import { MAX_IN_FLIGHT } from '../../src/store/redis-batch.js';
 import { createRedisStore, SLOW_GUARD_MS, type RedisStore } from '../../src/store/redis-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { secretOf } from '../helpers/sim.js';
@@ -158,23 +159,23 @@ describe('the Redis store when Redis goes away', () => {
     try {
       const trips = store.roundTrips;
       const operations = store.operations;
-      // The first five begins go as one call at the end of this turn, which Redis never answers,
-      // and the next five as a second (two calls may be in flight); the five asked after them
-      // wait for the next call.
-      const first = Array.from({ length: 5 }, () => sim.handle(request));
-      await turn();
-      expect(store.roundTrips - trips).toBe(1);
-      const second = Array.from({ length: 5 }, () => sim.handle(request));
-      await turn();
-      expect(store.roundTrips - trips).toBe(2);
+      // Each turn's five begins go as one call at the end of the turn, which Redis never
+      // answers, while fewer than MAX_IN_FLIGHT calls are in flight; the five asked after
+      // those wait for the next call.
+      const sentOnes: Promise<SimResponse>[] = [];
+      for (let call = 1; call <= MAX_IN_FLIGHT; call++) {
+        sentOnes.push(...Array.from({ length: 5 }, () => sim.handle(request)));
+        await turn();
+        expect(store.roundTrips - trips).toBe(call);
+      }
       const queued = Array.from({ length: 5 }, () => sim.handle(request));
       await turn();
-      expect(store.roundTrips - trips).toBe(2);
-      answers = await Promise.all([...first, ...second, ...queued]);
+      expect(store.roundTrips - trips).toBe(MAX_IN_FLIGHT);
+      answers = await Promise.all([...sentOnes, ...queued]);
       // The calls that timed out opened the slow-answer guard: the queued call was refused
       // without being sent, rather than waiting out a timeout of its own.
-      expect(store.roundTrips - trips).toBe(2);
-      expect(store.operations - operations).toBe(10);
+      expect(store.roundTrips - trips).toBe(MAX_IN_FLIGHT);
+      expect(store.operations - operations).toBe(5 * MAX_IN_FLIGHT);
     } finally {
       process.kill(redis.pid, 'SIGCONT');
     }

@@ -155,6 +155,20 @@ describe('in-flight leases in Redis', () => {
     expect(await store.leases.acquire('fp-a', 2)).toMatchObject({ acquired: true, held: 1 });
   });
 
+  it('lists a fingerprint among those holding leases from its first lease until its last is given back, so the total counts it', async () => {
+    const store = openStore();
+    const listed = (): Promise<string[]> => rawClient().smembers(`{${store.prefix}}:leases`);
+    const first = await store.leases.acquire('fp-a', 3);
+    const second = await store.leases.acquire('fp-a', 3);
+    expect(await listed()).toEqual(['fp-a']);
+    await store.leases.release('fp-a', first.lease!);
+    expect([await listed(), await store.leases.total()]).toEqual([['fp-a'], 1]);
+    await store.leases.release('fp-a', second.lease!);
+    expect([await listed(), await store.leases.total()]).toEqual([[], 0]);
+    await store.leases.acquire('fp-a', 3);
+    expect([await listed(), await store.leases.total()]).toEqual([['fp-a'], 1]);
+  });
+
   it('counts the leases of every process on the prefix against one cap', async () => {
     const a = openStore();
     const b = openStore({ prefix: a.prefix });

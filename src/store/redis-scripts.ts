@@ -5,8 +5,9 @@
  *
  * Conventions shared by every script:
  * - Numbers that may be epoch milliseconds (instants, scores, expiries) travel as strings and
- *   are written back with `%.17g`, which round-trips every double: Lua's own `tostring` keeps
- *   only 14 digits. Counters and counts are returned as integers.
+ *   are written back by `s`: `%.17g`, which round-trips every double (Lua's own `tostring` keeps
+ *   only 14 digits), or `%d` for a whole number below 10^15, the same digits for less work.
+ *   Counters and counts are returned as integers.
  * - Keys a script derives from the prefix (a window's key, a lease's key) are not declared in
  *   KEYS: every key of a simulator carries the hash tag `{prefix}`, so on a Redis Cluster the
  *   derived keys share the slot (and the node) of the declared ones.
@@ -142,7 +143,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. s(now))
 local held = redis.call('ZCARD', KEYS[1])
 if held >= tonumber(ARGV[2]) then return {0, held} end
 redis.call('ZADD', KEYS[1], s(now + tonumber(ARGV[4])), ARGV[3])
-if held == 0 then redis.call('SADD', KEYS[2], ARGV[1]) end
+redis.call('SADD', KEYS[2], ARGV[1])
 return {1, held}
 `;
 

@@ -22,7 +22,6 @@
  *   npm run bench -- [--duration 5] [--connections 32] [--only stores] [--report FILE]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import autocannon from 'autocannon';
@@ -36,6 +35,7 @@ import { firstVsWarmRow, firstVsWarmTable } from './first-vs-warm.js';
 import { findLargestWebsite, type BenchFixtures } from './largest-website.js';
 import { runMeasurement } from './section-channel.js';
 import { processCpuUs, residentMb } from '../process-usage.js';
+import { allowedCpus, cpusOf, pinProcess } from './cpu-pinning.js';
 import { measureStoreRows, measureStoreTable, storeTable, storeTableTitle } from './store-rows.js';
 
 const args = ((): BenchArgs => {
@@ -82,17 +82,20 @@ interface Started {
  */
 function pinCpus(): { readonly prefix: readonly string[]; readonly note: string; unpin(): void } {
   const none = { prefix: [], unpin: () => undefined };
-  if (process.platform !== 'linux' || availableParallelism() < 2) return { ...none, note: 'not pinned (needs Linux and two CPUs)' };
+  const allowed = allowedCpus(process.pid);
+  if ('problem' in allowed) return { ...none, note: `not pinned (${allowed.problem})` };
+  const [load, server] = cpusOf(allowed.list);
+  if (server === undefined) return { ...none, note: 'not pinned (needs two CPUs)' };
   try {
-    execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    pinProcess(process.pid, String(load));
   } catch {
-    return { ...none, note: 'not pinned (taskset not found)' };
+    return { ...none, note: 'not pinned (taskset failed)' };
   }
   return {
-    prefix: ['taskset', '-c', '1'],
-    note: 'autocannon on CPU 0, each server on CPU 1',
-    // The store rows' processes (redis-server, the workers) inherit this process's CPUs.
-    unpin: () => execFileSync('taskset', ['-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' }),
+    prefix: ['taskset', '-c', String(server)],
+    note: `autocannon on CPU ${load}, each server on CPU ${server}`,
+    // The store rows' processes (redis-server, the workers) inherit this process's CPUs: all it had.
+    unpin: () => pinProcess(process.pid, allowed.list),
   };
 }
 

@@ -11,11 +11,10 @@
  * id; without `redis-server`, or when the simulator cannot use the store, the Redis rows say
  * why they were skipped (the bench is not a test).
  */
-import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
 import { Redis } from 'ioredis';
 import { startRedis, type RedisServer } from '../../test/helpers/redis-server.js';
 import { processCpuUs } from '../process-usage.js';
+import { allowedCpus, cpusOf, pinProcess } from './cpu-pinning.js';
 import { startServer, type Server } from '../runner.js';
 import { measureAdmissionWork, MEASURED_REQUESTS, WARM_UP_REQUESTS, type AdmissionRequest, type AdmissionResult } from './admission-work.js';
 import { RATE_COLUMNS, type BenchRow, type BenchTable } from './bench-results.js';
@@ -63,20 +62,15 @@ async function redisCounts(client: Redis): Promise<{ calls: number; cpuUs: numbe
   return { calls: calls('evalsha') + calls('eval'), cpuUs: (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6 };
 }
 
-/** Why the pinned rows cannot run here, or null (Linux, taskset, two CPUs or more; counted whatever this process is pinned to). */
-function pinningProblem(): string | null {
-  if (process.platform !== 'linux' || cpus().length < 2) return 'needs Linux and two CPUs';
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return null;
-  } catch {
-    return 'taskset not found';
-  }
-}
-
-/** Sets the CPUs a running process may use (`taskset -p -c CPUS PID`). */
-function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+/**
+ * The CPUs this process may use (given back after the pinned rows), or why the pinned rows
+ * cannot run here: they put Redis and the load on CPU 0 and the simulator on CPU 1.
+ */
+function pinnable(): { readonly list: string } | { readonly problem: string } {
+  const allowed = allowedCpus(process.pid);
+  if ('problem' in allowed) return allowed;
+  const cpus = cpusOf(allowed.list);
+  return cpus.includes(0) && cpus.includes(1) ? allowed : { problem: `needs CPUs 0 and 1 (this process may use ${allowed.list})` };
 }
 
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).trim().split('\n').slice(0, 2).join(' ');
@@ -104,8 +98,8 @@ export async function measureStoreRows(
     return [...rows, ...REDIS_ROWS.map((r) => ({ name: r.name, skipped: `skipped: no redis-server to measure with (${firstLine(error)})` }))];
   }
   const counts = new Redis(redis.url);
-  const pinning = pinningProblem();
-  const allCpus = `0-${cpus().length - 1}`;
+  const cpus = pinnable();
+  const pinning = 'problem' in cpus ? cpus.problem : null;
   try {
     for (const row of REDIS_ROWS) {
       if (row.pinned && pinning !== null) {
@@ -113,8 +107,8 @@ export async function measureStoreRows(
         continue;
       }
       if (row.pinned) {
-        pin(redis.pid, '0');
-        pin(process.pid, '0');
+        pinProcess(redis.pid, '0');
+        pinProcess(process.pid, '0');
       }
       let server: Server | undefined;
       try {
@@ -140,7 +134,7 @@ export async function measureStoreRows(
       }
     }
   } finally {
-    if (pinning === null) pin(process.pid, allCpus);
+    if (!('problem' in cpus)) pinProcess(process.pid, cpus.list);
     counts.disconnect();
     await redis.stop();
   }
@@ -158,8 +152,9 @@ export function storeTableTitle(connections: number): string {
  * where taskset can pin them), then the Redis rows.
  */
 export async function measureStoreTable(connections: number): Promise<BenchTable> {
-  const pinning = pinningProblem();
-  if (pinning === null) pin(process.pid, '0');
+  const cpus = pinnable();
+  const pinning = 'problem' in cpus ? cpus.problem : null;
+  if (pinning === null) pinProcess(process.pid, '0');
   const serveFlags = ['--seed', '42'];
   const memoryServer = await startServer(pinning === null ? ['taskset', '-c', '1', ...CLI] : CLI, serveFlags);
   let memory: AdmissionResult;
@@ -180,7 +175,7 @@ export async function measureStoreTable(connections: number): Promise<BenchTable
     if (simBefore !== undefined && simAfter !== undefined) memorySimCpuUs = (simAfter - simBefore) / (WARM_UP_REQUESTS + MEASURED_REQUESTS);
   } finally {
     await memoryServer.stop();
-    if (pinning === null) pin(process.pid, `0-${cpus().length - 1}`);
+    if (!('problem' in cpus)) pinProcess(process.pid, cpus.list);
   }
   return storeTable(await measureStoreRows(memory, request, connections, serveFlags, { memorySimCpuUs }), storeTableTitle(connections));
 }

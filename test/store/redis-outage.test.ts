@@ -142,7 +142,10 @@ describe('the Redis store when Redis goes away', () => {
 
   it('answers 503 with Retry-After to every request waiting on the batches Redis never answers, refuses those queued behind them at once, then serves again', async () => {
     let skipped = 0;
-    const store = createRedisStore({ url: redis.url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS, now: () => Date.now() + skipped });
+    // Short leases: once Redis resumes it runs the calls that timed out, whose begins take
+    // in-flight slots nobody learns of (as many as the cap, with MAX_IN_FLIGHT calls of five);
+    // they hold until their leases expire.
+    const store = createRedisStore({ url: redis.url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS, leaseTtlMs: 1000, now: () => Date.now() + skipped });
     opened.push(store);
     const sim = createSimulator({ seed: 42, createWorld: createSeededWorld, store });
     await sim.ready();

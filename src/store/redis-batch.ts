@@ -78,9 +78,12 @@ export interface ScriptBatcher {
    * Queues one call with its own arguments (as many as {@link OPERATIONS} or, for a grouped
    * call, {@link OPERATION_GROUPS} says: the batch derives its keys); resolves with what it returned (made into the caller's value by `answer`,
    * when given, as the batch's answer is read: no promise of its own for that step), rejects
-   * with the error of the operation or of its batch (or what `answer` threw).
+   * with the error of the operation or of its batch (or what `answer` threw). `unheard`, when
+   * given, is called (before the rejection) when the whole call carrying it failed: refused,
+   * timed out or cut, so Redis may have run the operation without this process hearing what it
+   * did (a call that timed out still runs once Redis resumes).
    */
-  run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T): Promise<T>;
+  run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: () => void): Promise<T>;
   /** Sends what is queued now, even while batches are in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
@@ -107,6 +110,7 @@ interface Queued {
   /** The characters of the operation's name and arguments. */
   readonly chars: number;
   readonly answer: ((returned: unknown) => unknown) | undefined;
+  readonly unheard: (() => void) | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -187,7 +191,10 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
       },
       (error: unknown) => {
         inFlight--;
-        for (const queued of batch) queued.reject(error);
+        for (const queued of batch) {
+          queued.unheard?.();
+          queued.reject(error);
+        }
         schedule();
       },
     );
@@ -254,14 +261,14 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   return {
-    run<T>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T): Promise<T> {
+    run<T>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: () => void): Promise<T> {
       const arity = groupOf(operation)?.args ?? OPERATIONS[operation as Operation].args;
       if (arity === COUNTED) return Promise.reject(new Error(`${operation} is the operation of grouped calls, not a call`));
       if (args.length !== arity) return Promise.reject(new Error(`${operation} takes ${arity} arguments, not ${args.length}`));
       return new Promise<T>((resolve, reject) => {
         let chars = operation.length;
         for (const arg of args) chars += arg.length;
-        queue.push({ operation, args, chars, answer, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ operation, args, chars, answer, unheard, resolve: resolve as (value: unknown) => void, reject });
         queuedChars += chars;
         schedule();
       });

@@ -165,6 +165,9 @@ const LAYOUT = '3';
  * calls in a row, and at a second or more each it would take many seconds to answer at all.
  */
 export const SLOW_CALL_MS = 1000;
+/** Leases given back later at most (asked for by calls that failed whole); older ones expire unrenewed. */
+export const MAX_UNHEARD_LEASES = 4096;
+
 /** How long the open guard refuses calls at once (a 503 with Retry-After); then the next call tries Redis again. */
 export const SLOW_GUARD_MS = 2000;
 
@@ -510,12 +513,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         batchTrips++;
         batchOperations += calls;
         return redis.simBatch(K.base, ...argv);
-      }).then((answer) => JSON.parse(answer) as BatchOutcome[]),
+      }).then((answer) => {
+        giveBackUnheard();
+        return JSON.parse(answer) as BatchOutcome[];
+      }),
     failed: refusedOperation,
   });
-  /** Runs one operation in the next batch. */
-  const batched = <R, T = R>(operation: scripts.Call, args: readonly string[], answer?: (returned: R) => T): Promise<T> =>
-    batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined);
+  /** Runs one operation in the next batch (`unheard`: see `ScriptBatcher.run` in redis-batch.ts). */
+  const batched = <R, T = R>(operation: scripts.Call, args: readonly string[], answer?: (returned: R) => T, unheard?: () => void): Promise<T> =>
+    batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined, unheard);
   const nothing = (): undefined => undefined;
   /**
    * Runs a command of its own after every operation queued before it (the queue is sent first,
@@ -531,6 +537,27 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   let leaseCount = 0;
   /** Leases this process holds: lease → fingerprint. */
   const owned = new Map<string, string>();
+  /**
+   * Leases Redis may hold for this process without its knowing: asked for by a call that
+   * failed whole (a call that timed out during a stall still runs once Redis resumes, and takes
+   * its slots) or given back by a release that failed. Lease → fingerprint, the oldest dropped
+   * past {@link MAX_UNHEARD_LEASES} (they expire unrenewed). They are given back as soon as
+   * Redis answers a batch again, so a stall costs a key its slots for a round trip, not for a
+   * lease's lifetime; giving back a lease Redis never took does nothing.
+   */
+  const unheard = new Map<string, string>();
+  const forgetLater = (lease: string, fingerprint: string): void => {
+    owned.delete(lease);
+    if (unheard.size >= MAX_UNHEARD_LEASES) unheard.delete(unheard.keys().next().value as string);
+    unheard.set(lease, fingerprint);
+  };
+  /** Queues the release of every unheard lease (called when a batch was answered). */
+  const giveBackUnheard = (): void => {
+    if (unheard.size === 0) return;
+    const pending = [...unheard];
+    unheard.clear();
+    for (const [lease, fingerprint] of pending) void batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint)).catch(nothing);
+  };
 
   const renew = (): void => {
     if (owned.size === 0 || client.status !== 'ready') return;
@@ -599,19 +626,24 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)], (answer: [number, number]) => slotOf(answer, lease, fingerprint));
+      return batched('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)], (answer: [number, number]) => slotOf(answer, lease, fingerprint), () => forgetLater(lease, fingerprint));
     },
     acquireThenConsume: (fingerprint, cap, { id, now, limit, windowMs }) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched('acquireThenConsume', [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)], ([slot, consumed]: [[number, number], ConsumeAnswer?]) => ({
-        slot: slotOf(slot, lease, fingerprint),
-        decision: consumed === undefined ? null : decisionOf(consumed, limit),
-      }));
+      return batched(
+        'acquireThenConsume',
+        [fingerprint, num(cap), lease, num(leaseTtlMs), ...consumeArgs(id, now, limit, windowMs)],
+        ([slot, consumed]: [[number, number], ConsumeAnswer?]) => ({
+          slot: slotOf(slot, lease, fingerprint),
+          decision: consumed === undefined ? null : decisionOf(consumed, limit),
+        }),
+        () => forgetLater(lease, fingerprint),
+      );
     },
     release: (fingerprint, lease) => {
-      // Forget it first: if Redis cannot hear the release, the lease expires unrenewed.
+      // Forget it first: unrenewed, a lease Redis cannot hear the release of expires (and is given back when Redis answers again).
       owned.delete(lease);
-      return batched('release', [fingerprint, lease], nothing);
+      return batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint));
     },
     total: () => ordered(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
     held: (fingerprint) => ordered(() => redis.simHeld(K.leasePrefix + fingerprint)).then(Number),
@@ -710,6 +742,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
                 ? admissionOf(admitted as [[number, number], ConsumeAnswer?], lease, fingerprint, window)
                 : { failure: refusedOperation(String(admitted)) },
         }),
+        () => forgetLater(lease, fingerprint),
       );
     },
     append: (command) => batched('append', [command], Number),

@@ -362,6 +362,23 @@ describe('the Redis store batching the calls of one turn', () => {
     expect((await call(sim, 'GET', '/__sim/health')).json.inFlight).toBe(0);
   });
 
+  it('tells each call of a batch that failed whole that Redis may have run it unheard, and no call whose operation Redis answered', async () => {
+    let fail = true;
+    const batcher = createScriptBatcher({
+      send: (argv) => (fail ? Promise.reject(new Error('Command timed out')) : Promise.resolve(Array.from({ length: Number(argv[0]) }, (_, i): BatchOutcome => (i === 0 ? [0, 'WRONGTYPE'] : [1, 'ok'])))),
+      failed: (said) => new Error(said),
+    });
+    const unheard: string[] = [];
+    const lost = ['a', 'b'].map((name) => batcher.run('ordinal', [name], undefined, () => unheard.push(name)));
+    await expect(Promise.all(lost)).rejects.toThrow('Command timed out');
+    expect(unheard).toEqual(['a', 'b']);
+    fail = false;
+    const answered = ['c', 'd'].map((name) => batcher.run('ordinal', [name], undefined, () => unheard.push(name)));
+    await expect(answered[0]).rejects.toThrow('WRONGTYPE');
+    expect(await answered[1]).toBe('ok');
+    expect(unheard).toEqual(['a', 'b']);
+  });
+
   it('sends partial calls while fewer than MAX_IN_FLIGHT are in flight, the full calls of a burst at once behind them, and keeps only a partial call waiting while MAX_IN_FLIGHT are in flight', async () => {
     const sent: { readonly count: number; resolve(outcomes: readonly BatchOutcome[]): void }[] = [];
     const batcher = createScriptBatcher({

@@ -142,10 +142,11 @@ describe('the Redis store when Redis goes away', () => {
 
   it('answers 503 with Retry-After to every request waiting on the batches Redis never answers, refuses those queued behind them at once, then serves again', async () => {
     let skipped = 0;
-    // Short leases: once Redis resumes it runs the calls that timed out, whose begins take
-    // in-flight slots nobody learns of (as many as the cap, with MAX_IN_FLIGHT calls of five);
-    // they hold until their leases expire.
-    const store = createRedisStore({ url: redis.url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS, leaseTtlMs: 1000, now: () => Date.now() + skipped });
+    // Once Redis resumes it runs the calls that timed out, whose begins take in-flight slots
+    // (as many as the cap, with MAX_IN_FLIGHT calls of five) the process never heard of: it
+    // gives them back when Redis answers again, rather than leaving the key refused until the
+    // leases expire (a minute here, so only the give-back lets the requests through in time).
+    const store = createRedisStore({ url: redis.url, prefix: `outage-${process.pid}-${++prefixes}`, commandTimeoutMs: COMMAND_TIMEOUT_MS, leaseTtlMs: 60_000, now: () => Date.now() + skipped });
     opened.push(store);
     const sim = createSimulator({ seed: 42, createWorld: createSeededWorld, store });
     await sim.ready();
@@ -192,6 +193,8 @@ describe('the Redis store when Redis goes away', () => {
     }
     skipped += SLOW_GUARD_MS + 1;
     await eventually(async () => (await sim.handle(request)).status === 200, 5000);
+    // Every slot the unheard calls took was given back: none is held once the requests ended.
+    await eventually(async () => (await store.leases.total()) === 0, 5000);
   });
 
   it('keeps a logged command across a crash of Redis when it persists every write', async () => {

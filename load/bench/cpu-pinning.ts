@@ -19,8 +19,9 @@ export function allowedCpus(pid: number): { readonly list: string } | { readonly
   let out: string;
   try {
     out = execFileSync('taskset', ['-p', '-c', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return { problem: 'taskset not found' };
+  } catch (error) {
+    const said = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { problem: `taskset could not read the CPUs (${said})` };
   }
   const list = /:\s*([\d,-]+)\s*$/.exec(out)?.[1];
   return list === undefined ? { problem: `taskset answered ${JSON.stringify(out.trim().slice(0, 80))}` } : { list };

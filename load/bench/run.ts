@@ -74,8 +74,9 @@ interface Started {
 }
 
 /**
- * Pins the load generator (this process, autocannon runs in it) to CPU 0 and returns the
- * command prefix that runs a server on CPU 1, as the hot path is measured (one core each), on
+ * Pins the load generator (this process, autocannon runs in it) to the first CPU it may use
+ * (CPU 0 on most machines) and returns the command prefix that runs a server on the second, as
+ * the hot path is measured (one core each), on
  * Linux with `taskset` and two CPUs or more; otherwise nothing is pinned and the prefix is
  * empty. Unpinned, the scheduler may put the generator and the server on one core for part of
  * a row, which moves a row by half between runs.

@@ -79,11 +79,12 @@ export interface ScriptBatcher {
    * call, {@link OPERATION_GROUPS} says: the batch derives its keys); resolves with what it returned (made into the caller's value by `answer`,
    * when given, as the batch's answer is read: no promise of its own for that step), rejects
    * with the error of the operation or of its batch (or what `answer` threw). `unheard`, when
-   * given, is called (before the rejection) when the whole call carrying it failed: refused,
-   * timed out or cut, so Redis may have run the operation without this process hearing what it
-   * did (a call that timed out still runs once Redis resumes).
+   * given, is called with the batch's error (before the rejection) when the whole call carrying
+   * it failed, so that Redis may have run the operation without this process hearing what it
+   * did (a call that timed out still runs once Redis resumes); the store tells from the error
+   * whether the call was ever sent.
    */
-  run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: () => void): Promise<T>;
+  run<T = unknown>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: (error: unknown) => void): Promise<T>;
   /** Sends what is queued now, even while batches are in flight (the connection keeps the order). */
   flush(): void;
   /** Script calls sent (round trips). */
@@ -110,7 +111,7 @@ interface Queued {
   /** The characters of the operation's name and arguments. */
   readonly chars: number;
   readonly answer: ((returned: unknown) => unknown) | undefined;
-  readonly unheard: (() => void) | undefined;
+  readonly unheard: ((error: unknown) => void) | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -192,7 +193,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
       (error: unknown) => {
         inFlight--;
         for (const queued of batch) {
-          queued.unheard?.();
+          queued.unheard?.(error);
           queued.reject(error);
         }
         schedule();
@@ -261,7 +262,7 @@ export function createScriptBatcher(options: ScriptBatcherOptions): ScriptBatche
   };
 
   return {
-    run<T>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: () => void): Promise<T> {
+    run<T>(operation: Call, args: readonly string[], answer?: (returned: unknown) => T, unheard?: (error: unknown) => void): Promise<T> {
       const arity = groupOf(operation)?.args ?? OPERATIONS[operation as Operation].args;
       if (arity === COUNTED) return Promise.reject(new Error(`${operation} is the operation of grouped calls, not a call`));
       if (args.length !== arity) return Promise.reject(new Error(`${operation} takes ${arity} arguments, not ${args.length}`));

@@ -32,20 +32,13 @@ local function s(x)
 end
 `;
 
-/** Redis's own clock in milliseconds: leases expire by server time, never by a simulated clock. */
-const SERVER_MS = `
-local function server_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-`;
-
 /**
- * Redis's clock read once per script call ({@link BATCH}): the operations of one call run as one
- * atomic step, so they take their leases at one instant, and a call of many begins reads the
- * clock once rather than once per slot.
+ * Redis's own clock in milliseconds: leases expire by server time, never by a simulated clock.
+ * Read once per script call: the operations of one {@link BATCH} call run as one atomic step, so
+ * they take their leases at one instant, and a call of many begins reads the clock once rather
+ * than once per slot.
  */
-const SERVER_MS_ONCE = `
+const SERVER_MS = `
 local clock_ms = nil
 local function server_ms()
   if clock_ms == nil then
@@ -55,6 +48,7 @@ local function server_ms()
   return clock_ms
 end
 `;
+
 
 /**
  * One check of a sliding window, recorded when admitted (`consumeSlot` in
@@ -558,7 +552,7 @@ export type Call = Operation | keyof typeof OPERATION_GROUPS;
  * travel as strings) and integers: counts, and counters numbered since a reset or, for log
  * positions, ever; `cjson` writes numbers with 14 significant digits, exact below 10^14.
  */
-export const BATCH = `${NUMBERS}${SERVER_MS_ONCE}
+export const BATCH = `${NUMBERS}${SERVER_MS}
 local run = {}
 local shape = {}
 local base = KEYS[1]

@@ -35,7 +35,7 @@
  * Round trips: the operations of a request's hot path (begin, window checks, taking and giving
  * back a lease, a log command, a journal entry, an ordinal; a begin with the in-flight gate's
  * ask, `beginThenAdmit`, is one operation) wait for the end of the event-loop
- * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`), at most
+ * turn and go to Redis together, in call order, as one script call (`redis-batch.ts`),
  * a partial batch waiting while `MAX_IN_FLIGHT` (four) calls are in flight, the begins and the journal entries of a batch grouped into one operation
  * each (`OPERATION_GROUPS` in `redis-scripts.ts`); the calls that read (the log, the journal, the leases, a window's peek)
  * send the queue first, so they see every write asked for before them. Redis runs a batch
@@ -166,7 +166,7 @@ const LAYOUT = '3';
  */
 export const SLOW_CALL_MS = 1000;
 /** Leases given back later at most (asked for by calls that failed whole); older ones expire unrenewed. */
-export const MAX_UNHEARD_LEASES = 4096;
+const MAX_UNHEARD_LEASES = 4096;
 
 /** How long the open guard refuses calls at once (a 503 with Retry-After); then the next call tries Redis again. */
 export const SLOW_GUARD_MS = 2000;
@@ -508,19 +508,29 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   let batchTrips = 0;
   let batchOperations = 0;
   const batcher = createScriptBatcher({
-    send: (argv, calls) =>
-      call(() => {
+    send: (argv, calls) => {
+      let sent = false;
+      return call(() => {
+        sent = true;
         batchTrips++;
         batchOperations += calls;
         return redis.simBatch(K.base, ...argv);
-      }).then((answer) => {
-        giveBackUnheard();
-        return JSON.parse(answer) as BatchOutcome[];
-      }),
+      }).then(
+        (answer) => {
+          giveBackUnheard();
+          return JSON.parse(answer) as BatchOutcome[];
+        },
+        (error: unknown) => {
+          // Refused before it reached Redis (the guard open, Redis unreachable): nothing it asked for was taken.
+          if (!sent && typeof error === 'object' && error !== null) neverSent.add(error);
+          throw error;
+        },
+      );
+    },
     failed: refusedOperation,
   });
   /** Runs one operation in the next batch (`unheard`: see `ScriptBatcher.run` in redis-batch.ts). */
-  const batched = <R, T = R>(operation: scripts.Call, args: readonly string[], answer?: (returned: R) => T, unheard?: () => void): Promise<T> =>
+  const batched = <R, T = R>(operation: scripts.Call, args: readonly string[], answer?: (returned: R) => T, unheard?: (error: unknown) => void): Promise<T> =>
     batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined, unheard);
   const nothing = (): undefined => undefined;
   /**
@@ -540,15 +550,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /**
    * Leases Redis may hold for this process without its knowing: asked for by a call that
    * failed whole (a call that timed out during a stall still runs once Redis resumes, and takes
-   * its slots) or given back by a release that failed. Lease → fingerprint, the oldest dropped
-   * past {@link MAX_UNHEARD_LEASES} (they expire unrenewed). They are given back as soon as
+   * its slots) or given back by a release that failed; not those of calls refused before they
+   * were sent. Lease → fingerprint; past {@link MAX_UNHEARD_LEASES} newer ones are not kept (they
+   * expire unrenewed). They are given back as soon as
    * Redis answers a batch again, so a stall costs a key its slots for a round trip, not for a
    * lease's lifetime; giving back a lease Redis never took does nothing.
    */
   const unheard = new Map<string, string>();
-  const forgetLater = (lease: string, fingerprint: string): void => {
+  /** The errors of batches refused before they were sent: their calls took nothing in Redis. */
+  const neverSent = new WeakSet<object>();
+  /** Keeps `lease` to give back, unless its call never reached Redis; the first ones kept win (a stall's own come first). */
+  const forgetLater = (lease: string, fingerprint: string, error?: unknown): void => {
     owned.delete(lease);
-    if (unheard.size >= MAX_UNHEARD_LEASES) unheard.delete(unheard.keys().next().value as string);
+    if ((typeof error === 'object' && error !== null && neverSent.has(error)) || unheard.size >= MAX_UNHEARD_LEASES) return;
     unheard.set(lease, fingerprint);
   };
   /** Queues the release of every unheard lease (called when a batch was answered). */
@@ -626,7 +640,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const leases: SharedLeases = {
     acquire: (fingerprint, cap) => {
       const lease = `${processId}:${++leaseCount}`;
-      return batched('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)], (answer: [number, number]) => slotOf(answer, lease, fingerprint), () => forgetLater(lease, fingerprint));
+      return batched('acquire', [fingerprint, num(cap), lease, num(leaseTtlMs)], (answer: [number, number]) => slotOf(answer, lease, fingerprint), (error) => forgetLater(lease, fingerprint, error));
     },
     acquireThenConsume: (fingerprint, cap, { id, now, limit, windowMs }) => {
       const lease = `${processId}:${++leaseCount}`;
@@ -637,12 +651,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           slot: slotOf(slot, lease, fingerprint),
           decision: consumed === undefined ? null : decisionOf(consumed, limit),
         }),
-        () => forgetLater(lease, fingerprint),
+        (error) => forgetLater(lease, fingerprint, error),
       );
     },
     release: (fingerprint, lease) => {
       // Forget it first: unrenewed, a lease Redis cannot hear the release of expires (and is given back when Redis answers again).
       owned.delete(lease);
+      // A release that failed, sent or not, leaves the lease held: kept to give back whatever the error.
       return batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint));
     },
     total: () => ordered(() => redis.simTotal(K.leases, K.leasePrefix)).then(Number),
@@ -742,7 +757,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
                 ? admissionOf(admitted as [[number, number], ConsumeAnswer?], lease, fingerprint, window)
                 : { failure: refusedOperation(String(admitted)) },
         }),
-        () => forgetLater(lease, fingerprint),
+        (error) => forgetLater(lease, fingerprint, error),
       );
     },
     append: (command) => batched('append', [command], Number),
@@ -775,8 +790,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async close() {
       if (closed) return;
       clearInterval(renewTimer);
-      const mine = [...owned];
+      const mine = [...owned, ...unheard];
       owned.clear();
+      unheard.clear();
       if (client.status === 'ready') {
         await Promise.allSettled(mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])));
       }

@@ -153,7 +153,7 @@ export function createReplica(parts: ReplicaParts): Replica {
     if (last < applied) {
       // An answer older than what the replica applied since (answers handled in another order
       // than Redis gave them) says less than the replica knows. The store was emptied only if it
-      // no longer holds the last command applied: not the same text at that position, and no
+      // no longer holds the last command applied: not the same process and ticket at that position, and no
       // reset past it (a reset erases the log before it; a later catch-up applies the reset).
       const [next] = await store.read(applied - 1, 1);
       if (next !== undefined && (next.position > applied || tagOf(next, parse(next)) === appliedTag)) return;

@@ -89,8 +89,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
   /**
    * A service request on a shared store, begun late: the stages that read only the request and
    * the replica run first (authentication, CORS, faults), then the begin goes with the in-flight
-   * gate's ask (its slot, and the per-key quota with it) as one operation, so an admitted
-   * request costs one round trip before its handler instead of two. The store takes the slot
+   * gate's ask (its slot, the per-key quota with it, and the route's per-endpoint window when the
+   * request is sure to reach it) as one operation, so an admitted request costs one round trip
+   * before its handler instead of three. The store takes the slot
    * only if the log has not moved since the replica read: else nothing was taken, the replica
    * catches up and the request runs again from the start, as one begun first.
    */
@@ -111,9 +112,10 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       }
     } else {
       const window = ask.quota === null ? null : windowAsk(ask.quota, x.now);
+      const ahead = ask.endpoint === null ? null : windowAsk(ask.endpoint, x.now);
       let both;
       try {
-        both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window });
+        both = await shared.store.beginThenAdmit(after, { fingerprint: ask.fingerprint, cap: ask.cap, window, next: ahead });
       } catch (failure) {
         throw new StoreFailure(failure);
       }
@@ -123,7 +125,12 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
         admitted =
           'failure' in admission
             ? { ask, failure: admission.failure }
-            : { ask, slot: admission.slot, checked: admission.decision === null ? undefined : checkedOf(admission.decision, x.now) };
+            : {
+                ask,
+                slot: admission.slot,
+                checked: admission.decision === null ? undefined : checkedOf(admission.decision, x.now),
+                endpointChecked: admission.nextDecision === null ? undefined : checkedOf(admission.nextDecision, x.now),
+              };
       }
     }
     // Whether the log moved is the store's verdict when it was asked to admit (it took nothing then).

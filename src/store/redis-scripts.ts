@@ -408,9 +408,16 @@ return {slot, consumed}
  * of the wrong type) leaves the request begun and says why. Runs inside {@link BATCH} only, in
  * call order (never grouped with other begins: the ask must run where it was called).
  *
- * KEYS: the begins' four, then the acquire-then-consume's six. ARGV: after, max commands, then
- * the acquire's four arguments, 1|0 (a window asked), then the consume's seven. Returns
- * {begun} (the log moved), {begun, 1, {slot} or {slot, consumed}} or {begun, 0, the error}.
+ * A second window may follow (the route's per-endpoint window, when the stages between the
+ * quota and it would let the request reach it): checked only when the slot was taken and the
+ * first window, when asked, admitted the request, as the stages would check it. Its failure
+ * (a key of the wrong type) leaves it unchecked: the process checks it alone, at its stage.
+ *
+ * KEYS: the begins' four, then the acquire-then-consume's six, then the second window's.
+ * ARGV: after, max commands, then the acquire's four arguments, 1|0 (a window asked), then the
+ * consume's seven, then 1|0 (a second window asked) and its id, now, limit and windowMs.
+ * Returns {begun} (the log moved), {begun, 1, {slot, consumed or false, second or false}} or
+ * {begun, 0, the error}.
  */
 const BEGIN_THEN_ADMIT_BODY = `
 local begun = run.begins({KEYS[1], KEYS[2], KEYS[3], KEYS[4]}, {ARGV[1], ARGV[2], '1'})
@@ -422,9 +429,17 @@ else
   ok, admitted = pcall(run.acquire, {KEYS[5], KEYS[6]}, {ARGV[3], ARGV[4], ARGV[5], ARGV[6]})
   if ok then admitted = {admitted} end
 end
-if ok then return {begun, 1, admitted} end
-if type(admitted) == 'table' then return {begun, 0, tostring(admitted.err or admitted)} end
-return {begun, 0, tostring(admitted)}
+if not ok then
+  if type(admitted) == 'table' then return {begun, 0, tostring(admitted.err or admitted)} end
+  return {begun, 0, tostring(admitted)}
+end
+admitted[2] = admitted[2] or false
+admitted[3] = false
+if ARGV[15] == '1' and admitted[1][1] == 1 and (ARGV[7] ~= '1' or admitted[2][1] == 1) then
+  local second, consumed = pcall(run.consume, {KEYS[7], KEYS[8], KEYS[11], KEYS[10]}, {ARGV[16], ARGV[17], ARGV[18], ARGV[19], ARGV[12], ARGV[13], ARGV[14]})
+  if second then admitted[3] = consumed end
+end
+return {begun, 1, admitted}
 `;
 
 /** An operation's `args` when the call sends their number first (a grouped operation, {@link OPERATION_GROUPS}). */
@@ -466,12 +481,15 @@ export const OPERATIONS = {
   ordinal: { body: ORDINAL_BODY, args: 1, keys: `{base .. 'ordinal'}` },
   /** Counted, the begins of a batch ({@link OPERATION_GROUPS}): the least after, max commands, then service 1|0 per begin. */
   begins: { body: BEGINS_BODY, args: COUNTED, keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log'}` },
-  /** after, max commands, fingerprint, cap, lease, ttlMs, 1|0 (a window asked), window id, now, limit, windowMs (empty without a window). */
+  /**
+   * after, max commands, fingerprint, cap, lease, ttlMs, 1|0 (a window asked), window id, now,
+   * limit, windowMs (empty without a window), then the same five for the second window.
+   */
   beginThenAdmit: {
     body: BEGIN_THEN_ADMIT_BODY,
-    args: 11,
-    keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log', base .. 'lease:' .. a[3], base .. 'leases', base .. 'high', base .. 'checks', base .. 'win:' .. a[8], base .. 'windows'}`,
-    argv: `{a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], base .. 'win:', '${SWEEP_EVERY}', '${SWEEP_MAX}'}`,
+    args: 16,
+    keys: `{base .. 'req', base .. 'seq', base .. 'logn', base .. 'log', base .. 'lease:' .. a[3], base .. 'leases', base .. 'high', base .. 'checks', base .. 'win:' .. a[8], base .. 'windows', base .. 'win:' .. a[13]}`,
+    argv: `{a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], base .. 'win:', '${SWEEP_EVERY}', '${SWEEP_MAX}', a[12], a[13], a[14], a[15], a[16]}`,
   },
   /** Counted, the journal entries of a batch: capacity, then per entry the entry (encoded) and its instant. */
   journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },

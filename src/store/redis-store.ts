@@ -631,10 +631,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     commands: toCommands(flat, 3),
   });
 
-  /** What the gate's ask took with a begin: the slot (owned by this process when taken) and the window's decision when one was asked and the slot taken. */
-  const admissionOf = ([slot, consumed]: [[number, number], ConsumeAnswer?], lease: string, fingerprint: string, window: WindowAsk | null): SharedAdmission => ({
+  /**
+   * What the gate's ask took with a begin: the slot (owned by this process when taken), the
+   * window's decision when one was asked and the slot taken, and the next window's when it was
+   * asked and reached (the script answers false for a window not checked).
+   */
+  const admissionOf = (
+    [slot, consumed, second]: [[number, number], (ConsumeAnswer | false)?, (ConsumeAnswer | false)?],
+    lease: string,
+    fingerprint: string,
+    window: WindowAsk | null,
+    next: WindowAsk | null,
+  ): SharedAdmission => ({
     slot: slotOf(slot, lease, fingerprint),
-    decision: consumed === undefined || window === null ? null : decisionOf(consumed, window.limit),
+    decision: !Array.isArray(consumed) || window === null ? null : decisionOf(consumed, window.limit),
+    nextDecision: !Array.isArray(second) || next === null ? null : decisionOf(second, next.limit),
   });
 
   const leases: SharedLeases = {
@@ -742,19 +753,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     begin: (service, after) => batched('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)], beginOf),
-    beginThenAdmit: (after, { fingerprint, cap, window }) => {
+    beginThenAdmit: (after, { fingerprint, cap, window, next = null }) => {
       const lease = `${processId}:${++leaseCount}`;
-      const windowArgs = window === null ? ['0', '', '', '', ''] : ['1', ...consumeArgs(window.id, window.now, window.limit, window.windowMs)];
+      const askOf = (asked: WindowAsk | null): string[] => (asked === null ? ['0', '', '', '', ''] : ['1', ...consumeArgs(asked.id, asked.now, asked.limit, asked.windowMs)]);
       return batched(
         'beginThenAdmit',
-        [num(after), num(BEGIN_COMMANDS), fingerprint, num(cap), lease, num(leaseTtlMs), ...windowArgs],
+        [num(after), num(BEGIN_COMMANDS), fingerprint, num(cap), lease, num(leaseTtlMs), ...askOf(window), ...askOf(next)],
         ([begun, ok, admitted]: [(number | string)[], (0 | 1)?, unknown?]) => ({
           begin: beginOf(begun),
           admission:
             ok === undefined
               ? null
               : ok === 1
-                ? admissionOf(admitted as [[number, number], ConsumeAnswer?], lease, fingerprint, window)
+                ? admissionOf(admitted as [[number, number], (ConsumeAnswer | false)?, (ConsumeAnswer | false)?], lease, fingerprint, window, next)
                 : { failure: refusedOperation(String(admitted)) },
         }),
         (error) => forgetLater(lease, fingerprint, error),

@@ -60,7 +60,7 @@ interface Entry {
   readonly keyId: string | null;
   readonly reason: { readonly code: string } | null;
   readonly inFlight: number | null;
-  readonly checks: readonly { readonly order: number }[];
+  readonly checks: readonly { readonly order: number; readonly rule: string; readonly allowed: boolean }[];
 }
 
 describe('the Redis store batching the calls of one turn', () => {
@@ -104,12 +104,46 @@ describe('the Redis store batching the calls of one turn', () => {
     const { sims, stores: own } = await sharing(2);
     const [a, b] = sims as [Simulator, Simulator];
     const key = secretOf(a, 'key_acme_read');
-    const before = own.map((store) => store.operations);
-    const answer = await call(a, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_www' }, body: { parameters: ['summary_metrics'], preset: 'today' } });
-    expect(answer.status).toBe(200);
+    // A body text no other test sends: the first time, the body is decoded after the begin.
+    const body = `{"parameters":["summary_metrics"],  "preset":"today", "limit":${process.pid % 1000 + 7}}`;
+    const query = (): Promise<SimResponse> =>
+      a.handle({ method: 'POST', path: '/v1/query', query: { website_id: 'web_acme_www' }, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
+    let before = own.map((store) => store.operations);
+    expect((await query()).status).toBe(200);
     expect(own.map((store, i) => store.operations - before[i]!)).toEqual([4, 0]);
+    // Again: the body is known good, so the endpoint window goes with the begin, slot and quota.
+    before = own.map((store) => store.operations);
+    const tripsBefore = own[0]!.roundTrips;
+    expect((await query()).status).toBe(200);
+    expect(own.map((store, i) => store.operations - before[i]!)).toEqual([3, 0]);
+    expect(own[0]!.roundTrips - tripsBefore).toBe(3);
+    const entries = (await call(b, 'GET', '/__sim/journal')).json.entries as Entry[];
+    expect(entries.slice(-2).map((e) => e.checks.map((c) => c.rule))).toEqual([['endpoint_limit'], ['endpoint_limit']]);
     // The other process serves the same key and window, having run nothing of it.
     expect((await call(b, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
+  });
+
+  it('checks the endpoint window with the begin only for a request sure to reach it: a malformed body is refused 400 without using the window, a refused quota leaves it untouched', async () => {
+    const { sims } = await sharing(1);
+    const sim = sims[0]!;
+    const key = secretOf(sim, 'key_acme_quota');
+    const body = { parameters: ['summary_metrics'], preset: 'today' };
+    const query = (raw: string) => sim.handle({ method: 'POST', path: '/v1/query', query: { website_id: 'web_acme_www' }, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: raw });
+    expect((await query(JSON.stringify(body))).status).toBe(200);
+    expect((await query('{"parameters": [')).status).toBe(400);
+    for (let i = 0; i < 8; i++) expect((await query(JSON.stringify(body))).status).toBe(200);
+    expect((await query(JSON.stringify(body))).status).toBe(429);
+    const entries = (await call(sim, 'GET', '/__sim/journal')).json.entries as Entry[];
+    expect(entries.map((e) => e.checks.map((c) => `${c.rule}:${c.allowed}`).join(' '))).toEqual([
+      'key_quota:true endpoint_limit:true',
+      'key_quota:true',
+      ...Array.from({ length: 8 }, () => 'key_quota:true endpoint_limit:true'),
+      'key_quota:false',
+    ]);
+    const limits = (await call(sim, 'GET', '/__sim/limits', { query: { key_id: 'key_acme_quota' } })).json;
+    expect(JSON.stringify(limits)).toContain('"used":9');
+    // 11 slot decisions, 11 quota checks, 9 endpoint checks.
+    expect((await call(sim, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ checked: 31, overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
   });
 
   it('answers an admitted request of a quota key after two round trips: its begin with the slot and the quota check, then its journal entry', async () => {

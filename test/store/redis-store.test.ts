@@ -214,6 +214,46 @@ describe('in-flight leases in Redis', () => {
   });
 });
 
+describe("a request's begin with the in-flight gate's ask in Redis", () => {
+  const window = (id: string, limit: number, now = T0) => ({ id, now, limit, windowMs: 60_000 });
+
+  it('checks the next window only when the slot was taken and the first window admitted the request, in one numbered run of checks', async () => {
+    const store = openStore();
+    const ask = { fingerprint: 'fp-a', cap: 3, window: window('quota', 2), next: window('endpoint', 1) };
+    const first = await store.beginThenAdmit(0, ask);
+    expect(first.admission).toMatchObject({ slot: { acquired: true }, decision: { allowed: true, order: 1 }, nextDecision: { allowed: true, order: 2 } });
+    // The endpoint window is full: checked, refused.
+    const second = await store.beginThenAdmit(0, ask);
+    expect(second.admission).toMatchObject({ slot: { acquired: true }, decision: { allowed: true, order: 3 }, nextDecision: { allowed: false, order: 4 } });
+    // The quota is full: the next window is not reached, and records nothing.
+    const third = await store.beginThenAdmit(0, ask);
+    expect(third.admission).toMatchObject({ slot: { acquired: true }, decision: { allowed: false, order: 5 }, nextDecision: null });
+    // The gate is full: neither window is checked.
+    const fourth = await store.beginThenAdmit(0, ask);
+    expect(fourth.admission).toMatchObject({ slot: { acquired: false, held: 3 }, decision: null, nextDecision: null });
+    expect(await store.windows.peek('endpoint', T0, 1, 60_000)).toMatchObject({ held: 1 });
+    expect(await store.windows.peek('quota', T0, 2, 60_000)).toMatchObject({ held: 2 });
+  });
+
+  it('checks the next window after the slot alone when no first window is asked, and takes nothing when the log moved', async () => {
+    const store = openStore();
+    const alone = await store.beginThenAdmit(0, { fingerprint: 'fp-b', cap: 5, window: null, next: window('endpoint', 5) });
+    expect(alone.admission).toMatchObject({ slot: { acquired: true }, decision: null, nextDecision: { allowed: true, remaining: 4 } });
+    await store.append('{"a":1}');
+    const moved = await store.beginThenAdmit(0, { fingerprint: 'fp-b', cap: 5, window: null, next: window('endpoint', 5) });
+    expect(moved.admission).toBeNull();
+    expect(await store.windows.peek('endpoint', T0, 5, 60_000)).toMatchObject({ held: 1 });
+    expect(await store.leases.held('fp-b')).toBe(1);
+  });
+
+  it('leaves the next window unchecked, and the slot and first window taken, when Redis fails it', async () => {
+    const store = openStore();
+    await rawClient().set(`{${store.prefix}}:win:broken`, 'not a sorted set');
+    const answer = await store.beginThenAdmit(0, { fingerprint: 'fp-c', cap: 5, window: window('quota', 5), next: window('broken', 5) });
+    expect(answer.admission).toMatchObject({ slot: { acquired: true }, decision: { allowed: true }, nextDecision: null });
+  });
+});
+
 describe('the command log and request numbering in Redis', () => {
   it('numbers requests across two store objects on one prefix, reserving journal positions only for service requests', async () => {
     const a = openStore();

@@ -3,6 +3,7 @@ import { identityOf } from '../auth/principal.js';
 import { basketError, LIVE_CONCURRENCY_MESSAGE, LIVE_QUOTA_MESSAGE, rateLimited, serviceUnavailable, type SimError } from '../errors.js';
 import { followsLive } from '../profile.js';
 import { CONTINUE, next, respond, type AdmissionAsk, type Admitted, type Exchange, type StageResult } from '../pipeline/exchange.js';
+import { decodesAsRemembered } from '../pipeline/route-stages.js';
 import { CONCURRENCY_CAP, endpointRule, keyQuotaRule, type WindowRule } from './rules.js';
 import type { CheckedWindow, InFlightSlot } from './limiter.js';
 import { retryAfterSeconds, type WindowDecision } from './sliding-log.js';
@@ -71,7 +72,18 @@ export function admissionAsk(x: Exchange): AdmissionAsk | null {
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return null;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
-  return { fingerprint, cap, quota: x.sim.limiter.acquireThenCheck ? quotaRule(x) : null };
+  return x.sim.limiter.acquireThenCheck ? { fingerprint, cap, quota: quotaRule(x), endpoint: endpointAhead(x) } : { fingerprint, cap, quota: null, endpoint: null };
+}
+
+/**
+ * The route's per-endpoint window when the request is sure to reach it once the gate and the
+ * quota admit it: the stages between (404/405, the body) would let it on without new work
+ * (`decodesAsRemembered`). Null otherwise: the window is then checked at its stage.
+ */
+function endpointAhead(x: Exchange): WindowRule | null {
+  const name = x.match.kind === 'found' ? x.match.route.limit : undefined;
+  if (!name || !x.principal || !decodesAsRemembered(x)) return null;
+  return endpointRule(name, x.principal, identityOf(x.principal));
 }
 
 /**
@@ -103,16 +115,17 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
 /** The gate's answer the shared store gave with the request's begin, taken as the gate's own. */
 function judgeAdmitted(x: Exchange, admitted: Admitted): StageResult {
   if ('failure' in admitted) return degrade(admitted.failure);
-  const { fingerprint, cap, quota } = admitted.ask;
-  return takeSlot(x, fingerprint, cap, admitted.slot, quota === null || admitted.checked === undefined ? null : { rule: quota, checked: admitted.checked });
+  const { fingerprint, cap, quota, endpoint } = admitted.ask;
+  const quotaChecked = quota === null || admitted.checked === undefined ? null : { rule: quota, checked: admitted.checked };
+  const endpointChecked = endpoint === null || admitted.endpointChecked === undefined ? null : { rule: endpoint, checked: admitted.endpointChecked };
+  return takeSlot(x, fingerprint, cap, admitted.slot, quotaChecked, endpointChecked);
 }
 
-/** Holds the slot taken (and the quota's check made with it), or refuses the request when the gate was full. */
-function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot, quotaChecked: Exchange['quotaChecked']): StageResult {
+/** Holds the slot taken (and the windows' checks made with it), or refuses the request when the gate was full. */
+function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot, quotaChecked: Exchange['quotaChecked'], endpointChecked: Exchange['endpointChecked'] = null): StageResult {
   if (!slot.acquired) return refuseInFlight(x, cap, slot.held);
-  return quotaChecked === null
-    ? next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap })
-    : next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap, quotaChecked });
+  if (quotaChecked === null && endpointChecked === null) return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap });
+  return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap, quotaChecked, endpointChecked });
 }
 
 /**
@@ -188,6 +201,8 @@ function refuseQuota(x: Exchange, rule: WindowRule, decision: WindowDecision): S
 export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageResult> {
   const name = x.match.kind === 'found' ? x.match.route.limit : undefined;
   if (!limited(x) || !name || !x.principal) return CONTINUE;
+  // Checked ahead with the slot and the quota, in the request's begin (a shared store).
+  if (x.endpointChecked !== null) return judge(x, x.endpointChecked.rule, x.endpointChecked.checked, 'Rate limit exceeded');
   return checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded');
 }
 

@@ -62,6 +62,12 @@ export interface Exchange {
    */
   readonly quotaChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow | null } | null;
   /**
+   * The route's per-endpoint window checked ahead, with the slot and the quota, when a shared
+   * store took all three in the request's begin (`admissionAsk`); the endpoint stage judges it
+   * instead of checking again. Null otherwise.
+   */
+  readonly endpointChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow } | null;
+  /**
    * The in-flight gate's answer when a shared store gave it with the request's begin (one round
    * trip for both, `handle-request.ts`): the gate judges it instead of asking. Null otherwise.
    */
@@ -104,6 +110,7 @@ export function startExchange(start: ExchangeStart): Exchange {
     inFlight: null,
     inFlightCap: null,
     quotaChecked: null,
+    endpointChecked: null,
     admitted: null,
     principal: start.principal,
     body: undefined,
@@ -115,19 +122,26 @@ export function startExchange(start: ExchangeStart): Exchange {
   };
 }
 
-/** What the in-flight gate asks where limits live: the presented key's slot under `cap` and, with it, the per-key quota (when the limiter takes both in one step and one applies). */
+/**
+ * What the in-flight gate asks where limits live: the presented key's slot under `cap` and, with
+ * it, the per-key quota (when the limiter takes both in one step and one applies), and the
+ * route's per-endpoint window when the stages between would let the request reach it (asked
+ * only with the request's begin on a shared store).
+ */
 export interface AdmissionAsk {
   readonly fingerprint: string;
   readonly cap: number;
   readonly quota: WindowRule | null;
+  readonly endpoint: WindowRule | null;
 }
 
 /**
  * The gate's ask answered with the request's begin: the slot and the quota's check made with it
- * (undefined when the slot was refused or no quota was asked), or what failed in the store.
+ * (undefined when the slot was refused or no quota was asked), the endpoint window's (undefined
+ * when it was not asked or not reached: its stage checks it), or what failed in the store.
  */
 export type Admitted =
-  | { readonly ask: AdmissionAsk; readonly slot: InFlightSlot; readonly checked: CheckedWindow | null | undefined }
+  | { readonly ask: AdmissionAsk; readonly slot: InFlightSlot; readonly checked: CheckedWindow | null | undefined; readonly endpointChecked?: CheckedWindow | undefined }
   | { readonly ask: AdmissionAsk; readonly failure: unknown };
 
 /**
@@ -143,7 +157,7 @@ export function beginExchange(x: Exchange, requestId: string, admitted: Admitted
 
 /** What a stage may add to the exchange. */
 export type ExchangeFacts = Partial<
-  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'quotaChecked' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
+  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'quotaChecked' | 'endpointChecked' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
 >;
 
 /** How a request ends: a reply, a refusal or a dropped connection. */

@@ -161,6 +161,24 @@ export const decodeBody: Stage = (x) => {
   return next({ body: decoded.data });
 };
 
+/**
+ * Whether {@link decodeBody} would let the request on without reading its body anew: a route
+ * with no body, a raw body within its limits, or a body text this route's schema already
+ * accepted (remembered), within the limits and not a form. False for an unmatched route. The
+ * admission stages ask it to check the per-endpoint window ahead, in the request's begin: only
+ * when the request is sure to reach that window.
+ */
+export function decodesAsRemembered(x: Exchange): boolean {
+  if (x.match.kind !== 'found') return false;
+  const route = x.match.route;
+  if (route.rawBody) return overBodyLimit(route, x.request) === null;
+  if (!route.body) return true;
+  if (overBodyLimit(route, x.request) !== null) return false;
+  const contentType = x.request.headers['content-type'];
+  if (contentType && FORM_TYPES.test(contentType)) return false;
+  return rememberedBody(route.body, x.request.body ?? '') !== undefined;
+}
+
 interface QueryField {
   readonly name: string;
   readonly schema: z.ZodType;

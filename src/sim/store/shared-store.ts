@@ -138,11 +138,16 @@ export interface WindowAsk {
   readonly windowMs: number;
 }
 
-/** The in-flight gate's ask sent with a request's begin: the fingerprint's slot under `cap`, then the window when given. */
+/**
+ * The in-flight gate's ask sent with a request's begin: the fingerprint's slot under `cap`, then
+ * the window when given, then the `next` window when given, checked only when the slot was taken
+ * and the first window (if any) admitted the request.
+ */
 export interface SharedAdmissionAsk {
   readonly fingerprint: string;
   readonly cap: number;
   readonly window: WindowAsk | null;
+  readonly next?: WindowAsk | null;
 }
 
 /** A slot asked of the store: taken or not, how many were held before, and the lease when taken. */
@@ -152,8 +157,14 @@ export interface SharedSlot {
   readonly lease: string | null;
 }
 
-/** What {@link SharedStore.beginThenAdmit} took: the slot and the window's decision (null when the slot was refused or no window was asked), or what failed. */
-export type SharedAdmission = { readonly slot: SharedSlot; readonly decision: SharedWindowDecision | null } | { readonly failure: Error };
+/**
+ * What {@link SharedStore.beginThenAdmit} took: the slot and the window's decision (null when the
+ * slot was refused or no window was asked) and the next window's (null when it was not asked,
+ * not reached or could not be checked: the caller checks it alone), or what failed.
+ */
+export type SharedAdmission =
+  | { readonly slot: SharedSlot; readonly decision: SharedWindowDecision | null; readonly nextDecision: SharedWindowDecision | null }
+  | { readonly failure: Error };
 
 /** The in-flight leases of the SPEC 8.2.2 concurrency cap, per presented-secret fingerprint. */
 export interface SharedLeases {

@@ -100,7 +100,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const x = open(request, '', false, trace);
     const ran = runHead(x);
     const head = ran instanceof Promise ? await ran : ran;
-    const answered = head === null || head.answer !== null;
+    const answered = head.answer !== null;
     const ask = answered ? null : admissionAsk(x);
     let begin: Begin;
     let admitted: Admitted | null = null;
@@ -166,18 +166,10 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       started = { seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
     }
     const { seq, x, outcome } = started;
-    let response: SimResponse;
-    let refusedBy = null;
+    const refusedBy = outcome.refusedBy;
     /** The refusal the client got, as the journal explains it. */
-    let refusal: SimError | Drop | null = null;
-    if (outcome !== null) {
-      refusedBy = outcome.refusedBy;
-      refusal = refusalOf(outcome.answer, x);
-      response = toResponse(outcome.answer, refusal, x);
-    } else {
-      refusal = internalError();
-      response = errorResponse(refusal, x.requestId);
-    }
+    const refusal: SimError | Drop | null = refusalOf(outcome.answer, x);
+    let response = toResponse(outcome.answer, refusal, x);
     if (control) return response;
     if (trace.kind === 'continue' && response.abort !== true) response = { ...response, headers: { ...response.headers, ...traceHeaders(trace.parent, spanIdOf(x.requestId)) } };
     const entry = journalEntryOf(x, seq, refusedBy, response, refusal);
@@ -193,6 +185,14 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
   };
 }
 
+/** A chain whose stages all continued: no stage answered the request (a bug, answered 500). */
+class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+  constructor() {
+    super('no stage answered the request');
+  }
+}
+
 /** What the shared store rejected with, told from a bug in the code around the call. */
 class StoreFailure extends Error {
   constructor(failure: unknown) {
@@ -203,32 +203,37 @@ class StoreFailure extends Error {
 /** The shared store and this process's replica of the state. */
 type SharedParts = NonNullable<SimulatorCore['shared']>;
 
-/** Runs stages over an exchange: how the chain ended, or null when a stage threw (a bug, answered 500). */
-type RunChain = (stages: readonly Stage[], x: Exchange) => Promise<ChainOutcome | null>;
+/** Runs stages over an exchange: how the chain ended (a stage that threw, a bug, ends it with a 500 naming the failure's class). */
+type RunChain = (stages: readonly Stage[], x: Exchange) => Promise<ChainOutcome>;
 
 /** A request that began: its journal position, its exchange and how its chain ended. */
 interface Started {
   readonly seq: number;
   readonly x: Exchange;
-  readonly outcome: ChainOutcome | null;
+  readonly outcome: ChainOutcome;
 }
 
-/** The stages a request runs before it begins (synchronous on the hot path: no promise then); null when one throws. */
-function runHead(x: Exchange): ChainOutcome | null | Promise<ChainOutcome | null> {
+/** The stages a request runs before it begins (synchronous on the hot path: no promise then). */
+function runHead(x: Exchange): ChainOutcome | Promise<ChainOutcome> {
   try {
     const outcome = runStagesNow(PUBLIC_SPLIT.head, x);
-    return outcome instanceof Promise ? outcome.catch(() => null) : outcome;
-  } catch {
-    return null;
+    return outcome instanceof Promise ? outcome.catch(failedChain) : outcome;
+  } catch (failure) {
+    return failedChain(failure);
   }
 }
 
+/** How a chain ends when a stage throws (a bug): 500, the failure's class in the journal's reason. */
+function failedChain(failure: unknown): ChainOutcome {
+  return { answer: internalError(failure), refusedBy: null };
+}
+
 /** Runs `stages`, timed into `timings` when the adapter exports spans; a stage that throws ends the chain with null. */
-async function runChain(stages: readonly Stage[], x: Exchange, timings: StageTiming[] | null, timer: (() => number) | undefined): Promise<ChainOutcome | null> {
+async function runChain(stages: readonly Stage[], x: Exchange, timings: StageTiming[] | null, timer: (() => number) | undefined): Promise<ChainOutcome> {
   try {
     return timings !== null && timer !== undefined ? await runTimedStages(stages, x, timer, timings) : await runStages(stages, x);
-  } catch {
-    return null;
+  } catch (failure) {
+    return failedChain(failure);
   }
 }
 
@@ -255,7 +260,7 @@ function exchangeTrace(x: Exchange, reading: TraceReading, outcome: string, erro
 
 /** The refusal an answer is, in the body shape the client gets (null for a reply). */
 function refusalOf(answer: Answer | null, x: Exchange): SimError | Drop | null {
-  if (answer === null) return internalError();
+  if (answer === null) return internalError(new NoAnswer());
   if ('drop' in answer) return answer;
   return isError(answer) ? shapedRefusal(answer, x) : null;
 }

@@ -10,7 +10,7 @@ import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 describe('a request a bug in the simulator breaks', () => {
   /** Once `breaking`, the website `web_acme_store` throws when its name is read, as a bug in a handler would. */
   let breaking = false;
-  const brokenWorld = (seed: number) => {
+  const brokenWorld = (seed: string) => {
     const world = createSeededWorld(seed);
     const websites = world.websites.map((site) => {
       if (site.id !== 'web_acme_store') return site;

@@ -1,7 +1,7 @@
 import { QUERY_TYPE_NAMES, QUERY_TYPES } from '../query/registry.js';
 import { z } from 'zod';
 import { errorBodySchema, rateLimitBodySchema } from '../../contract/errors.js';
-import type { Route } from '../routing/route.js';
+import { changesState, type Route } from '../routing/route.js';
 
 /** A JSON Schema object as OpenAPI 3.1 embeds it. */
 type JsonSchema = Record<string, unknown>;
@@ -95,6 +95,11 @@ function operation(route: Route): Record<string, unknown> {
     responses['401'] ??= errorResponse('The simulator serves a non-loopback host and the request lacks its control token, `Authorization: Bearer <token>` (AUTH_REQUIRED)');
     responses['403'] ??= errorResponse('A cross-site Origin, or a Host name that is not a loopback one (FORBIDDEN)');
     if (route.body) responses['415'] ??= errorResponse('A body not declared as JSON (UNSUPPORTED_MEDIA_TYPE)');
+  }
+  if (changesState(route)) {
+    responses['409'] ??= errorResponse(
+      'With a shared store (`--store redis://…`), the request was erased from the shared log by a reset, or by a store that lost its data, before it could be applied (CONFLICT): nothing of it took effect; send it again',
+    );
   }
   const security = securityOf(route);
   const note = accessNote(route);

@@ -68,6 +68,15 @@ describe('the bounds /openapi.json states are the bounds the routes enforce', ()
     expect(refused.json).toMatchObject({ success: false, code: 'AUTH_REQUIRED' });
   });
 
+  it("documents 409 CONFLICT (a request a reset erased from a shared store's log) on every route that changes state, and on none that only reads", async () => {
+    const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
+    const responsesOf = (path: string, method: string): Record<string, unknown> => doc.paths[path][method].responses;
+    expect(responsesOf('/track', 'post')).toHaveProperty('409');
+    expect(responsesOf('/__sim/keys', 'post')).toHaveProperty('409');
+    expect(responsesOf('/v1/query', 'post')).not.toHaveProperty('409');
+    expect(responsesOf('/__sim/fixtures', 'get')).not.toHaveProperty('409');
+  });
+
   it('says a PATCH body needs at least one field and a status page lists each monitor once', async () => {
     const doc = (await call(sim, 'GET', '/openapi.json', { headers: HOST })).json;
     expect(doc.paths['/v1/flags/{id}'].patch.requestBody.content['application/json'].schema.minProperties).toBe(1);

@@ -91,7 +91,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
    * the replica run first (authentication, CORS, faults), then the begin goes with the in-flight
    * gate's ask (its slot, the per-key quota with it, and the route's per-endpoint window when the
    * request is sure to reach it) as one operation, so an admitted request costs one round trip
-   * before its handler instead of three. The store takes the slot
+   * before its handler instead of two. The store takes the slot
    * only if the log has not moved since the replica read: else nothing was taken, the replica
    * catches up and the request runs again from the start, as one begun first.
    */
@@ -101,7 +101,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const ran = runHead(x);
     const head = ran instanceof Promise ? await ran : ran;
     const answered = head.answer !== null;
-    const ask = answered ? null : admissionAsk(x);
+    const ask = answered ? null : admissionAsk(x, true);
     let begin: Begin;
     let admitted: Admitted | null = null;
     if (ask === null) {

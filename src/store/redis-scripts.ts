@@ -410,8 +410,9 @@ return {slot, consumed}
  *
  * A second window may follow (the route's per-endpoint window, when the stages between the
  * quota and it would let the request reach it): checked only when the slot was taken and the
- * first window, when asked, admitted the request, as the stages would check it. Its failure
- * (a key of the wrong type) leaves it unchecked: the process checks it alone, at its stage.
+ * first window, when asked, admitted the request, as the stages would check it. When it fails
+ * (a key of the wrong type) the admission stands without it and the process checks the window
+ * at its stage, where the same failure answers 503.
  *
  * KEYS: the begins' four, then the acquire-then-consume's six, then the second window's.
  * ARGV: after, max commands, then the acquire's four arguments, 1|0 (a window asked), then the

@@ -167,6 +167,8 @@ const LAYOUT = '3';
 export const SLOW_CALL_MS = 1000;
 /** Leases given back later at most (asked for by calls that failed whole); older ones expire unrenewed. */
 const MAX_UNHEARD_LEASES = 4096;
+/** Journal entries appended later at most (their call never reached Redis); past it the journal says it is incomplete. */
+const MAX_UNWRITTEN_ENTRIES = 4096;
 
 /** How long the open guard refuses calls at once (a 503 with Retry-After); then the next call tries Redis again. */
 export const SLOW_GUARD_MS = 2000;
@@ -518,6 +520,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       }).then(
         (answer) => {
           giveBackUnheard();
+          appendUnwritten();
           return JSON.parse(answer) as BatchOutcome[];
         },
         (error: unknown) => {
@@ -572,6 +575,36 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     unheard.clear();
     for (const [lease, fingerprint] of pending) void batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint)).catch(nothing);
   };
+
+  /**
+   * Journal entries whose call never reached Redis (refused while the slow-answer guard was open
+   * or Redis unreachable): their requests were answered, so they are appended as soon as Redis
+   * answers a batch again (listed in seq order like any other). Past
+   * {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, and this process's journal
+   * info says it is incomplete. An entry whose call reached Redis and failed (a timeout) is not
+   * kept: Redis may have appended it.
+   */
+  let unwritten: JournalEntry[] = [];
+  let lostEntries = 0;
+  const keepUnwritten = (entry: JournalEntry, error: unknown): void => {
+    if (typeof error !== 'object' || error === null || !neverSent.has(error)) return;
+    if (unwritten.length >= MAX_UNWRITTEN_ENTRIES) lostEntries++;
+    else unwritten.push(entry);
+  };
+  /** Forgets the unwritten entries: the journal they belonged to was cleared or reset. */
+  const forgetUnwritten = (): void => {
+    unwritten = [];
+    lostEntries = 0;
+  };
+  /** Queues the append of every unwritten journal entry (called when a batch was answered). */
+  const appendUnwritten = (): void => {
+    if (unwritten.length === 0) return;
+    const pending = unwritten;
+    unwritten = [];
+    for (const entry of pending) void appendEntry(entry).catch(nothing);
+  };
+  const appendEntry = (entry: JournalEntry): Promise<undefined> =>
+    batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)], nothing, (error) => keepUnwritten(entry, error));
 
   const renew = (): void => {
     if (owned.size === 0 || client.status !== 'ready') return;
@@ -676,8 +709,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   };
 
   const journal: SharedJournal = {
-    append: (entry: JournalEntry) =>
-      batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)], nothing),
+    append: appendEntry,
     list: async () => {
       // Page by page: the whole journal in one reply (100,000 entries, about 20 MB) can take
       // longer than the command timeout on a busy machine.
@@ -697,12 +729,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
         const from = first === '' ? Number(since) : journalEntryAt(first);
-        return { complete: dropped === 0 && cleared !== '1', since: from, capacity: journalCapacity, size: kept, dropped };
+        return { complete: dropped === 0 && cleared !== '1' && lostEntries === 0, since: from, capacity: journalCapacity, size: kept, dropped: dropped + lostEntries };
       }),
     clear: (now) =>
-      ordered(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then(
-        (): JournalInfo => ({ complete: false, since: now, capacity: journalCapacity, size: 0, dropped: 0 }),
-      ),
+      ordered(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then((): JournalInfo => {
+        forgetUnwritten();
+        return { complete: false, since: now, capacity: journalCapacity, size: 0, dropped: 0 };
+      }),
   };
 
   const store: RedisStore = {
@@ -793,7 +826,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           command,
           num(now),
         ),
-      ).then(Number),
+      ).then((position) => {
+        forgetUnwritten();
+        return Number(position);
+      }),
     windows,
     leases,
     journal,

@@ -41,9 +41,10 @@ describe('a Redis store that answers slowly', () => {
     const query = () => call(sim, 'POST', '/v1/query', { key, query: { website_id: 'web_acme_store' }, body: { parameters: ['summary_metrics'], preset: 'today' } });
     expect((await query()).status).toBe(200);
 
-    // One slow round trip takes the request's slot, quota and endpoint window: its answer stands.
+    // One slow round trip takes the request's slot and endpoint window: its answer stands.
     proxy.setDelay(300);
-    expect((await query()).status).toBe(200);
+    const slow = await query();
+    expect(slow.status).toBe(200);
     proxy.setDelay(0);
 
     // The guard is open: Redis is not asked, even though it answers fast again.
@@ -53,5 +54,10 @@ describe('a Redis store that answers slowly', () => {
     expect(Number(refused.headers['Retry-After'])).toBeGreaterThan(0);
     skipped += 3_600_001;
     expect((await query()).status).toBe(200);
+    // The slow request's journal entry, refused by the open guard, was appended once Redis answered again.
+    const journal = (await call(sim, 'GET', '/__sim/journal')).json;
+    expect(journal.entries.map((e: { requestId: string }) => e.requestId)).toContain(slow.json.requestId);
+    expect(journal.info).toMatchObject({ complete: true, dropped: 0 });
+    expect((await call(sim, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
   }, 30_000);
 });

@@ -65,14 +65,17 @@ function limited(x: Exchange): boolean {
  * without asking (limits off, OPTIONS, no well-formed secret presented): the fingerprint's slot
  * under the cap (a scenario's `concurrency` step may lower it) and, when the limiter takes both
  * in one step (a shared store: one round trip), the per-key quota, the next stage. With a
- * shared store the run loop may send it with the request's begin (`handle-request.ts`).
+ * shared store the run loop may send it with the request's begin (`handle-request.ts`, which
+ * asks `withBegin`: then the route's per-endpoint window goes too when the request is sure to
+ * reach it).
  */
-export function admissionAsk(x: Exchange): AdmissionAsk | null {
+export function admissionAsk(x: Exchange, withBegin = false): AdmissionAsk | null {
   if (!limited(x) || x.request.method === 'OPTIONS') return null;
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return null;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
-  return x.sim.limiter.acquireThenCheck ? { fingerprint, cap, quota: quotaRule(x), endpoint: endpointAhead(x) } : { fingerprint, cap, quota: null, endpoint: null };
+  if (!x.sim.limiter.acquireThenCheck) return { fingerprint, cap, quota: null, endpoint: null };
+  return { fingerprint, cap, quota: quotaRule(x), endpoint: withBegin ? endpointAhead(x) : null };
 }
 
 /**

@@ -14,20 +14,37 @@ export interface InFlightGate {
   total(): number;
 }
 
+/**
+ * Fingerprints kept at zero at most before they are swept: a fingerprint whose last slot is
+ * given back keeps its entry (at zero), so a load over thousands of keys sets counts in place
+ * instead of adding and deleting entries, which makes the table rehash into new storage that
+ * outlives the young generation. Past this many entries the zeros are dropped at once.
+ */
+export const MAX_GATE_ENTRIES = 16_384;
+
 /** Creates an empty gate. */
 export function createInFlightGate(): InFlightGate {
   const counts = new Map<string, number>();
+  /** Drops the fingerprints that hold no slot (when the table is past its bound). */
+  const sweep = (): void => {
+    for (const [fingerprint, held] of counts) if (held === 0) counts.delete(fingerprint);
+  };
   return {
     acquire(fingerprint, cap) {
-      const held = counts.get(fingerprint) ?? 0;
+      const held = counts.get(fingerprint);
+      if (held === undefined) {
+        if (counts.size >= MAX_GATE_ENTRIES) sweep();
+        if (cap <= 0) return { acquired: false, held: 0 };
+        counts.set(fingerprint, 1);
+        return { acquired: true, held: 0 };
+      }
       if (held >= cap) return { acquired: false, held };
       counts.set(fingerprint, held + 1);
       return { acquired: true, held };
     },
     release(fingerprint) {
-      const held = counts.get(fingerprint) ?? 0;
-      if (held <= 1) counts.delete(fingerprint);
-      else counts.set(fingerprint, held - 1);
+      const held = counts.get(fingerprint);
+      if (held !== undefined && held > 0) counts.set(fingerprint, held - 1);
     },
     held: (fingerprint) => counts.get(fingerprint) ?? 0,
     total() {

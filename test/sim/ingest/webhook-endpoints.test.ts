@@ -38,7 +38,7 @@ describe('the webhook endpoints of the seeded world', () => {
       expect(post.security).toEqual([]);
       expect(post.parameters).toEqual([{ name: 'hash', in: 'path', required: true, schema: { type: 'string' } }]);
       expect(post.requestBody.content['application/json'].schema.type).toBe('object');
-      expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '404', '413', '500']);
+      expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '404', '409', '413', '500']);
       expect(post.responses['401'].content['application/json'].schema.properties.code).toBeDefined();
     }
   });

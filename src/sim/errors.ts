@@ -464,10 +464,15 @@ export function serviceUnavailable(failure?: unknown): SimError {
 /** A failure by its code (`ECONNREFUSED`) or its class (`TypeError`), never by its message. */
 function failureLabel(failure: unknown): string | undefined {
   if (failure === undefined || failure === null) return undefined;
-  const code = (failure as { code?: unknown }).code;
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
-  const name = failure instanceof Error ? failure.name : typeof failure;
-  return /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? name : 'an unnamed failure';
+  try {
+    const code = (failure as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
+    const name: unknown = failure instanceof Error ? failure.name : typeof failure;
+    return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? name : 'an unnamed failure';
+  } catch {
+    // A failure whose own fields throw when read (a getter, a proxy).
+    return 'an unnamed failure';
+  }
 }
 
 /** 409: the request conflicts with the current state (a scenario that is already running). */
@@ -533,5 +538,5 @@ export function headersTooLarge(): SimError {
 export function internalError(failure?: unknown): SimError {
   const message = 'Something went wrong on our side. Try again in a moment.';
   if (failure === undefined) return simError('INTERNAL_SERVER_ERROR', message);
-  return simError('INTERNAL_SERVER_ERROR', message, { journalOnly: { cause: `a bug in the simulator (${failureLabel(failure)})`, fix: 'report it with the request that met it' } });
+  return simError('INTERNAL_SERVER_ERROR', message, { journalOnly: { cause: `a bug in the simulator (${failureLabel(failure) ?? 'an unnamed failure'})`, fix: 'report it with the request that met it' } });
 }

@@ -166,11 +166,20 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       started = { seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
     }
     const { seq, x, outcome } = started;
-    const refusedBy = outcome.refusedBy;
+    let refusedBy = outcome.refusedBy;
     /** The refusal the client got, as the journal explains it. */
-    const refusal: SimError | Drop | null = refusalOf(outcome.answer, x);
-    let response = toResponse(outcome.answer, refusal, x);
-    if (control) return response;
+    let refusal: SimError | Drop | null;
+    let response: SimResponse;
+    try {
+      refusal = refusalOf(outcome.answer, x);
+      response = toResponse(outcome.answer, refusal, x);
+    } catch (failure) {
+      // Making the answer failed too (a bug on a broken exchange): the plainest 500, which cannot.
+      refusedBy = null;
+      refusal = internalError(failure);
+      response = errorResponse(refusal, x.requestId);
+    }
+    if (control) return response.status >= 500 && refusal !== null ? { ...response, reason: reasonOf(refusal) } : response;
     if (trace.kind === 'continue' && response.abort !== true) response = { ...response, headers: { ...response.headers, ...traceHeaders(trace.parent, spanIdOf(x.requestId)) } };
     const entry = journalEntryOf(x, seq, refusedBy, response, refusal);
     // The adapter's request log says why, as the journal does (a fresh object: the core made it for this request).

@@ -268,7 +268,7 @@ end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[8], KEYS[9])
 local n = redis.call('INCR', KEYS[10])
 redis.call('XADD', KEYS[5], s(n) .. '-1', 'c', ARGV[2])
-redis.call('HSET', KEYS[7], 'since', ARGV[3], 'appended', '0', 'cleared', '0')
+redis.call('HSET', KEYS[7], 'since', ARGV[3], 'appended', '0', 'cleared', '0', 'erased', ARGV[3], 'lost', '0')
 return n
 `;
 
@@ -288,20 +288,53 @@ return 0
 `;
 
 /**
+ * Records a journal entry late: one whose first call never reached Redis (its request was
+ * answered meanwhile). Atomic: appended as {@link JOURNALS_BODY} appends, unless its instant is
+ * before the journal's last reset or clear (`erased`: the history it belongs to was erased,
+ * whichever process erased it), then it is dropped, or at that very instant (on a frozen clock,
+ * before or after it: unknown), then it is counted as lost. Returns 1 when appended, else 0.
+ *
+ * KEYS: journal, journal info. ARGV: the entry (encoded), capacity, its instant.
+ */
+const JOURNAL_LATE_BODY = `
+local erased = tonumber(redis.call('HGET', KEYS[2], 'erased') or '-1')
+local at = tonumber(ARGV[3])
+if at < erased then return 0 end
+if at == erased then
+  redis.call('HINCRBY', KEYS[2], 'lost', 1)
+  return 0
+end
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'appended', 1)
+redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
+return 1
+`;
+
+/**
+ * Counts journal entries lost (their requests were answered, their entries never reached Redis
+ * and could not be kept to append late): the journal is incomplete until its next reset or
+ * clear. KEYS: journal info. ARGV: how many.
+ */
+const JOURNAL_LOST_BODY = `
+redis.call('HINCRBY', KEYS[1], 'lost', ARGV[1])
+return 0
+`;
+
+/**
  * What the journal knows about itself (read only, one consistent instant).
  *
  * KEYS: journal, journal info. Returns {size, since, appended, cleared, the oldest kept entry
- * (encoded) when entries were dropped else ''}.
+ * (encoded) when entries were dropped else '', entries lost}.
  */
 export const JOURNAL_INFO = `
 local size = redis.call('XLEN', KEYS[1])
-local h = redis.call('HMGET', KEYS[2], 'since', 'appended', 'cleared')
+local h = redis.call('HMGET', KEYS[2], 'since', 'appended', 'cleared', 'lost')
 local appended = tonumber(h[2] or '0')
 local first = ''
 if appended > size and size > 0 then
   first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1][2][2]
 end
-return {size, h[1] or '0', appended, h[3] or '0', first}
+return {size, h[1] or '0', appended, h[3] or '0', first, tonumber(h[4] or '0')}
 `;
 
 /**
@@ -330,7 +363,7 @@ return {n, page[n][1], '[' .. table.concat(values, ',') .. ']'}
  */
 export const JOURNAL_CLEAR = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[2], 'since', ARGV[1], 'appended', '0', 'cleared', '1')
+redis.call('HSET', KEYS[2], 'since', ARGV[1], 'appended', '0', 'cleared', '1', 'erased', ARGV[1], 'lost', '0')
 return 0
 `;
 
@@ -494,6 +527,10 @@ export const OPERATIONS = {
   },
   /** Counted, the journal entries of a batch: capacity, then per entry the entry (encoded) and its instant. */
   journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },
+  /** The entry (encoded), capacity, its instant: an entry appended late. */
+  journalLate: { body: JOURNAL_LATE_BODY, args: 3, keys: `{base .. 'journal', base .. 'journal:info'}` },
+  /** How many journal entries were lost. */
+  journalLost: { body: JOURNAL_LOST_BODY, args: 1, keys: `{base .. 'journal:info'}` },
 } as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;
 
 /** The name of an operation {@link BATCH} runs. */

@@ -24,7 +24,7 @@
  * | `lease:<fingerprint>`| zset   | in-flight leases of one secret → expiry, Redis server time in ms   |
  * | `leases`             | set    | fingerprints holding leases                                        |
  * | `journal`            | stream | decisions, field `e` (`redis-journal-codec.ts`), trimmed to capacity |
- * | `journal:info`       | hash   | `since`, `appended`, `cleared`                                     |
+ * | `journal:info`       | hash   | `since`, `appended`, `cleared`, `erased`, `lost`                   |
  * | `ordinal`            | hash   | named counters (scenario draw ordinals)                            |
  * | `epoch`              | string | a random id written with the first data: gone, the data went too   |
  *
@@ -206,7 +206,7 @@ interface ScriptCommands {
   simTotal(fingerprints: string, prefix: string): Promise<number>;
   simHeld(leases: string): Promise<number>;
   simReset(...keysAndArgv: string[]): Promise<number>;
-  simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string]>;
+  simJournalInfo(journal: string, info: string): Promise<[number, string, number, string, string, number]>;
   simJournalPage(journal: string, start: string, count: string): Promise<[number, string, string]>;
   simJournalClear(journal: string, info: string, now: string): Promise<number>;
   simOpen(meta: string, ...argv: string[]): Promise<string[]>;
@@ -578,33 +578,53 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   /**
    * Journal entries whose call never reached Redis (refused while the slow-answer guard was open
-   * or Redis unreachable): their requests were answered, so they are appended as soon as Redis
-   * answers a batch again (listed in seq order like any other). Past
-   * {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, and this process's journal
-   * info says it is incomplete. An entry whose call reached Redis and failed (a timeout) is not
-   * kept: Redis may have appended it.
+   * or Redis unreachable), encoded, with their instants: their requests were answered, so they
+   * are appended late once Redis answers a batch again (`journalLate`: listed in seq order like
+   * any other, and dropped by Redis when a reset or clear, by any process, erased the history
+   * they belong to). Past {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, in Redis
+   * once it answers (`journalLost`), so every process's journal says it is incomplete. An entry
+   * whose call reached Redis and failed (a timeout) is not kept: Redis may have appended it.
    */
-  let unwritten: JournalEntry[] = [];
+  let unwritten: { readonly encoded: string; readonly at: number }[] = [];
+  /** Entries lost here, not yet counted in Redis. */
   let lostEntries = 0;
-  const keepUnwritten = (entry: JournalEntry, error: unknown): void => {
-    if (typeof error !== 'object' || error === null || !neverSent.has(error)) return;
+  const neverReached = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
+  const keepUnwritten = (encoded: string, at: number, error: unknown): void => {
+    if (!neverReached(error)) return;
     if (unwritten.length >= MAX_UNWRITTEN_ENTRIES) lostEntries++;
-    else unwritten.push(entry);
+    else unwritten.push({ encoded, at });
   };
-  /** Forgets the unwritten entries: the journal they belonged to was cleared or reset. */
+  /** Forgets what this process kept for its journal: it cleared or reset it. */
   const forgetUnwritten = (): void => {
     unwritten = [];
     lostEntries = 0;
   };
-  /** Queues the append of every unwritten journal entry (called when a batch was answered). */
+  /**
+   * Queues the late append of every unwritten entry and the count of those lost (called when a
+   * batch was answered, unless that answer was so slow it opened the guard: they would be
+   * refused at once and kept again).
+   */
   const appendUnwritten = (): void => {
+    if (slowUntil !== 0 && now() < slowUntil) return;
+    if (lostEntries > 0) {
+      const lost = lostEntries;
+      lostEntries = 0;
+      void batched('journalLost', [num(lost)], nothing, (error) => {
+        if (neverReached(error)) lostEntries += lost;
+      }).catch(nothing);
+    }
     if (unwritten.length === 0) return;
     const pending = unwritten;
     unwritten = [];
-    for (const entry of pending) void appendEntry(entry).catch(nothing);
+    for (const { encoded, at } of pending) {
+      void batched('journalLate', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, error)).catch(nothing);
+    }
   };
-  const appendEntry = (entry: JournalEntry): Promise<undefined> =>
-    batched('journal', [encodeJournalEntry(entry), num(journalCapacity), num(entry.at)], nothing, (error) => keepUnwritten(entry, error));
+  const appendEntry = (entry: JournalEntry): Promise<undefined> => {
+    const encoded = encodeJournalEntry(entry);
+    const { at } = entry;
+    return batched('journal', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, error));
+  };
 
   const renew = (): void => {
     if (owned.size === 0 || client.status !== 'ready') return;
@@ -724,12 +744,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return kept.sort((a, b) => a.seq - b.seq);
     },
     info: () =>
-      ordered(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first]): JournalInfo => {
+      ordered(() => redis.simJournalInfo(K.journal, K.journalInfo)).then(([size, since, appended, cleared, first, lost]): JournalInfo => {
         const kept = Number(size);
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
         const from = first === '' ? Number(since) : journalEntryAt(first);
-        return { complete: dropped === 0 && cleared !== '1' && lostEntries === 0, since: from, capacity: journalCapacity, size: kept, dropped: dropped + lostEntries };
+        const missing = Number(lost) + lostEntries;
+        return { complete: dropped === 0 && cleared !== '1' && missing === 0, since: from, capacity: journalCapacity, size: kept, dropped: dropped + missing };
       }),
     clear: (now) =>
       ordered(() => redis.simJournalClear(K.journal, K.journalInfo, num(now))).then((): JournalInfo => {
@@ -841,7 +862,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       owned.clear();
       unheard.clear();
       if (client.status === 'ready') {
-        await Promise.allSettled(mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])));
+        // What the journal still owes goes with the releases: the late entries, and the count of those lost.
+        const late = unwritten.map(({ encoded, at }) => batched('journalLate', [encoded, num(journalCapacity), num(at)]));
+        const lost = lostEntries;
+        unwritten = [];
+        lostEntries = 0;
+        await Promise.allSettled([...mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])), ...late, ...(lost > 0 ? [batched('journalLost', [num(lost)])] : [])]);
       }
       closed = true;
       if (client.status === 'ready') {

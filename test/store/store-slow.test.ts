@@ -4,6 +4,7 @@ import { createSimulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
 import { createRedisStore } from '../../src/store/redis-store.js';
 import { startRedis } from '../helpers/redis-server.js';
+import { admittedEntry } from '../helpers/journal-entries.js';
 import { call, secretOf } from '../helpers/sim.js';
 
 /**
@@ -59,5 +60,41 @@ describe('a Redis store that answers slowly', () => {
     expect(journal.entries.map((e: { requestId: string }) => e.requestId)).toContain(slow.json.requestId);
     expect(journal.info).toMatchObject({ complete: true, dropped: 0 });
     expect((await call(sim, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
+  }, 30_000);
+
+  it('appends late the journal entries the open guard refused, drops those a reset by another process erased, and counts as lost those past its bound', async () => {
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    const proxy = await createTcpProxy(redis.port);
+    closers.push(() => proxy.close());
+    let skipped = 0;
+    const prefix = `slow-late-${process.pid}`;
+    const slow = createRedisStore({ url: `redis://127.0.0.1:${proxy.port}`, prefix, commandTimeoutMs: 10_000, slowCallMs: 400, slowGuardMs: 3_600_000, now: () => Date.now() + skipped });
+    const other = createRedisStore({ url: redis.url, prefix });
+    closers.push(() => slow.close(), () => other.close());
+    const T0 = 1_750_000_000_000;
+
+    // A slow answer opens the guard (its entry reached Redis: the reset below erases it).
+    proxy.setDelay(300);
+    await slow.journal.append(admittedEntry(1, T0));
+    proxy.setDelay(0);
+    // Refused at once, never sent: kept. One before the other process's reset, one after it.
+    await expect(slow.journal.append(admittedEntry(2, T0 + 10))).rejects.toThrow();
+    await other.reset('{"k":"reset"}', T0 + 20);
+    await expect(slow.journal.append(admittedEntry(1, T0 + 30))).rejects.toThrow();
+    // More than the 4,096 it keeps: the rest are counted as lost.
+    for (let i = 0; i < 4_100; i++) await expect(slow.journal.append(admittedEntry(100 + i, T0 + 40))).rejects.toThrow();
+
+    skipped += 3_600_001;
+    await slow.journal.append(admittedEntry(2, T0 + 50));
+    // The late appends go with the next calls once Redis answered one.
+    await slow.journal.append(admittedEntry(3, T0 + 60));
+    const listed = await other.journal.list();
+    expect(listed.filter((e) => e.at === T0 + 30)).toHaveLength(1);
+    expect(listed.filter((e) => e.at === T0 + 10 || e.at === T0)).toEqual([]);
+    // It keeps 4,096 entries: the two above and 4,094 of these; the other 6 are lost.
+    expect(listed.filter((e) => e.at === T0 + 40)).toHaveLength(4_094);
+    // Every process's journal says it lost entries, not only the one that lost them.
+    expect(await other.journal.info()).toMatchObject({ complete: false, dropped: 6 });
   }, 30_000);
 });

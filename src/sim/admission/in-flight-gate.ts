@@ -18,22 +18,26 @@ export interface InFlightGate {
  * Fingerprints kept at zero at most before they are swept: a fingerprint whose last slot is
  * given back keeps its entry (at zero), so a load over thousands of keys sets counts in place
  * instead of adding and deleting entries, which makes the table rehash into new storage that
- * outlives the young generation. Past this many entries the zeros are dropped at once.
+ * outlives the young generation. Past this many entries the zeros are dropped at once (past
+ * twice the entries left holding slots, when more hold slots: the table stays within that).
  */
 export const MAX_GATE_ENTRIES = 16_384;
 
 /** Creates an empty gate. */
 export function createInFlightGate(): InFlightGate {
   const counts = new Map<string, number>();
+  /** The size at which the next sweep runs: twice what the last one left, so sweeps stay rare when most entries hold slots. */
+  let sweepAt = MAX_GATE_ENTRIES;
   /** Drops the fingerprints that hold no slot (when the table is past its bound). */
   const sweep = (): void => {
     for (const [fingerprint, held] of counts) if (held === 0) counts.delete(fingerprint);
+    sweepAt = Math.max(MAX_GATE_ENTRIES, counts.size * 2);
   };
   return {
     acquire(fingerprint, cap) {
       const held = counts.get(fingerprint);
       if (held === undefined) {
-        if (counts.size >= MAX_GATE_ENTRIES) sweep();
+        if (counts.size >= sweepAt) sweep();
         if (cap <= 0) return { acquired: false, held: 0 };
         counts.set(fingerprint, 1);
         return { acquired: true, held: 0 };

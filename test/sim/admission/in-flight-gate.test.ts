@@ -36,4 +36,14 @@ describe('the in-flight gate', () => {
     expect([gate.held('kept'), gate.total()]).toEqual([2, 2]);
     expect(gate.acquire('fp-3', 20)).toEqual({ acquired: true, held: 0 });
   });
+
+  it(`keeps every count while more than ${MAX_GATE_ENTRIES.toLocaleString('en')} fingerprints hold slots at once, and frees them all`, () => {
+    const gate = createInFlightGate();
+    const holders = MAX_GATE_ENTRIES + 1_000;
+    for (let i = 0; i < holders; i++) expect(gate.acquire(`fp-${i}`, 1)).toEqual({ acquired: true, held: 0 });
+    expect(gate.total()).toBe(holders);
+    expect(gate.acquire('fp-7', 1)).toEqual({ acquired: false, held: 1 });
+    for (let i = 0; i < holders; i++) gate.release(`fp-${i}`);
+    expect([gate.total(), gate.held('fp-7')]).toEqual([0, 0]);
+  });
 });

@@ -10,6 +10,8 @@ import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
 describe('a request a bug in the simulator breaks', () => {
   /** Once `breaking`, the website `web_acme_store` throws when its name is read, as a bug in a handler would. */
   let breaking = false;
+  /** What it throws: a RangeError, or a value whose own fields throw when read. */
+  let thrown: () => unknown = () => new RangeError('secret-looking words from a request');
   const brokenWorld = (seed: string) => {
     const world = createSeededWorld(seed);
     const websites = world.websites.map((site) => {
@@ -18,7 +20,7 @@ describe('a request a bug in the simulator breaks', () => {
       Object.defineProperty(broken, 'name', {
         enumerable: true,
         get() {
-          if (breaking) throw new RangeError('secret-looking words from a request');
+          if (breaking) throw thrown();
           return site.name;
         },
       });
@@ -38,6 +40,26 @@ describe('a request a bug in the simulator breaks', () => {
     const [entry] = (await call(sim, 'GET', '/__sim/journal', { query: { limit: '1' } })).json.entries;
     expect(entry).toMatchObject({ status: 500, requestId: answer.json.requestId });
     expect(entry.reason).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', cause: 'a bug in the simulator (RangeError)', fix: 'report it with the request that met it' });
+    expect(JSON.stringify(entry)).not.toContain('secret-looking');
+  });
+
+  it('answers 500 when what was thrown cannot even be read, and says so', async () => {
+    const sim = freshSimulator({ createWorld: brokenWorld });
+    const key = secretOf(sim, 'key_acme_read');
+    thrown = () =>
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new TypeError('secret-looking words from a request');
+          },
+        },
+      );
+    breaking = true;
+    const answer = await call(sim, 'GET', '/v1/query/websites', { key }).finally(() => (breaking = false));
+    expect(answer.status).toBe(500);
+    const [entry] = (await call(sim, 'GET', '/__sim/journal', { query: { limit: '1' } })).json.entries;
+    expect(entry.reason).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', cause: 'a bug in the simulator (an unnamed failure)' });
     expect(JSON.stringify(entry)).not.toContain('secret-looking');
   });
 });

@@ -83,7 +83,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     }
     // The store numbers service requests (seq) and all requests (index), across processes.
     const x = open(request, control ? parts.controlIds().at(begin.index) : parts.requestIds().at(begin.seq), control, trace);
-    return { seq: begin.seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
+    return { seq: begin.seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x), position: begin.last };
   };
 
   /**
@@ -137,7 +137,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const moved = ask === null ? begin.last !== after : admitted === null;
     if (moved) return beginFirst(shared, request, false, trace, run, begin);
     beginExchange(x, parts.requestIds().at(begin.seq), admitted);
-    return { seq: begin.seq, x, outcome: answered ? head : await run(PUBLIC_SPLIT.tail, x) };
+    return { seq: begin.seq, x, outcome: answered ? head : await run(PUBLIC_SPLIT.tail, x), position: begin.last };
   };
 
   return async (request, options = {}) => {
@@ -163,9 +163,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
       const index = parts.numberRequest();
       const seq = control ? 0 : journal.reserve();
       const x = open(request, control ? parts.controlIds().at(index) : parts.requestIds().at(seq), control, trace);
-      started = { seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x) };
+      started = { seq, x, outcome: await run(control ? CONTROL_PIPELINE : PUBLIC_PIPELINE, x), position: 0 };
     }
-    const { seq, x, outcome } = started;
+    const { seq, x, outcome, position } = started;
     let refusedBy = outcome.refusedBy;
     /** The refusal the client got, as the journal explains it. */
     let refusal: SimError | Drop | null;
@@ -189,7 +189,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     exchanges.record(seq, request, response);
     core.metrics.record(entry);
     // The journal lives where the limits do: a shared store's journal is every process's.
-    if (shared) await shared.store.journal.append(entry).catch(() => undefined);
+    if (shared) await shared.store.journal.append(entry, position).catch(() => undefined);
     return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
   };
 }
@@ -220,6 +220,8 @@ interface Started {
   readonly seq: number;
   readonly x: Exchange;
   readonly outcome: ChainOutcome;
+  /** The shared log's position the request began at (0 without a shared store): which history it belongs to. */
+  readonly position: number;
 }
 
 /** The stages a request runs before it begins (synchronous on the hot path: no promise then). */

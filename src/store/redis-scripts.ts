@@ -268,7 +268,8 @@ end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[8], KEYS[9])
 local n = redis.call('INCR', KEYS[10])
 redis.call('XADD', KEYS[5], s(n) .. '-1', 'c', ARGV[2])
-redis.call('HSET', KEYS[7], 'since', ARGV[3], 'appended', '0', 'cleared', '0', 'erased', ARGV[3], 'lost', '0')
+redis.call('HSET', KEYS[7], 'since', ARGV[3], 'appended', '0', 'cleared', '0', 'history', s(n), 'lost', '0')
+redis.call('HDEL', KEYS[7], 'clearedAt')
 return n
 `;
 
@@ -289,18 +290,23 @@ return 0
 
 /**
  * Records a journal entry late: one whose first call never reached Redis (its request was
- * answered meanwhile). Atomic: appended as {@link JOURNALS_BODY} appends, unless its instant is
- * before the journal's last reset or clear (`erased`: the history it belongs to was erased,
- * whichever process erased it), then it is dropped, or at that very instant (on a frozen clock,
- * before or after it: unknown), then it is counted as lost. Returns 1 when appended, else 0.
+ * answered meanwhile). Atomic: appended as {@link JOURNALS_BODY} appends, unless the history it
+ * belongs to was erased since, whichever process erased it: dropped when its request began
+ * before the last reset (its log position before the reset's, `history`: a virtual clock
+ * starts over at a reset, so instants cannot tell) or its instant is before the last clear
+ * (`clearedAt`); counted as lost when its instant is the clear's own (on a frozen clock, before
+ * or after it: unknown). Returns 1 when appended, else 0.
  *
- * KEYS: journal, journal info. ARGV: the entry (encoded), capacity, its instant.
+ * KEYS: journal, journal info. ARGV: the entry (encoded), capacity, its instant, the log
+ * position its request began at.
  */
 const JOURNAL_LATE_BODY = `
-local erased = tonumber(redis.call('HGET', KEYS[2], 'erased') or '-1')
+local h = redis.call('HMGET', KEYS[2], 'history', 'clearedAt')
+if tonumber(ARGV[4]) < tonumber(h[1] or '0') then return 0 end
+local cleared = tonumber(h[2] or '-1')
 local at = tonumber(ARGV[3])
-if at < erased then return 0 end
-if at == erased then
+if at < cleared then return 0 end
+if at == cleared then
   redis.call('HINCRBY', KEYS[2], 'lost', 1)
   return 0
 end
@@ -313,9 +319,11 @@ return 1
 /**
  * Counts journal entries lost (their requests were answered, their entries never reached Redis
  * and could not be kept to append late): the journal is incomplete until its next reset or
- * clear. KEYS: journal info. ARGV: how many.
+ * clear. Not counted when the newest of them began before the last reset (that history is
+ * gone, they with it). KEYS: journal info. ARGV: how many, the newest one's log position.
  */
 const JOURNAL_LOST_BODY = `
+if tonumber(ARGV[2]) < tonumber(redis.call('HGET', KEYS[1], 'history') or '0') then return 0 end
 redis.call('HINCRBY', KEYS[1], 'lost', ARGV[1])
 return 0
 `;
@@ -363,7 +371,7 @@ return {n, page[n][1], '[' .. table.concat(values, ',') .. ']'}
  */
 export const JOURNAL_CLEAR = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[2], 'since', ARGV[1], 'appended', '0', 'cleared', '1', 'erased', ARGV[1], 'lost', '0')
+redis.call('HSET', KEYS[2], 'since', ARGV[1], 'appended', '0', 'cleared', '1', 'clearedAt', ARGV[1], 'lost', '0')
 return 0
 `;
 
@@ -527,10 +535,10 @@ export const OPERATIONS = {
   },
   /** Counted, the journal entries of a batch: capacity, then per entry the entry (encoded) and its instant. */
   journals: { body: JOURNALS_BODY, args: COUNTED, keys: `{base .. 'journal', base .. 'journal:info'}` },
-  /** The entry (encoded), capacity, its instant: an entry appended late. */
-  journalLate: { body: JOURNAL_LATE_BODY, args: 3, keys: `{base .. 'journal', base .. 'journal:info'}` },
-  /** How many journal entries were lost. */
-  journalLost: { body: JOURNAL_LOST_BODY, args: 1, keys: `{base .. 'journal:info'}` },
+  /** The entry (encoded), capacity, its instant, its request's log position: an entry appended late. */
+  journalLate: { body: JOURNAL_LATE_BODY, args: 4, keys: `{base .. 'journal', base .. 'journal:info'}` },
+  /** How many journal entries were lost, the newest one's log position. */
+  journalLost: { body: JOURNAL_LOST_BODY, args: 2, keys: `{base .. 'journal:info'}` },
 } as const satisfies Record<string, { readonly body: string; readonly args: number; readonly keys: string; readonly argv?: string }>;
 
 /** The name of an operation {@link BATCH} runs. */

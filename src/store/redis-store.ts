@@ -24,7 +24,7 @@
  * | `lease:<fingerprint>`| zset   | in-flight leases of one secret → expiry, Redis server time in ms   |
  * | `leases`             | set    | fingerprints holding leases                                        |
  * | `journal`            | stream | decisions, field `e` (`redis-journal-codec.ts`), trimmed to capacity |
- * | `journal:info`       | hash   | `since`, `appended`, `cleared`, `erased`, `lost`                   |
+ * | `journal:info`       | hash   | `since`, `appended`, `cleared`, `history`, `clearedAt`, `lost`     |
  * | `ordinal`            | hash   | named counters (scenario draw ordinals)                            |
  * | `epoch`              | string | a random id written with the first data: gone, the data went too   |
  *
@@ -156,9 +156,10 @@ export { DEFAULT_STORE_PREFIX };
 /**
  * The key layout's version, kept in `meta`: a store written by another layout is refused (2: keys
  * under a `{prefix}` hash tag; 3: journal entries encoded by `redis-journal-codec.ts`, not as
- * the entry's JSON).
+ * the entry's JSON; 4: `journal:info` knows the last reset's position, the last clear's instant
+ * and the entries lost, which processes of an earlier layout would not keep).
  */
-const LAYOUT = '3';
+const LAYOUT = '4';
 
 /**
  * A command answered later than this opens the slow-answer guard: a request makes several
@@ -578,26 +579,48 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   /**
    * Journal entries whose call never reached Redis (refused while the slow-answer guard was open
-   * or Redis unreachable), encoded, with their instants: their requests were answered, so they
-   * are appended late once Redis answers a batch again (`journalLate`: listed in seq order like
-   * any other, and dropped by Redis when a reset or clear, by any process, erased the history
-   * they belong to). Past {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, in Redis
-   * once it answers (`journalLost`), so every process's journal says it is incomplete. An entry
-   * whose call reached Redis and failed (a timeout) is not kept: Redis may have appended it.
+   * or Redis unreachable), encoded, with their instants and the log positions their requests
+   * began at: their requests were answered, so they are appended late once Redis answers a batch
+   * again (`journalLate`: listed in seq order like any other, and dropped by Redis when a reset
+   * or clear, by any process, erased the history they belong to). Past
+   * {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, in Redis once it answers
+   * (`journalLost`), so every process's journal says it is incomplete. An entry whose call
+   * reached Redis and failed (a timeout) is not kept: Redis may have appended it.
    */
-  let unwritten: { readonly encoded: string; readonly at: number }[] = [];
-  /** Entries lost here, not yet counted in Redis. */
+  let unwritten: { readonly encoded: string; readonly at: number; readonly position: number }[] = [];
+  /** Entries lost here, not yet counted in Redis, and the newest one's log position. */
   let lostEntries = 0;
+  let lostPosition = 0;
   const neverReached = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
-  const keepUnwritten = (encoded: string, at: number, error: unknown): void => {
+  const keepUnwritten = (encoded: string, at: number, position: number, error: unknown): void => {
     if (!neverReached(error)) return;
-    if (unwritten.length >= MAX_UNWRITTEN_ENTRIES) lostEntries++;
-    else unwritten.push({ encoded, at });
+    if (unwritten.length < MAX_UNWRITTEN_ENTRIES) {
+      unwritten.push({ encoded, at, position });
+      return;
+    }
+    lostEntries++;
+    lostPosition = Math.max(lostPosition, position);
   };
   /** Forgets what this process kept for its journal: it cleared or reset it. */
   const forgetUnwritten = (): void => {
     unwritten = [];
     lostEntries = 0;
+    lostPosition = 0;
+  };
+  /** The late append of a kept entry. */
+  const appendLate = ({ encoded, at, position }: (typeof unwritten)[number]): Promise<undefined> =>
+    batched('journalLate', [encoded, num(journalCapacity), num(at), num(position)], nothing, (error) => keepUnwritten(encoded, at, position, error));
+  /** The count of the entries lost here (kept again to count should its call not reach Redis either). */
+  const countLost = (): Promise<undefined> => {
+    const lost = lostEntries;
+    const position = lostPosition;
+    lostEntries = 0;
+    lostPosition = 0;
+    return batched('journalLost', [num(lost), num(position)], nothing, (error) => {
+      if (!neverReached(error)) return;
+      lostEntries += lost;
+      lostPosition = Math.max(lostPosition, position);
+    });
   };
   /**
    * Queues the late append of every unwritten entry and the count of those lost (called when a
@@ -606,24 +629,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    */
   const appendUnwritten = (): void => {
     if (slowUntil !== 0 && now() < slowUntil) return;
-    if (lostEntries > 0) {
-      const lost = lostEntries;
-      lostEntries = 0;
-      void batched('journalLost', [num(lost)], nothing, (error) => {
-        if (neverReached(error)) lostEntries += lost;
-      }).catch(nothing);
-    }
+    if (lostEntries > 0) void countLost().catch(nothing);
     if (unwritten.length === 0) return;
     const pending = unwritten;
     unwritten = [];
-    for (const { encoded, at } of pending) {
-      void batched('journalLate', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, error)).catch(nothing);
-    }
+    for (const kept of pending) void appendLate(kept).catch(nothing);
   };
-  const appendEntry = (entry: JournalEntry): Promise<undefined> => {
+  const appendEntry = (entry: JournalEntry, position = 0): Promise<undefined> => {
     const encoded = encodeJournalEntry(entry);
     const { at } = entry;
-    return batched('journal', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, error));
+    return batched('journal', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, position, error));
   };
 
   const renew = (): void => {
@@ -862,12 +877,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       owned.clear();
       unheard.clear();
       if (client.status === 'ready') {
-        // What the journal still owes goes with the releases: the late entries, and the count of those lost.
-        const late = unwritten.map(({ encoded, at }) => batched('journalLate', [encoded, num(journalCapacity), num(at)]));
-        const lost = lostEntries;
+        // What the journal still owes goes with the releases, unless the guard is open (then it is
+        // refused at once, and gone with the process): the late entries and the count of those lost.
+        const pending = unwritten;
         unwritten = [];
-        lostEntries = 0;
-        await Promise.allSettled([...mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])), ...late, ...(lost > 0 ? [batched('journalLost', [num(lost)])] : [])]);
+        const owed = [...pending.map(appendLate), ...(lostEntries > 0 ? [countLost()] : [])];
+        await Promise.allSettled([...mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])), ...owed]);
       }
       closed = true;
       if (client.status === 'ready') {

@@ -124,14 +124,18 @@ describe('the Redis store batching the calls of one turn', () => {
   });
 
   it('checks the endpoint window with the begin only for a request sure to reach it: a malformed body is refused 400 without using the window, a refused quota leaves it untouched', async () => {
-    const { sims } = await sharing(1);
+    const { sims, stores: [store] } = await sharing(1);
     const sim = sims[0]!;
     const key = secretOf(sim, 'key_acme_quota');
     const body = { parameters: ['summary_metrics'], preset: 'today' };
     const query = (raw: string) => sim.handle({ method: 'POST', path: '/v1/query', query: { website_id: 'web_acme_www' }, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: raw });
     expect((await query(JSON.stringify(body))).status).toBe(200);
     expect((await query('{"parameters": [')).status).toBe(400);
-    for (let i = 0; i < 8; i++) expect((await query(JSON.stringify(body))).status).toBe(200);
+    // The body is known good now: begin with slot, quota and endpoint window, journal entry, release.
+    const before = store!.operations;
+    expect((await query(JSON.stringify(body))).status).toBe(200);
+    expect(store!.operations - before).toBe(3);
+    for (let i = 0; i < 7; i++) expect((await query(JSON.stringify(body))).status).toBe(200);
     expect((await query(JSON.stringify(body))).status).toBe(429);
     const entries = (await call(sim, 'GET', '/__sim/journal')).json.entries as Entry[];
     expect(entries.map((e) => e.checks.map((c) => `${c.rule}:${c.allowed}`).join(' '))).toEqual([

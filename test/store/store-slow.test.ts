@@ -62,7 +62,7 @@ describe('a Redis store that answers slowly', () => {
     expect((await call(sim, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
   }, 30_000);
 
-  it('appends late the journal entries the open guard refused, drops those a reset by another process erased, and counts as lost those past its bound', async () => {
+  it('appends late the journal entries the open guard refused, drops those a reset or clear by another process erased, and counts as lost those past its bound', async () => {
     const redis = await startRedis();
     closers.push(() => redis.stop());
     const proxy = await createTcpProxy(redis.port);
@@ -73,28 +73,42 @@ describe('a Redis store that answers slowly', () => {
     const other = createRedisStore({ url: redis.url, prefix });
     closers.push(() => slow.close(), () => other.close());
     const T0 = 1_750_000_000_000;
+    const openGuard = async (): Promise<void> => {
+      proxy.setDelay(300);
+      await slow.journal.append(admittedEntry(1, T0 - 1));
+      proxy.setDelay(0);
+    };
+    const closeGuard = async (): Promise<void> => {
+      skipped += 3_600_001;
+      // The late appends go with the calls after the first one Redis answers.
+      await slow.journal.append(admittedEntry(2, T0 + 1_000_000));
+      await slow.journal.append(admittedEntry(3, T0 + 1_000_001));
+    };
 
-    // A slow answer opens the guard (its entry reached Redis: the reset below erases it).
-    proxy.setDelay(300);
-    await slow.journal.append(admittedEntry(1, T0));
-    proxy.setDelay(0);
-    // Refused at once, never sent: kept. One before the other process's reset, one after it.
-    await expect(slow.journal.append(admittedEntry(2, T0 + 10))).rejects.toThrow();
-    await other.reset('{"k":"reset"}', T0 + 20);
-    await expect(slow.journal.append(admittedEntry(1, T0 + 30))).rejects.toThrow();
+    await openGuard();
+    // Refused at once, never sent: kept. One begun before the other process's reset, one after
+    // it at an earlier instant (a virtual clock starts over at a reset: the log position tells).
+    await expect(slow.journal.append(admittedEntry(10, T0 + 10), 0)).rejects.toThrow();
+    const reset = await other.reset('{"k":"reset"}', T0 + 20);
+    await expect(slow.journal.append(admittedEntry(11, T0 - 500), reset)).rejects.toThrow();
     // More than the 4,096 it keeps: the rest are counted as lost.
-    for (let i = 0; i < 4_100; i++) await expect(slow.journal.append(admittedEntry(100 + i, T0 + 40))).rejects.toThrow();
-
-    skipped += 3_600_001;
-    await slow.journal.append(admittedEntry(2, T0 + 50));
-    // The late appends go with the next calls once Redis answered one.
-    await slow.journal.append(admittedEntry(3, T0 + 60));
-    const listed = await other.journal.list();
-    expect(listed.filter((e) => e.at === T0 + 30)).toHaveLength(1);
-    expect(listed.filter((e) => e.at === T0 + 10 || e.at === T0)).toEqual([]);
+    for (let i = 0; i < 4_100; i++) await expect(slow.journal.append(admittedEntry(100 + i, T0 + 40), reset)).rejects.toThrow();
+    await closeGuard();
+    let listed = await other.journal.list();
+    expect(listed.filter((e) => e.at === T0 - 500)).toHaveLength(1);
+    expect(listed.filter((e) => e.at === T0 + 10 || e.at === T0 - 1)).toEqual([]);
     // It keeps 4,096 entries: the two above and 4,094 of these; the other 6 are lost.
     expect(listed.filter((e) => e.at === T0 + 40)).toHaveLength(4_094);
     // Every process's journal says it lost entries, not only the one that lost them.
     expect(await other.journal.info()).toMatchObject({ complete: false, dropped: 6 });
+
+    // A clear by the other process: a kept entry from before it is dropped, one after it appended.
+    await openGuard();
+    await expect(slow.journal.append(admittedEntry(20, T0 + 2_000_000), reset)).rejects.toThrow();
+    await other.journal.clear(T0 + 2_000_010);
+    await expect(slow.journal.append(admittedEntry(21, T0 + 2_000_020), reset)).rejects.toThrow();
+    await closeGuard();
+    listed = await other.journal.list();
+    expect(listed.map((e) => e.seq).sort((a, b) => a - b)).toEqual([2, 3, 21]);
   }, 30_000);
 });

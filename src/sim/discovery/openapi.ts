@@ -97,9 +97,10 @@ function operation(route: Route): Record<string, unknown> {
     if (route.body) responses['415'] ??= errorResponse('A body not declared as JSON (UNSUPPORTED_MEDIA_TYPE)');
   }
   if (changesState(route)) {
-    responses['409'] ??= errorResponse(
-      'With a shared store (`--store redis://…`), the request was erased from the shared log by a reset, or by a store that lost its data, before it could be applied (CONFLICT): nothing of it took effect; send it again',
-    );
+    const erased =
+      'With a shared store (`--store redis://…`), the request was erased from the shared log by a reset, or by a store that lost its data, before it could be applied (CONFLICT): nothing of it took effect; send it again';
+    const declared = responses['409'] as { description: string } | undefined;
+    responses['409'] = declared === undefined ? errorResponse(erased) : { ...declared, description: `${declared.description}. ${erased}` };
   }
   const security = securityOf(route);
   const note = accessNote(route);

@@ -190,7 +190,12 @@ export interface SharedLeases {
 
 /** The decision journal as one log across processes, listed in `seq` order. */
 export interface SharedJournal {
-  append(entry: JournalEntry): Promise<void>;
+  /**
+   * Appends a request's entry. `position` is the log position the request began at (its
+   * begin's `last`): it tells which history the entry belongs to, should the store have to
+   * append it late, after a reset (optional for callers outside a request: 0).
+   */
+  append(entry: JournalEntry, position?: number): Promise<void>;
   /** Every kept entry, in `seq` order. */
   list(): Promise<JournalEntry[]>;
   info(): Promise<JournalInfo>;

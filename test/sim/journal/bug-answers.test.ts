@@ -46,6 +46,7 @@ describe('a request a bug in the simulator breaks', () => {
   it('answers 500 when what was thrown cannot even be read, and says so', async () => {
     const sim = freshSimulator({ createWorld: brokenWorld });
     const key = secretOf(sim, 'key_acme_read');
+    const rangeError = thrown;
     thrown = () =>
       new Proxy(
         {},
@@ -56,7 +57,10 @@ describe('a request a bug in the simulator breaks', () => {
         },
       );
     breaking = true;
-    const answer = await call(sim, 'GET', '/v1/query/websites', { key }).finally(() => (breaking = false));
+    const answer = await call(sim, 'GET', '/v1/query/websites', { key }).finally(() => {
+      breaking = false;
+      thrown = rangeError;
+    });
     expect(answer.status).toBe(500);
     const [entry] = (await call(sim, 'GET', '/__sim/journal', { query: { limit: '1' } })).json.entries;
     expect(entry.reason).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', cause: 'a bug in the simulator (an unnamed failure)' });

@@ -20,22 +20,25 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 
+/**
+ * A Redis, a proxy in front of it, and a store on `prefix` that reaches Redis through the proxy:
+ * a command answered after 400 ms opens its guard for an hour of its own clock, which `skip`
+ * moves past.
+ */
+async function storeBehindProxy(prefix: string) {
+  const redis = await startRedis();
+  closers.push(() => redis.stop());
+  const proxy = await createTcpProxy(redis.port);
+  closers.push(() => proxy.close());
+  let skipped = 0;
+  const store = createRedisStore({ url: `redis://127.0.0.1:${proxy.port}`, prefix, commandTimeoutMs: 10_000, slowCallMs: 400, slowGuardMs: 3_600_000, now: () => Date.now() + skipped });
+  closers.push(() => store.close());
+  return { redis, proxy, store, skip: () => (skipped += 3_600_001) };
+}
+
 describe('a Redis store that answers slowly', () => {
   it('answers the request that met a slow answer with what Redis said, then refuses at once with 503 and Retry-After while its guard is open, and serves again after it', async () => {
-    const redis = await startRedis();
-    closers.push(() => redis.stop());
-    const proxy = await createTcpProxy(redis.port);
-    closers.push(() => proxy.close());
-    let skipped = 0;
-    const store = createRedisStore({
-      url: `redis://127.0.0.1:${proxy.port}`,
-      prefix: `slow-${process.pid}`,
-      commandTimeoutMs: 10_000,
-      slowCallMs: 400,
-      slowGuardMs: 3_600_000,
-      now: () => Date.now() + skipped,
-    });
-    closers.push(() => store.close());
+    const { proxy, store, skip } = await storeBehindProxy(`slow-${process.pid}`);
     const sim = createSimulator({ seed: 42, createWorld: createSeededWorld, store });
     await sim.ready();
     const key = secretOf(sim, 'key_acme_read');
@@ -53,7 +56,7 @@ describe('a Redis store that answers slowly', () => {
     expect(refused.status).toBe(503);
     expect(refused.json.code).toBe('SERVICE_UNAVAILABLE');
     expect(Number(refused.headers['Retry-After'])).toBeGreaterThan(0);
-    skipped += 3_600_001;
+    skip();
     expect((await query()).status).toBe(200);
     // The slow request's journal entry, refused by the open guard, was appended once Redis answered again.
     const journal = (await call(sim, 'GET', '/__sim/journal')).json;
@@ -63,15 +66,10 @@ describe('a Redis store that answers slowly', () => {
   }, 30_000);
 
   it('appends late the journal entries the open guard refused, drops those a reset or clear by another process erased, and counts as lost those past its bound', async () => {
-    const redis = await startRedis();
-    closers.push(() => redis.stop());
-    const proxy = await createTcpProxy(redis.port);
-    closers.push(() => proxy.close());
-    let skipped = 0;
     const prefix = `slow-late-${process.pid}`;
-    const slow = createRedisStore({ url: `redis://127.0.0.1:${proxy.port}`, prefix, commandTimeoutMs: 10_000, slowCallMs: 400, slowGuardMs: 3_600_000, now: () => Date.now() + skipped });
+    const { redis, proxy, store: slow, skip } = await storeBehindProxy(prefix);
     const other = createRedisStore({ url: redis.url, prefix });
-    closers.push(() => slow.close(), () => other.close());
+    closers.push(() => other.close());
     const T0 = 1_750_000_000_000;
     const openGuard = async (): Promise<void> => {
       proxy.setDelay(300);
@@ -79,7 +77,7 @@ describe('a Redis store that answers slowly', () => {
       proxy.setDelay(0);
     };
     const closeGuard = async (): Promise<void> => {
-      skipped += 3_600_001;
+      skip();
       // The late appends go with the calls after the first one Redis answers.
       await slow.journal.append(admittedEntry(2, T0 + 1_000_000));
       await slow.journal.append(admittedEntry(3, T0 + 1_000_001));

@@ -88,6 +88,18 @@ const FORM_TYPES = /^(multipart\/|application\/x-www-form-urlencoded)/i;
 const DECLARED_LENGTH = /^\s*\d{1,15}\s*$/;
 
 /**
+ * What refuses a body before anything reads it: 413 over the limit ({@link overBodyLimit}),
+ * then, unless the route takes its raw text, 415 for a form. Null when neither does.
+ */
+function refuseUnread(route: Route, request: Exchange['request']): SimError | null {
+  const limit = overBodyLimit(route, request);
+  if (limit !== null) return payloadTooLarge(limit);
+  if (route.rawBody) return null;
+  const contentType = request.headers['content-type'];
+  return contentType && FORM_TYPES.test(contentType) ? unsupportedMediaType(contentType) : null;
+}
+
+/**
  * Whether the body is over the limit the route declares (`maxBodyBytes`, else 1 MB), before
  * anything reads it: the adapter's verdict, a route limit's `Content-Length` when one was sent
  * (else the body's bytes), and the 1 MB limit over the body's bytes.
@@ -111,17 +123,11 @@ function overBodyLimit(route: Route, request: Exchange['request']): number | nul
  */
 export const decodeBody: Stage = (x) => {
   const route = routeOf(x);
-  if (route.rawBody) {
-    // The exact text, for a signature over the raw bytes: only the size is the pipeline's business.
-    const limit = overBodyLimit(route, x.request);
-    if (limit !== null) return respond(payloadTooLarge(limit));
-    return next({ body: x.request.body ?? '' });
-  }
-  if (!route.body) return CONTINUE;
-  const limit = overBodyLimit(route, x.request);
-  if (limit !== null) return respond(payloadTooLarge(limit));
-  const contentType = x.request.headers['content-type'];
-  if (contentType && FORM_TYPES.test(contentType)) return respond(unsupportedMediaType(contentType));
+  if (!route.rawBody && !route.body) return CONTINUE;
+  const refusal = refuseUnread(route, x.request);
+  if (refusal !== null) return respond(refusal);
+  // The exact text, for a signature over the raw bytes: only the size is the pipeline's business.
+  if (route.rawBody || !route.body) return next({ body: x.request.body ?? '' });
   const raw = x.request.body ?? '';
   const remembered = rememberedBody(route.body, raw);
   if (remembered) {
@@ -171,12 +177,9 @@ export const decodeBody: Stage = (x) => {
 export function decodesAsRemembered(x: Exchange): boolean {
   if (x.match.kind !== 'found') return false;
   const route = x.match.route;
-  if (route.rawBody) return overBodyLimit(route, x.request) === null;
-  if (!route.body) return true;
-  if (overBodyLimit(route, x.request) !== null) return false;
-  const contentType = x.request.headers['content-type'];
-  if (contentType && FORM_TYPES.test(contentType)) return false;
-  return rememberedBody(route.body, x.request.body ?? '') !== undefined;
+  if (!route.rawBody && !route.body) return true;
+  if (refuseUnread(route, x.request) !== null) return false;
+  return route.rawBody || !route.body ? true : rememberedBody(route.body, x.request.body ?? '') !== undefined;
 }
 
 interface QueryField {

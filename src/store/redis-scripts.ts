@@ -49,7 +49,6 @@ local function server_ms()
 end
 `;
 
-
 /**
  * One check of a sliding window, recorded when admitted (`consumeSlot` in
  * `src/sim/admission/sliding-log.ts`, over a sorted set). Atomic: raising the latest instant
@@ -295,7 +294,7 @@ return 0
  * before the last reset (its log position before the reset's, `history`: a virtual clock
  * starts over at a reset, so instants cannot tell) or its instant is before the last clear
  * (`clearedAt`); counted as lost when its instant is the clear's own (on a frozen clock, before
- * or after it: unknown). Returns 1 when appended, else 0.
+ * or after it: unknown). Runs inside {@link BATCH} only.
  *
  * KEYS: journal, journal info. ARGV: the entry (encoded), capacity, its instant, the log
  * position its request began at.
@@ -310,10 +309,7 @@ if at == cleared then
   redis.call('HINCRBY', KEYS[2], 'lost', 1)
   return 0
 end
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'appended', 1)
-redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
-return 1
+return run.journals(KEYS, {ARGV[2], ARGV[1], ARGV[3]})
 `;
 
 /**

@@ -45,7 +45,9 @@
  * as one call at a time; `roundTrips` and `operations` count what was sent. A call carries at
  * most 512 operations and about a megabyte of arguments; a burst beyond goes as several calls in
  * a row. A failed batch (refused, timed out, connection lost) fails every operation in it with
- * the same error, and its requests are answered 503.
+ * the same error, and its requests are answered 503; once Redis answers again, the leases its
+ * calls may have taken are given back and the journal entries that never reached Redis are
+ * appended late.
  *
  * Outage: no offline queue, a command timeout and a reconnect every ≤ 500 ms, forever. While
  * Redis cannot be reached every method rejects at once (or within the command timeout when
@@ -520,8 +522,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         return redis.simBatch(K.base, ...argv);
       }).then(
         (answer) => {
-          giveBackUnheard();
-          appendUnwritten();
+          settleOwed();
           return JSON.parse(answer) as BatchOutcome[];
         },
         (error: unknown) => {
@@ -569,12 +570,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if ((typeof error === 'object' && error !== null && neverSent.has(error)) || unheard.size >= MAX_UNHEARD_LEASES) return;
     unheard.set(lease, fingerprint);
   };
-  /** Queues the release of every unheard lease (called when a batch was answered). */
-  const giveBackUnheard = (): void => {
-    if (unheard.size === 0) return;
+  /** Queues the release of every unheard lease; their calls. */
+  const giveBackUnheard = (): Promise<undefined>[] => {
     const pending = [...unheard];
     unheard.clear();
-    for (const [lease, fingerprint] of pending) void batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint)).catch(nothing);
+    return pending.map(([lease, fingerprint]) => batched('release', [fingerprint, lease], nothing, () => forgetLater(lease, fingerprint)));
   };
 
   /**
@@ -592,14 +592,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   let lostEntries = 0;
   let lostPosition = 0;
   const neverReached = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
+  /** Counts `count` entries as lost, the newest begun at log position `position`. */
+  const noteLost = (count: number, position: number): void => {
+    lostEntries += count;
+    lostPosition = Math.max(lostPosition, position);
+  };
   const keepUnwritten = (encoded: string, at: number, position: number, error: unknown): void => {
     if (!neverReached(error)) return;
-    if (unwritten.length < MAX_UNWRITTEN_ENTRIES) {
-      unwritten.push({ encoded, at, position });
-      return;
-    }
-    lostEntries++;
-    lostPosition = Math.max(lostPosition, position);
+    if (unwritten.length < MAX_UNWRITTEN_ENTRIES) unwritten.push({ encoded, at, position });
+    else noteLost(1, position);
   };
   /** Forgets what this process kept for its journal: it cleared or reset it. */
   const forgetUnwritten = (): void => {
@@ -607,33 +608,34 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     lostEntries = 0;
     lostPosition = 0;
   };
-  /** The late append of a kept entry. */
-  const appendLate = ({ encoded, at, position }: (typeof unwritten)[number]): Promise<undefined> =>
-    batched('journalLate', [encoded, num(journalCapacity), num(at), num(position)], nothing, (error) => keepUnwritten(encoded, at, position, error));
-  /** The count of the entries lost here (kept again to count should its call not reach Redis either). */
-  const countLost = (): Promise<undefined> => {
-    const lost = lostEntries;
-    const position = lostPosition;
-    lostEntries = 0;
-    lostPosition = 0;
-    return batched('journalLost', [num(lost), num(position)], nothing, (error) => {
-      if (!neverReached(error)) return;
-      lostEntries += lost;
-      lostPosition = Math.max(lostPosition, position);
-    });
-  };
   /**
-   * Queues the late append of every unwritten entry and the count of those lost (called when a
-   * batch was answered, unless that answer was so slow it opened the guard: they would be
-   * refused at once and kept again).
+   * Queues what the journal owes Redis: the late append of every unwritten entry, and the count
+   * of those lost (kept again, should their calls not reach Redis either); their calls.
    */
-  const appendUnwritten = (): void => {
-    if (slowUntil !== 0 && now() < slowUntil) return;
-    if (lostEntries > 0) void countLost().catch(nothing);
-    if (unwritten.length === 0) return;
+  const drainUnwritten = (): Promise<undefined>[] => {
     const pending = unwritten;
     unwritten = [];
-    for (const kept of pending) void appendLate(kept).catch(nothing);
+    const calls = pending.map(({ encoded, at, position }) =>
+      batched('journalLate', [encoded, num(journalCapacity), num(at), num(position)], nothing, (error) => keepUnwritten(encoded, at, position, error)),
+    );
+    if (lostEntries > 0) {
+      const lost = lostEntries;
+      const position = lostPosition;
+      lostEntries = 0;
+      lostPosition = 0;
+      calls.push(batched('journalLost', [num(lost), num(position)], nothing, (error) => (neverReached(error) ? noteLost(lost, position) : undefined)));
+    }
+    return calls;
+  };
+  /**
+   * When Redis answered a batch: gives back the unheard leases and sends what the journal owes,
+   * unless that answer was so slow it opened the guard (they would be refused at once and kept
+   * again).
+   */
+  const settleOwed = (): void => {
+    if (unheard.size === 0 && unwritten.length === 0 && lostEntries === 0) return;
+    if (slowUntil !== 0 && now() < slowUntil) return;
+    for (const call of [...giveBackUnheard(), ...drainUnwritten()]) void call.catch(nothing);
   };
   const appendEntry = (entry: JournalEntry, position = 0): Promise<undefined> => {
     const encoded = encodeJournalEntry(entry);
@@ -873,17 +875,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async close() {
       if (closed) return;
       clearInterval(renewTimer);
-      const mine = [...owned, ...unheard];
+      const mine = [...owned];
       owned.clear();
-      unheard.clear();
       if (client.status === 'ready') {
-        // What the journal still owes goes with the releases, unless the guard is open (then it is
-        // refused at once, and gone with the process): the late entries and the count of those lost.
-        const pending = unwritten;
-        unwritten = [];
-        const owed = [...pending.map(appendLate), ...(lostEntries > 0 ? [countLost()] : [])];
-        await Promise.allSettled([...mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])), ...owed]);
+        // What is owed goes with the releases (refused at once while the guard is open: then it
+        // is gone with the process): the unheard leases, the late entries, the count of those lost.
+        await Promise.allSettled([...mine.map(([lease, fingerprint]) => batched('release', [fingerprint, lease])), ...giveBackUnheard(), ...drainUnwritten()]);
       }
+      unheard.clear();
       closed = true;
       if (client.status === 'ready') {
         await client.quit().catch(() => client.disconnect());

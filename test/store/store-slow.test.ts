@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTcpProxy } from '../../load/faults/tcp-proxy.js';
 import { createSimulator } from '../../src/index.js';
 import { createSeededWorld } from '../../src/fixtures/world.js';
 import { createRedisStore } from '../../src/store/redis-store.js';
@@ -11,9 +10,11 @@ import { call, secretOf } from '../helpers/sim.js';
  * A slow Redis (every answer late, none lost) must not make a request wait one slow answer per
  * step: after a command answered later than the store's bound, it refuses at once for a while,
  * so a request waits for one slow call at most (a step after it is refused at once, 503 with
- * Retry-After) and the requests after it are answered 503 at once. A TCP proxy in front
- * of Redis holds every byte 300 ms each way, so each answer is at least 600 ms late against a
- * bound of 400 ms; the guard lasts an hour of the guard's own clock, which the test moves past.
+ * Retry-After) and the requests after it are answered 503 at once. The store times its calls
+ * on a clock the test owns: it stands still (every call takes 0 ms, however busy the machine),
+ * and while the test runs something `slowly` every reading of it is a second later than the
+ * last, so each call made then takes over the bound of 400 ms; the guard lasts an hour of that
+ * clock, which the test moves past.
  */
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -21,24 +22,31 @@ afterAll(async () => {
 });
 
 /**
- * A Redis, a proxy in front of it, and a store on `prefix` that reaches Redis through the proxy:
- * a command answered after 400 ms opens its guard for an hour of its own clock, which `skip`
- * moves past.
+ * A Redis and a store on `prefix` whose guard reads a clock the test owns: `slowly` runs work
+ * whose calls each take a second of it (over the 400 ms bound: the guard opens for an hour of
+ * it), `skip` moves it past the guard.
  */
-async function storeBehindProxy(prefix: string) {
+async function storeOnTestClock(prefix: string) {
   const redis = await startRedis();
   closers.push(() => redis.stop());
-  const proxy = await createTcpProxy(redis.port);
-  closers.push(() => proxy.close());
-  let skipped = 0;
-  const store = createRedisStore({ url: `redis://127.0.0.1:${proxy.port}`, prefix, commandTimeoutMs: 10_000, slowCallMs: 400, slowGuardMs: 3_600_000, now: () => Date.now() + skipped });
+  let clock = 1_000_000;
+  let slowing = false;
+  const store = createRedisStore({ url: redis.url, prefix, commandTimeoutMs: 10_000, slowCallMs: 400, slowGuardMs: 3_600_000, now: () => (slowing ? (clock += 1000) : clock) });
   closers.push(() => store.close());
-  return { redis, proxy, store, skip: () => (skipped += 3_600_001) };
+  const slowly = async <T>(work: () => Promise<T>): Promise<T> => {
+    slowing = true;
+    try {
+      return await work();
+    } finally {
+      slowing = false;
+    }
+  };
+  return { redis, store, slowly, skip: () => (clock += 3_600_001) };
 }
 
 describe('a Redis store that answers slowly', () => {
   it('answers the request that met a slow answer with what Redis said, then refuses at once with 503 and Retry-After while its guard is open, and serves again after it', async () => {
-    const { proxy, store, skip } = await storeBehindProxy(`slow-${process.pid}`);
+    const { store, slowly, skip } = await storeOnTestClock(`slow-${process.pid}`);
     const sim = createSimulator({ seed: 42, createWorld: createSeededWorld, store });
     await sim.ready();
     const key = secretOf(sim, 'key_acme_read');
@@ -46,10 +54,8 @@ describe('a Redis store that answers slowly', () => {
     expect((await query()).status).toBe(200);
 
     // One slow round trip takes the request's slot and endpoint window: its answer stands.
-    proxy.setDelay(300);
-    const slow = await query();
+    const slow = await slowly(query);
     expect(slow.status).toBe(200);
-    proxy.setDelay(0);
 
     // The guard is open: Redis is not asked, even though it answers fast again.
     const refused = await query();
@@ -67,14 +73,12 @@ describe('a Redis store that answers slowly', () => {
 
   it('appends late the journal entries the open guard refused, drops those a reset or clear by another process erased, and counts as lost those past its bound', async () => {
     const prefix = `slow-late-${process.pid}`;
-    const { redis, proxy, store: slow, skip } = await storeBehindProxy(prefix);
+    const { redis, store: slow, slowly, skip } = await storeOnTestClock(prefix);
     const other = createRedisStore({ url: redis.url, prefix });
     closers.push(() => other.close());
     const T0 = 1_750_000_000_000;
     const openGuard = async (): Promise<void> => {
-      proxy.setDelay(300);
-      await slow.journal.append(admittedEntry(1, T0 - 1));
-      proxy.setDelay(0);
+      await slowly(() => slow.journal.append(admittedEntry(1, T0 - 1)));
     };
     const closeGuard = async (): Promise<void> => {
       skip();

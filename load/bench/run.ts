@@ -10,7 +10,7 @@
  * one process and `--workers 2`, unpinned and with Redis on a core of its own, with the round
  * trips a request cost (load/bench/store-rows.ts; the bench starts its own redis-server, and
  * says why when those rows are skipped; `--only stores` measures that table alone). On Linux with taskset, autocannon runs
- * on CPU 0 and each server on CPU 1, as the hot path is measured. Not a test: it asserts nothing.
+ * on the first CPU the process may use and each server on the second, as the hot path is measured. Not a test: it asserts nothing.
  *
  * Everything printed is collected into one plain structure (bench-results.ts), from which the
  * console table (bench-text.ts) and, with `--report FILE`, a self-contained HTML report with

@@ -239,7 +239,7 @@ function failedChain(failure: unknown): ChainOutcome {
   return { answer: internalError(failure), refusedBy: null };
 }
 
-/** Runs `stages`, timed into `timings` when the adapter exports spans; a stage that throws ends the chain with null. */
+/** Runs `stages`, timed into `timings` when the adapter exports spans; a stage that throws ends the chain with a 500 naming the failure's class. */
 async function runChain(stages: readonly Stage[], x: Exchange, timings: StageTiming[] | null, timer: (() => number) | undefined): Promise<ChainOutcome> {
   try {
     return timings !== null && timer !== undefined ? await runTimedStages(stages, x, timer, timings) : await runStages(stages, x);

@@ -15,11 +15,11 @@ export interface InFlightGate {
 }
 
 /**
- * Fingerprints kept at zero at most before they are swept: a fingerprint whose last slot is
+ * Entries the gate's table holds before it drops those at zero. A fingerprint whose last slot is
  * given back keeps its entry (at zero), so a load over thousands of keys sets counts in place
  * instead of adding and deleting entries, which makes the table rehash into new storage that
- * outlives the young generation. Past this many entries the zeros are dropped at once (past
- * twice the entries left holding slots, when more hold slots: the table stays within that).
+ * outlives the young generation. Past this many entries (or twice the entries left holding
+ * slots at the last sweep, when more hold slots) the zeros are dropped at once.
  */
 export const MAX_GATE_ENTRIES = 16_384;
 

@@ -81,6 +81,7 @@ import * as scripts from './redis-scripts.js';
 import { DEFAULT_STORE_PREFIX, type SentinelStoreConfig } from '../contract/config.js';
 import { createRedisClient } from './redis-client.js';
 import { createScriptBatcher, type BatchOutcome } from './redis-batch.js';
+import { createFramedScriptCall } from './framed-script-call.js';
 import { decodeJournalPage, encodeJournalEntry, journalEntryAt } from './redis-journal-codec.js';
 import { describeClientError, describeConnectionProblem } from './connection-problem.js';
 import { parseStoreTarget, SINGLE_STORE_FORMS, STORE_FORMS, type StoreTarget, type StoreTargetError } from './store-target.js';
@@ -290,6 +291,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     client.defineCommand(name, numberOfKeys === undefined ? { lua } : { lua, numberOfKeys });
   }
   const redis = client as unknown as ScriptCommands & Redis;
+  const callBatch = createFramedScriptCall(client, scripts.BATCH, (keys, argv) => redis.simBatch(keys[0]!, ...argv));
 
   let errors = 0;
   let lastError: string | null = null;
@@ -519,7 +521,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         sent = true;
         batchTrips++;
         batchOperations += calls;
-        return redis.simBatch(K.base, ...argv);
+        return callBatch([K.base], argv);
       }).then(
         (answer) => {
           settleOwed();

@@ -64,10 +64,11 @@ local now = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local window = tonumber(ARGV[4])
 local stored = redis.call('GET', KEYS[1])
+stored = stored and tonumber(stored)
 local t = now
-if stored and tonumber(stored) > now then
-  t = tonumber(stored)
-else
+if stored and stored > now then
+  t = stored
+elseif stored ~= now then
   redis.call('SET', KEYS[1], s(now))
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', s(t - window))
@@ -78,17 +79,17 @@ if held >= limit then
   allowed = 0
   remaining = 0
   if held > 0 then
-    local e = redis.call('ZRANGE', KEYS[3], held - limit, held - limit, 'WITHSCORES')
+    local e = redis.call('ZRANGE', KEYS[3], s(held - limit), s(held - limit), 'WITHSCORES')
     reset = tonumber(e[2]) + window
   else
     reset = t + window
   end
 else
   allowed = 1
-  redis.call('ZADD', KEYS[3], s(t), order)
+  redis.call('ZADD', KEYS[3], s(t), s(order))
   redis.call('ZADD', KEYS[4], s(t + window), ARGV[1])
   remaining = limit - held - 1
-  local e = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  local e = redis.call('ZRANGE', KEYS[3], '0', '0', 'WITHSCORES')
   reset = tonumber(e[2]) + window
 end
 local every = tonumber(ARGV[6])
@@ -125,7 +126,8 @@ return {held, s(tonumber(e[2]) + window)}
 /**
  * Takes an in-flight slot unless the cap is reached. Atomic: dropping expired leases, counting
  * the live ones, adding the new lease with its expiry (server time + ttl) and listing the
- * fingerprint among those holding leases.
+ * fingerprint among those holding leases when it held none (one that holds a lease is listed:
+ * only a set left empty is unlisted, by `RELEASE_BODY` and `TOTAL`).
  *
  * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, cap, lease, ttlMs.
  * Returns {acquired 0|1, held before}.
@@ -136,7 +138,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. s(now))
 local held = redis.call('ZCARD', KEYS[1])
 if held >= tonumber(ARGV[2]) then return {0, held} end
 redis.call('ZADD', KEYS[1], s(now + tonumber(ARGV[4])), ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[1])
+if held == 0 then redis.call('SADD', KEYS[2], ARGV[1]) end
 return {1, held}
 `;
 
@@ -220,9 +222,9 @@ const BEGINS_BODY = `
 local n = #ARGV - 2
 local services = 0
 for i = 3, #ARGV do if ARGV[i] == '1' then services = services + 1 end end
-local index = redis.call('INCRBY', KEYS[1], n) - n + 1
+local index = redis.call('INCRBY', KEYS[1], s(n)) - n + 1
 local seq = 0
-if services > 0 then seq = redis.call('INCRBY', KEYS[2], services) - services + 1 end
+if services > 0 then seq = redis.call('INCRBY', KEYS[2], s(services)) - services + 1 end
 local last = tonumber(redis.call('GET', KEYS[3]) or '0')
 local after = tonumber(ARGV[1])
 local out = {index, seq, last}
@@ -282,7 +284,7 @@ return n
  */
 const JOURNALS_BODY = `
 for i = 2, #ARGV, 2 do redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i]) end
-redis.call('HINCRBY', KEYS[2], 'appended', (#ARGV - 1) / 2)
+redis.call('HINCRBY', KEYS[2], 'appended', s((#ARGV - 1) / 2))
 redis.call('HSETNX', KEYS[2], 'since', ARGV[3])
 return 0
 `;

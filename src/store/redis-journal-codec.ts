@@ -97,17 +97,20 @@ function decodeCheck(c: EncodedCheck, keyId: string | null): WindowCheck {
   return c.length > 6 ? { ...check, at: c[6] as number } : check;
 }
 
-/** The reason of the last entry decoded: a run of refusals (a 429 storm) says the same thing, made once (the memory journal keeps one copy too). */
-let lastReason: JournalReason | null = null;
-
-function reasonOf(r: EncodedReason): JournalReason {
-  const last = lastReason;
-  if (last !== null && last.code === r[0] && last.message === r[1] && last.field === r[2] && last.cause === r[3] && last.fix === r[4]) return last;
-  return (lastReason = { code: r[0], message: r[1], field: r[2], cause: r[3], fix: r[4] });
+/**
+ * Makes reasons, one object for a run of equal ones: a run of refusals (a 429 storm) says the
+ * same thing, made once per page (the memory journal keeps one copy too).
+ */
+function createReasons(): (r: EncodedReason) => JournalReason {
+  let last: JournalReason | null = null;
+  return (r) => {
+    if (last !== null && last.code === r[0] && last.message === r[1] && last.field === r[2] && last.cause === r[3] && last.fix === r[4]) return last;
+    return (last = { code: r[0], message: r[1], field: r[2], cause: r[3], fix: r[4] });
+  };
 }
 
 /** The entry of one decoded array (an element of {@link decodeJournalPage}'s array, or {@link decodeJournalEntry}'s parse). */
-function entryOf(e: EncodedEntry): JournalEntry {
+function entryOf(e: EncodedEntry, reasonOf: (r: EncodedReason) => JournalReason): JournalEntry {
   const identity = e[6];
   const keyId = e[7] === 0 ? keyIdOf(identity) : e[7];
   const r = e[17];
@@ -137,7 +140,7 @@ function entryOf(e: EncodedEntry): JournalEntry {
 
 /** The entry {@link encodeJournalEntry} wrote. */
 export function decodeJournalEntry(encoded: string): JournalEntry {
-  return entryOf(JSON.parse(encoded) as EncodedEntry);
+  return entryOf(JSON.parse(encoded) as EncodedEntry, createReasons());
 }
 
 /** The instant of an encoded entry, without decoding the rest. */
@@ -149,6 +152,7 @@ export function journalEntryAt(encoded: string): number {
 export function decodeJournalPage(joined: string): JournalEntry[] {
   const page = JSON.parse(joined) as EncodedEntry[];
   const out: JournalEntry[] = [];
-  for (const e of page) out.push(entryOf(e));
+  const reasonOf = createReasons();
+  for (const e of page) out.push(entryOf(e, reasonOf));
   return out;
 }

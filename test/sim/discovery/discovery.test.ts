@@ -76,6 +76,25 @@ describe('the bounds /openapi.json states are the bounds the routes enforce', ()
     expect(responsesOf('/__sim/keys', 'post')['409']?.description).toMatch(/exists.*erased from the shared log by a reset/s);
     expect(responsesOf('/v1/query', 'post')).not.toHaveProperty('409');
     expect(responsesOf('/__sim/fixtures', 'get')).not.toHaveProperty('409');
+    // Every operation of the document: a write documents the shared store's 409 unless it only
+    // reads (queries) or runs once where it arrives (reset, clearing the journal, sandboxes);
+    // a read does not, except the pixel, a GET that records a page view.
+    const onlyReads = new Set(['post /v1/query', 'post /v1/query/compile', 'post /__sim/reset', 'delete /__sim/journal', 'post /__sim/sandboxes', 'delete /__sim/sandboxes/{id}']);
+    const readsThatWrite = new Set(['get /px.jpg']);
+    const wrong: string[] = [];
+    let writes = 0;
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { description: string }> }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (operation.responses === undefined) continue;
+        const name = `${method} ${path}`;
+        const writesState = (method !== 'get' && method !== 'head' && !onlyReads.has(name)) || readsThatWrite.has(name);
+        if (writesState) writes++;
+        const erased = operation.responses['409']?.description.includes('erased from the shared log by a reset') === true;
+        if (erased !== writesState) wrong.push(`${name}: ${erased ? 'documents' : 'lacks'} the shared store's 409`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(writes).toBeGreaterThan(40);
   });
 
   it('says a PATCH body needs at least one field and a status page lists each monitor once', async () => {

@@ -126,8 +126,8 @@ return {held, s(tonumber(e[2]) + window)}
 /**
  * Takes an in-flight slot unless the cap is reached. Atomic: dropping expired leases, counting
  * the live ones, adding the new lease with its expiry (server time + ttl) and listing the
- * fingerprint among those holding leases when it held none (one that holds a lease is listed:
- * only a set left empty is unlisted, by `RELEASE_BODY` and `TOTAL`).
+ * fingerprint among those holding leases (every time: one whose listing was lost, say to an
+ * eviction, is listed again).
  *
  * KEYS: the fingerprint's lease set, the set of fingerprints. ARGV: fingerprint, cap, lease, ttlMs.
  * Returns {acquired 0|1, held before}.
@@ -138,7 +138,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. s(now))
 local held = redis.call('ZCARD', KEYS[1])
 if held >= tonumber(ARGV[2]) then return {0, held} end
 redis.call('ZADD', KEYS[1], s(now + tonumber(ARGV[4])), ARGV[3])
-if held == 0 then redis.call('SADD', KEYS[2], ARGV[1]) end
+redis.call('SADD', KEYS[2], ARGV[1])
 return {1, held}
 `;
 

@@ -1,5 +1,5 @@
 /**
- * One script's EVALSHA written to the connection as the text it is on the wire, framed in one
+ * One script's call written to the connection as the text it is on the wire, framed in one
  * pass over its arguments. The batch script (`BATCH` in `redis-scripts.ts`) goes to Redis a few
  * thousand times a second under load with about twenty arguments a request in each call;
  * ioredis's own path for a defined command copies the argument list four times and flattens it
@@ -7,52 +7,97 @@
  * docs/benchmarks.md). The call is still an ioredis command: its reply, timeout, errors and
  * a cluster's routing by its key are ioredis's.
  *
- * A Redis that does not know the script (first call, a restart, `SCRIPT FLUSH`) answers
- * NOSCRIPT without running anything; the call is then made again the defined command's way,
- * which sends the script's text, so it runs once.
+ * As ioredis's defined commands do, the first call on each connection sends the script's text
+ * (EVAL), the next ones its hash (EVALSHA): a Redis reached again after a restart or a failover
+ * has forgotten its scripts, and a call that answered NOSCRIPT would be sent again only after
+ * the commands queued behind it had run, out of the order they were asked in. A Redis that
+ * forgets the script while connected (`SCRIPT FLUSH`) answers NOSCRIPT without running
+ * anything; the call is then sent again, with the script's text.
  */
 import { createHash } from 'node:crypto';
 import { Command, type Cluster, type Redis } from 'ioredis';
 
-/** An EVALSHA whose wire text was framed when it was made. */
-class FramedCommand extends Command {
-  readonly #framed: string;
+/** One script as the calls write it: its text and hash, and the connections that were sent its text. */
+interface FramedScript {
+  readonly lua: string;
+  readonly sha: string;
+  /** `$<bytes>\r\n<text>\r\n`: the script's text as an argument. */
+  readonly luaArgument: string;
+  readonly loaded: WeakSet<object>;
+}
 
-  constructor(args: string[], framed: string) {
+/** A script's call whose arguments were framed when it was made. */
+class FramedCommand extends Command {
+  readonly #script: FramedScript;
+  /** The number of arguments and, after the script's text or hash, the framed keys and arguments. */
+  readonly #count: number;
+  readonly #framed: string;
+  #watching = false;
+
+  constructor(script: FramedScript, args: string[], framed: string) {
     super('evalsha', [], { replyEncoding: 'utf8' });
     // Kept for what ioredis reads from a command besides its text: a cluster routes it by its key.
     this.args = args;
+    this.#script = script;
+    this.#count = args.length + 1;
     this.#framed = framed;
   }
 
-  override toWritable(): string {
-    return this.#framed;
+  override toWritable(socket: object): string {
+    const script = this.#script;
+    if (!this.#watching) {
+      this.#watching = true;
+      const reject = this.reject;
+      this.reject = (error: Error) => {
+        if (error.message.includes('NOSCRIPT')) script.loaded.delete(socket);
+        reject.call(this, error);
+      };
+    }
+    if (script.loaded.has(socket)) {
+      this.name = 'evalsha';
+      this.args[0] = script.sha;
+      return `*${this.#count}\r\n$7\r\nevalsha\r\n$40\r\n${script.sha}\r\n${this.#framed}`;
+    }
+    script.loaded.add(socket);
+    this.name = 'eval';
+    this.args[0] = script.lua;
+    return `*${this.#count}\r\n$4\r\neval\r\n${script.luaArgument}${this.#framed}`;
   }
 }
 
 /** Calls one script with its keys, then its arguments; resolves with its reply as text. */
 export type ScriptCall = (keys: readonly string[], argv: readonly string[]) => Promise<string>;
 
+/** Frames one argument: `$<bytes>\r\n<text>\r\n`. */
+const argument = (text: string): string => '$' + Buffer.byteLength(text) + '\r\n' + text + '\r\n';
+
 /**
- * Creates the call of the script `lua` on `client`. `fallback` makes the same call ioredis's
- * way (a command defined with `defineCommand`), used after a NOSCRIPT answer.
+ * Creates the call of the script `lua` on `client` (its keys prefixed with the client's
+ * `keyPrefix`, when it has one, as ioredis prefixes them).
  */
-export function createFramedScriptCall(client: Redis | Cluster, lua: string, fallback: ScriptCall): ScriptCall {
-  const sha = createHash('sha1').update(lua).digest('hex');
-  return (keys, argv) => {
-    const args: string[] = [sha, String(keys.length)];
-    let framed = `*${keys.length + argv.length + 3}\r\n$7\r\nevalsha\r\n$40\r\n${sha}\r\n$${args[1]!.length}\r\n${args[1]}\r\n`;
-    for (const arg of keys) {
-      args.push(arg);
-      framed += '$' + Buffer.byteLength(arg) + '\r\n' + arg + '\r\n';
+export function createFramedScriptCall(client: Redis | Cluster, lua: string): ScriptCall {
+  const script: FramedScript = { lua, sha: createHash('sha1').update(lua).digest('hex'), luaArgument: argument(lua), loaded: new WeakSet() };
+  const keyPrefix = (client.options as { keyPrefix?: unknown }).keyPrefix;
+  const prefix = typeof keyPrefix === 'string' ? keyPrefix : '';
+  const send = (keys: readonly string[], argv: readonly string[], again: boolean): Promise<string> => {
+    const args: string[] = [script.sha, String(keys.length)];
+    let framed = argument(args[1]!);
+    for (const key of keys) {
+      const prefixed = prefix + key;
+      args.push(prefixed);
+      framed += argument(prefixed);
     }
     for (const arg of argv) {
       args.push(arg);
       framed += '$' + Buffer.byteLength(arg) + '\r\n' + arg + '\r\n';
     }
-    return (client.sendCommand(new FramedCommand(args, framed)) as Promise<string>).catch((error: unknown) => {
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return fallback(keys, argv);
+    const reply = client.sendCommand(new FramedCommand(script, args, framed)) as Promise<string>;
+    if (again) return reply;
+    // The connection that answered NOSCRIPT is sent the script's text with the call again.
+    return reply.catch((error: unknown) => {
+      if (error instanceof Error && error.message.includes('NOSCRIPT')) return send(keys, argv, true);
       throw error;
     });
   };
+  return (keys, argv) => send(keys, argv, false);
 }

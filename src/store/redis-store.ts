@@ -202,9 +202,8 @@ export function parseStoreUrl(url: string): StoreAddress | StoreUrlError {
   return { host, port, db, tls, location };
 }
 
-/** The Redis client's custom commands (one per script in `redis-scripts.ts`). */
+/** The Redis client's custom commands: one per script in `redis-scripts.ts` but `BATCH`, which `framed-script-call.ts` sends. */
 interface ScriptCommands {
-  simBatch(base: string, ...argv: string[]): Promise<string>;
   simPeek(window: string, ...argv: string[]): Promise<[number, string]>;
   simRenew(numberOfKeys: number, ...keysAndArgv: string[]): Promise<number>;
   simTotal(fingerprints: string, prefix: string): Promise<number>;
@@ -222,7 +221,6 @@ type ConsumeAnswer = [number, number, string, number, string];
 
 /** name → [script, number of keys] (undefined: the caller passes the count first). */
 const COMMANDS: Record<keyof ScriptCommands, [string, number | undefined]> = {
-  simBatch: [scripts.BATCH, 1],
   simPeek: [scripts.PEEK, 1],
   simRenew: [scripts.RENEW, undefined],
   simTotal: [scripts.TOTAL, 1],
@@ -291,7 +289,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     client.defineCommand(name, numberOfKeys === undefined ? { lua } : { lua, numberOfKeys });
   }
   const redis = client as unknown as ScriptCommands & Redis;
-  const callBatch = createFramedScriptCall(client, scripts.BATCH, (keys, argv) => redis.simBatch(keys[0]!, ...argv));
+  const callBatch = createFramedScriptCall(client, scripts.BATCH);
 
   let errors = 0;
   let lastError: string | null = null;

@@ -8,6 +8,7 @@ import { MAX_IN_FLIGHT } from '../../src/store/redis-batch.js';
 import { createRedisStore, SLOW_GUARD_MS, type RedisStore } from '../../src/store/redis-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { secretOf } from '../helpers/sim.js';
+import { admittedEntry } from '../helpers/journal-entries.js';
 
 /** One server for the file, persisting every write: these tests stop, kill and restart it. */
 let redis: RedisServer;
@@ -204,6 +205,23 @@ describe('the Redis store when Redis goes away', () => {
     await redis.restart();
     await eventually(async () => (await store.read(position - 1, 1)).length === 1, 5000);
     expect(await store.read(0, 10)).toEqual([{ position, body: 'acknowledged before the crash' }]);
+  });
+
+  it('runs the calls asked in one turn in the order asked once Redis is back from a restart that forgot its scripts', async () => {
+    const store = openStore();
+    // The batch script was sent on the first connection.
+    await store.journal.append(admittedEntry(1, 1));
+    redis.kill();
+    await redis.restart();
+    await eventually(() => store.read(0, 1).then(() => true), 5000);
+    // A read asked after a write sees it: the write's batch goes first, on the new connection too.
+    const appended = store.journal.append(admittedEntry(7, 2));
+    const listed = store.journal.list();
+    await appended;
+    expect((await listed).map((e) => e.seq)).toEqual([1, 7]);
+    // A command logged before a reset is asked takes its place before the reset, not after.
+    const [logged, reset] = await Promise.all([store.append('asked before the reset'), store.reset('r', 3)]);
+    expect(logged).toBeLessThan(reset);
   });
 
   it('binds a Redis that lost its data to the settings again once it is back', async () => {

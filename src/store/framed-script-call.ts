@@ -26,13 +26,17 @@ interface FramedScript {
   readonly loaded: WeakSet<object>;
 }
 
+/** Whether Redis answered that it does not know the script (and so ran nothing). */
+const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
+
 /** A script's call whose arguments were framed when it was made. */
 class FramedCommand extends Command {
   readonly #script: FramedScript;
   /** The number of arguments and, after the script's text or hash, the framed keys and arguments. */
   readonly #count: number;
   readonly #framed: string;
-  #watching = false;
+  /** The connection the command was last written to (a cluster's redirection writes it again, elsewhere): the one that answers. */
+  #socket: object | undefined;
 
   constructor(script: FramedScript, args: string[], framed: string) {
     super('evalsha', [], { replyEncoding: 'utf8' });
@@ -45,14 +49,14 @@ class FramedCommand extends Command {
 
   override toWritable(socket: object): string {
     const script = this.#script;
-    if (!this.#watching) {
-      this.#watching = true;
+    if (this.#socket === undefined) {
       const reject = this.reject;
       this.reject = (error: Error) => {
-        if (error.message.includes('NOSCRIPT')) script.loaded.delete(socket);
+        if (this.#socket !== undefined && isNoScript(error)) script.loaded.delete(this.#socket);
         reject.call(this, error);
       };
     }
+    this.#socket = socket;
     if (script.loaded.has(socket)) {
       this.name = 'evalsha';
       this.args[0] = script.sha;
@@ -73,12 +77,16 @@ const argument = (text: string): string => '$' + Buffer.byteLength(text) + '\r\n
 
 /**
  * Creates the call of the script `lua` on `client` (its keys prefixed with the client's
- * `keyPrefix`, when it has one, as ioredis prefixes them).
+ * `keyPrefix`, when it has one, as ioredis prefixes them). Throws for a `keyPrefix` that is not
+ * text (ioredis would prefix the other scripts' keys with it, and these would differ).
  */
 export function createFramedScriptCall(client: Redis | Cluster, lua: string): ScriptCall {
   const script: FramedScript = { lua, sha: createHash('sha1').update(lua).digest('hex'), luaArgument: argument(lua), loaded: new WeakSet() };
   const keyPrefix = (client.options as { keyPrefix?: unknown }).keyPrefix;
-  const prefix = typeof keyPrefix === 'string' ? keyPrefix : '';
+  if (keyPrefix !== undefined && keyPrefix !== null && typeof keyPrefix !== 'string') {
+    throw new Error('the Redis client has a keyPrefix that is not text: give the store a client whose keyPrefix is a string, or none (the store has a prefix of its own)');
+  }
+  const prefix = keyPrefix ?? '';
   const send = (keys: readonly string[], argv: readonly string[], again: boolean): Promise<string> => {
     const args: string[] = [script.sha, String(keys.length)];
     let framed = argument(args[1]!);
@@ -95,7 +103,7 @@ export function createFramedScriptCall(client: Redis | Cluster, lua: string): Sc
     if (again) return reply;
     // The connection that answered NOSCRIPT is sent the script's text with the call again.
     return reply.catch((error: unknown) => {
-      if (error instanceof Error && error.message.includes('NOSCRIPT')) return send(keys, argv, true);
+      if (isNoScript(error)) return send(keys, argv, true);
       throw error;
     });
   };

@@ -13,6 +13,7 @@ import { addSection, formatCell, type BenchResults, type BenchTable } from '../.
 import { renderBenchText } from '../../load/bench/bench-text.js';
 import { firstVsWarmRow, firstVsWarmTable } from '../../load/bench/first-vs-warm.js';
 import { runMeasurement } from '../../load/bench/section-channel.js';
+import { shownRatio } from '../../load/bench/store-rows.js';
 import { escapeHtml } from '../../load/html-document.js';
 import type { BarChartData, BenchChart, LineChartData } from '../../src/inspector/chart-data.js';
 import { CHROMIUM, CHROMIUM_FLAGS, SKIP_BROWSER } from '../browser/chromium.js';
@@ -90,6 +91,17 @@ describe('the results of a bench run', () => {
     expect(text).toMatch(/memory store, 1 process +6915 +100\.00%\n/);
     expect(text).toContain('redis store, --workers 2 skipped: no redis-server to measure with\n');
     expect(text).toMatch(/start-up to listening: 530 ms/);
+  });
+});
+
+describe("the store table's target line", () => {
+  it('prints the ratio with two decimals, and three where two would round it onto the other side of the target', () => {
+    expect(shownRatio(0.4712)).toBe('0.47');
+    expect(shownRatio(0.5312)).toBe('0.53');
+    expect(shownRatio(0.498)).toBe('0.498');
+    expect(shownRatio(0.5)).toBe('0.50');
+    expect(shownRatio(0.4951)).toBe('0.495');
+    expect(shownRatio(0.4949)).toBe('0.49');
   });
 });
 

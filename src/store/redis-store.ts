@@ -539,10 +539,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     batcher.run(operation, args, answer as ((returned: unknown) => T) | undefined, unheard);
   const nothing = (): undefined => undefined;
   /**
-   * Runs a command of its own after every operation queued before it (the queue is sent first,
-   * on the same connection): a read sees every write this process asked for before it.
+   * Runs a command of its own after every operation queued before it (what the store owes Redis
+   * and the queue are sent first, on the same connection): a read sees every write this process
+   * asked for before it, journal entries kept for a late append included.
    */
   const ordered = <T>(command: () => Promise<T>): Promise<T> => {
+    settleOwed();
     batcher.flush();
     return call(command);
   };
@@ -564,10 +566,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const unheard = new Map<string, string>();
   /** The errors of batches refused before they were sent: their calls took nothing in Redis. */
   const neverSent = new WeakSet<object>();
+  /** Whether `error` failed a call before it reached Redis (it took nothing there). */
+  const neverReached = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
   /** Keeps `lease` to give back, unless its call never reached Redis; the first ones kept win (a stall's own come first). */
   const forgetLater = (lease: string, fingerprint: string, error?: unknown): void => {
     owned.delete(lease);
-    if ((typeof error === 'object' && error !== null && neverSent.has(error)) || unheard.size >= MAX_UNHEARD_LEASES) return;
+    if (neverReached(error) || unheard.size >= MAX_UNHEARD_LEASES) return;
     unheard.set(lease, fingerprint);
   };
   /** Queues the release of every unheard lease; their calls. */
@@ -591,7 +595,6 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** Entries lost here, not yet counted in Redis, and the newest one's log position. */
   let lostEntries = 0;
   let lostPosition = 0;
-  const neverReached = (error: unknown): boolean => typeof error === 'object' && error !== null && neverSent.has(error);
   /** Counts `count` entries as lost, the newest begun at log position `position`. */
   const noteLost = (count: number, position: number): void => {
     lostEntries += count;
@@ -628,16 +631,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return calls;
   };
   /**
-   * When Redis answered a batch: gives back the unheard leases and sends what the journal owes,
-   * unless that answer was so slow it opened the guard (they would be refused at once and kept
-   * again).
+   * When Redis answered a batch, and before a read: gives back the unheard leases and sends what
+   * the journal owes, unless the slow-answer guard is open (they would be refused at once and
+   * kept again).
    */
   const settleOwed = (): void => {
     if (unheard.size === 0 && unwritten.length === 0 && lostEntries === 0) return;
     if (slowUntil !== 0 && now() < slowUntil) return;
     for (const call of [...giveBackUnheard(), ...drainUnwritten()]) void call.catch(nothing);
   };
-  const appendEntry = (entry: JournalEntry, position = 0): Promise<undefined> => {
+  const appendEntry = (entry: JournalEntry, position: number): Promise<undefined> => {
     const encoded = encodeJournalEntry(entry);
     const { at } = entry;
     return batched('journal', [encoded, num(journalCapacity), num(at)], nothing, (error) => keepUnwritten(encoded, at, position, error));
@@ -766,7 +769,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
         const from = first === '' ? Number(since) : journalEntryAt(first);
-        const missing = Number(lost) + lostEntries;
+        // Entries still kept here (the guard was open) are missing until they are appended.
+        const missing = Number(lost) + lostEntries + unwritten.length;
         return { complete: dropped === 0 && cleared !== '1' && missing === 0, since: from, capacity: journalCapacity, size: kept, dropped: dropped + missing };
       }),
     clear: (now) =>

@@ -237,7 +237,7 @@ describe('the Redis store batching the calls of one turn', () => {
 
   it('lets a read see every write asked for before it, answered or not', async () => {
     const { stores: [store] } = await sharing(1);
-    const appended = store!.journal.append({ ...JOURNAL_ENTRY, seq: 7 });
+    const appended = store!.journal.append({ ...JOURNAL_ENTRY, seq: 7 }, 0);
     const logged = store!.append('{"k":"noop"}');
     const [listed, read] = await Promise.all([store!.journal.list(), store!.read(0, 10)]);
     expect(listed.map((e) => e.seq)).toContain(7);
@@ -252,7 +252,7 @@ describe('the Redis store batching the calls of one turn', () => {
     const [positions, decisions, journaled] = await Promise.all([
       Promise.all(bodies.map((body) => store!.append(body))),
       Promise.all(['fenêtre:1', '2:x'].map((id) => store!.windows.consume(id, 1_750_000_000_000, 1, 1000))),
-      store!.journal.append({ ...JOURNAL_ENTRY, seq: 9, path: '/v1/query/çà:1' }),
+      store!.journal.append({ ...JOURNAL_ENTRY, seq: 9, path: '/v1/query/çà:1' }, 0),
     ]);
     expect(store!.roundTrips - tripsBefore).toBe(1);
     expect(decisions.map((d) => d.allowed)).toEqual([true, true]);

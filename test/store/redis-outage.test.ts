@@ -78,7 +78,7 @@ function everyMethod(store: SharedStore): Record<string, () => Promise<unknown>>
         retryAfter: null,
         warnings: [],
         reason: null,
-      }),
+      }, 0),
     journalList: () => store.journal.list(),
     journalInfo: () => store.journal.info(),
     journalClear: () => store.journal.clear(1),
@@ -210,12 +210,12 @@ describe('the Redis store when Redis goes away', () => {
   it('runs the calls asked in one turn in the order asked once Redis is back from a restart that forgot its scripts', async () => {
     const store = openStore();
     // The batch script was sent on the first connection.
-    await store.journal.append(admittedEntry(1, 1));
+    await store.journal.append(admittedEntry(1, 1), 0);
     redis.kill();
     await redis.restart();
     await eventually(() => store.read(0, 1).then(() => true), 5000);
     // A read asked after a write sees it: the write's batch goes first, on the new connection too.
-    const appended = store.journal.append(admittedEntry(7, 2));
+    const appended = store.journal.append(admittedEntry(7, 2), 0);
     const listed = store.journal.list();
     await appended;
     expect((await listed).map((e) => e.seq)).toEqual([1, 7]);

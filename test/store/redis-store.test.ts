@@ -306,7 +306,7 @@ describe('a reset of the Redis store', () => {
     await store.ordinal('x');
     await store.append('one');
     await store.append('two');
-    await store.journal.append(admittedEntry(1, T0));
+    await store.journal.append(admittedEntry(1, T0), 0);
     const { lease } = await store.leases.acquire('fp', 3);
 
     expect(await store.reset('the reset', T0 + 5)).toBe(3);
@@ -340,7 +340,7 @@ describe('prefixes on one Redis', () => {
     await a.append('only in a');
     expect(await b.read(0, 10)).toEqual([]);
     expect(await b.begin(true, 0)).toMatchObject({ index: 1, seq: 1, last: 0 });
-    await a.journal.append(admittedEntry(1, T0));
+    await a.journal.append(admittedEntry(1, T0), 0);
     expect(await b.journal.list()).toEqual([]);
     await b.reset('reset b', T0);
     expect(await a.read(0, 10)).toEqual([{ position: 1, body: 'only in a' }]);
@@ -370,7 +370,7 @@ describe('the decision journal in Redis', () => {
     const b = openStore({ prefix: a.prefix });
     await a.open(SETTINGS);
     await b.open(SETTINGS);
-    await Promise.all([3, 1, 4, 2].map((seq) => (seq % 2 ? a : b).journal.append(admittedEntry(seq, T0 + seq))));
+    await Promise.all([3, 1, 4, 2].map((seq) => (seq % 2 ? a : b).journal.append(admittedEntry(seq, T0 + seq), 0)));
     expect((await b.journal.list()).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect((await a.journal.list())[0]).toEqual(admittedEntry(1, T0 + 1));
     expect(await a.journal.info()).toMatchObject({ complete: true, capacity: 5, size: 4, dropped: 0 });
@@ -380,7 +380,7 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open({ ...SETTINGS, journalCapacity: 3 * JOURNAL_PAGE });
     const count = 2 * JOURNAL_PAGE + 1;
-    await Promise.all(Array.from({ length: count }, (_, i) => store.journal.append(admittedEntry(count - i, T0 + i))));
+    await Promise.all(Array.from({ length: count }, (_, i) => store.journal.append(admittedEntry(count - i, T0 + i), 0)));
     expect((await store.journal.list()).map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
   });
 
@@ -388,7 +388,7 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open(SETTINGS);
     await store.reset('reset', T0);
-    for (let seq = 1; seq <= 8; seq++) await store.journal.append(admittedEntry(seq, T0 + seq * 10));
+    for (let seq = 1; seq <= 8; seq++) await store.journal.append(admittedEntry(seq, T0 + seq * 10), 0);
     expect((await store.journal.list()).map((e) => e.seq)).toEqual([4, 5, 6, 7, 8]);
     expect(await store.journal.info()).toEqual({ complete: false, since: T0 + 40, capacity: 5, size: 5, dropped: 3 });
   });
@@ -397,9 +397,9 @@ describe('the decision journal in Redis', () => {
     const store = openStore();
     await store.open(SETTINGS);
     await store.reset('reset', T0);
-    await store.journal.append(admittedEntry(1, T0 + 1));
+    await store.journal.append(admittedEntry(1, T0 + 1), 0);
     expect(await store.journal.clear(T0 + 50)).toEqual({ complete: false, since: T0 + 50, capacity: 5, size: 0, dropped: 0 });
-    await store.journal.append(admittedEntry(2, T0 + 60));
+    await store.journal.append(admittedEntry(2, T0 + 60), 0);
     expect(await store.journal.info()).toEqual({ complete: false, since: T0 + 50, capacity: 5, size: 1, dropped: 0 });
   });
 });

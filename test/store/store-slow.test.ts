@@ -63,6 +63,10 @@ describe('a Redis store that answers slowly', () => {
     expect(refused.json.code).toBe('SERVICE_UNAVAILABLE');
     expect(Number(refused.headers['Retry-After'])).toBeGreaterThan(0);
     skip();
+    // Read before any other request reaches Redis: the read sends the kept entry first.
+    const early = (await call(sim, 'GET', '/__sim/journal')).json;
+    expect(early.entries.map((e: { requestId: string }) => e.requestId)).toContain(slow.json.requestId);
+    expect(early.info).toMatchObject({ complete: true, dropped: 0 });
     expect((await query()).status).toBe(200);
     // The slow request's journal entry, refused by the open guard, was appended once Redis answered again.
     const journal = (await call(sim, 'GET', '/__sim/journal')).json;
@@ -78,13 +82,13 @@ describe('a Redis store that answers slowly', () => {
     closers.push(() => other.close());
     const T0 = 1_750_000_000_000;
     const openGuard = async (): Promise<void> => {
-      await slowly(() => slow.journal.append(admittedEntry(1, T0 - 1)));
+      await slowly(() => slow.journal.append(admittedEntry(1, T0 - 1), 0));
     };
     const closeGuard = async (): Promise<void> => {
       skip();
       // The late appends go with the calls after the first one Redis answers.
-      await slow.journal.append(admittedEntry(2, T0 + 1_000_000));
-      await slow.journal.append(admittedEntry(3, T0 + 1_000_001));
+      await slow.journal.append(admittedEntry(2, T0 + 1_000_000), 0);
+      await slow.journal.append(admittedEntry(3, T0 + 1_000_001), 0);
     };
 
     await openGuard();
@@ -113,4 +117,14 @@ describe('a Redis store that answers slowly', () => {
     listed = await other.journal.list();
     expect(listed.map((e) => e.seq).sort((a, b) => a - b)).toEqual([2, 3, 21]);
   }, 30_000);
+
+  it('lists the journal entries it kept once the guard closes, sending them before the read when no other call has reached Redis', async () => {
+    const { store: slow, slowly, skip } = await storeOnTestClock(`slow-read-${process.pid}`);
+    const T0 = 1_750_000_000_000;
+    await slowly(() => slow.journal.append(admittedEntry(1, T0), 0));
+    await expect(slow.journal.append(admittedEntry(2, T0 + 1), 0)).rejects.toThrow();
+    skip();
+    expect((await slow.journal.list()).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await slow.journal.info()).toMatchObject({ complete: true, size: 2, dropped: 0 });
+  });
 });

@@ -194,9 +194,9 @@ export interface SharedJournal {
   /**
    * Appends a request's entry. `position` is the log position the request began at (its
    * begin's `last`): it tells which history the entry belongs to, should the store have to
-   * append it late, after a reset (optional for callers outside a request: 0).
+   * append it late, after a reset.
    */
-  append(entry: JournalEntry, position?: number): Promise<void>;
+  append(entry: JournalEntry, position: number): Promise<void>;
   /** Every kept entry, in `seq` order. */
   list(): Promise<JournalEntry[]>;
   info(): Promise<JournalInfo>;

@@ -9,7 +9,7 @@ import { admissionAsk } from './admission/admission-stages.js';
 import { checkedOf, windowAsk } from './admission/limiter.js';
 import { beginExchange, startExchange, type Admitted, type Answer, type Exchange, type Stage } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE, PUBLIC_SPLIT } from './pipeline/public-pipeline.js';
-import { runStages, runStagesNow, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
+import { NoAnswer, runStages, runStagesNow, runTimedStages, type ChainOutcome } from './pipeline/run-stages.js';
 import type { Begin } from './store/shared-store.js';
 import type { RequestIdSource } from './request-id.js';
 import { errorResponse, replyResponse } from './respond.js';
@@ -192,14 +192,6 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     if (shared) await shared.store.journal.append(entry, position).catch(() => undefined);
     return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
   };
-}
-
-/** A chain whose stages all continued: no stage answered the request (a bug, answered 500). */
-class NoAnswer extends Error {
-  override readonly name = 'NoAnswer';
-  constructor() {
-    super('no stage answered the request');
-  }
 }
 
 /** What the shared store rejected with, told from a bug in the code around the call. */

@@ -1,6 +1,14 @@
 import type { Answer, Exchange, ExchangeFacts, Refusal, Stage, StageResult } from './exchange.js';
 import type { StageTiming } from '../trace/trace-context.js';
 
+/** A chain whose stages all continued: no stage answered the request (a bug, answered 500 with this as its cause). */
+export class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+  constructor() {
+    super('no stage answered the request');
+  }
+}
+
 /** How a chain ended: its answer (null when no stage answered, a bug) and what refused it. */
 export interface ChainOutcome {
   readonly answer: Answer | null;

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { authRequired, conflict, internalError, serviceUnavailable } from '../errors.js';
 import type { SimRequest } from '../messages.js';
 import { startExchange, type Stage } from '../pipeline/exchange.js';
-import { runStages } from '../pipeline/run-stages.js';
+import { NoAnswer, runStages } from '../pipeline/run-stages.js';
 import type { Matcher } from '../routing/router.js';
 import type { Applied, Replica, SimulatorCore } from '../simulator-core.js';
 
@@ -102,7 +102,7 @@ export function createReplica(parts: ReplicaParts): Replica {
     const match = (command.control ? parts.matchControl : parts.matchPublic)(command.request.method, command.request.path);
     const x = startExchange({ request: command.request, requestId: command.requestId, now: command.now, sim: core, state: core.state(), match, principal: principal ?? undefined });
     const outcome = await runStages(command.control ? parts.controlStages : parts.publicStages, x);
-    const answer = outcome.answer === null || 'drop' in outcome.answer ? internalError() : outcome.answer;
+    const answer = outcome.answer === null ? internalError(new NoAnswer()) : 'drop' in outcome.answer ? internalError() : outcome.answer;
     return { answer, warnings: x.warnings };
   };
 
@@ -129,8 +129,9 @@ export function createReplica(parts: ReplicaParts): Replica {
     } else {
       try {
         result = await applyRequest(command);
-      } catch {
-        result = { answer: internalError(), warnings: [] };
+      } catch (failure) {
+        // A bug in the route's handler: the journal names its class, as for a request run here.
+        result = { answer: internalError(failure), warnings: [] };
       }
     }
     applied = position;

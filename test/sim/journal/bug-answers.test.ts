@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSimulator } from '../../../src/index.js';
 import { createSeededWorld } from '../../../src/fixtures/world.js';
+import { createRedisStore, type RedisStore } from '../../../src/store/redis-store.js';
+import { startRedis, type RedisServer } from '../../helpers/redis-server.js';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+});
 
 /**
  * A bug in the simulator (a stage or a handler that throws) is answered 500 with the SPEC body,
@@ -41,6 +49,23 @@ describe('a request a bug in the simulator breaks', () => {
     expect(entry).toMatchObject({ status: 500, requestId: answer.json.requestId });
     expect(entry.reason).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', cause: 'a bug in the simulator (RangeError)', fix: 'report it with the request that met it' });
     expect(JSON.stringify(entry)).not.toContain('secret-looking');
+  });
+
+  it('names the bug the same way with a shared store, where a request that changes state runs its handler as the log applies it', async () => {
+    const redis: RedisServer = await startRedis();
+    closers.push(() => redis.stop());
+    const store: RedisStore = createRedisStore({ url: redis.url, prefix: `bug-answers-${process.pid}` });
+    closers.push(() => store.close());
+    const sim = createSimulator({ seed: 42, createWorld: brokenWorld, store });
+    await sim.ready();
+    const key = secretOf(sim, 'key_acme_all');
+    breaking = true;
+    const answer = await call(sim, 'PATCH', '/v1/websites/web_acme_store', { key, body: { isPublic: true } }).finally(() => (breaking = false));
+    expect(answer.status).toBe(500);
+    expect(answer.text).not.toContain('secret-looking');
+    const [entry] = (await call(sim, 'GET', '/__sim/journal', { query: { limit: '1' } })).json.entries;
+    expect(entry).toMatchObject({ status: 500, requestId: answer.json.requestId });
+    expect(entry.reason).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', cause: 'a bug in the simulator (RangeError)' });
   });
 
   it('answers 500 when what was thrown cannot even be read, and says so', async () => {

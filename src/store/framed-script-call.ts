@@ -32,18 +32,19 @@ const isNoScript = (error: unknown): boolean => error instanceof Error && error.
 /** A script's call whose arguments were framed when it was made. */
 class FramedCommand extends Command {
   readonly #script: FramedScript;
-  /** The number of arguments and, after the script's text or hash, the framed keys and arguments. */
+  /** The number of the command's parts (its name, the script's text or hash, the key count, the keys, the arguments). */
   readonly #count: number;
+  /** After the script's text or hash: the key count, the keys and the arguments, framed. */
   readonly #framed: string;
   /** The connection the command was last written to (a cluster's redirection writes it again, elsewhere): the one that answers. */
   #socket: object | undefined;
 
-  constructor(script: FramedScript, args: string[], framed: string) {
+  constructor(script: FramedScript, args: string[], count: number, framed: string) {
     super('evalsha', [], { replyEncoding: 'utf8' });
     // Kept for what ioredis reads from a command besides its text: a cluster routes it by its key.
     this.args = args;
     this.#script = script;
-    this.#count = args.length + 1;
+    this.#count = count;
     this.#framed = framed;
   }
 
@@ -95,11 +96,9 @@ export function createFramedScriptCall(client: Redis | Cluster, lua: string): Sc
       args.push(prefixed);
       framed += argument(prefixed);
     }
-    for (const arg of argv) {
-      args.push(arg);
-      framed += '$' + Buffer.byteLength(arg) + '\r\n' + arg + '\r\n';
-    }
-    const reply = client.sendCommand(new FramedCommand(script, args, framed)) as Promise<string>;
+    // ioredis reads only the hash, the key count and the keys from `args` (a cluster's routing).
+    for (const arg of argv) framed += argument(arg);
+    const reply = client.sendCommand(new FramedCommand(script, args, 3 + keys.length + argv.length, framed)) as Promise<string>;
     if (again) return reply;
     // The connection that answered NOSCRIPT is sent the script's text with the call again.
     return reply.catch((error: unknown) => {

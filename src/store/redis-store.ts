@@ -828,7 +828,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     begin: (service, after) => batched('begin', [service ? '1' : '0', num(after), num(BEGIN_COMMANDS)], beginOf),
-    beginThenAdmit: (after, { fingerprint, cap, window, next = null }) => {
+    beginThenAdmit: (after, { fingerprint, cap, window, next }) => {
       const lease = `${processId}:${++leaseCount}`;
       const askOf = (asked: WindowAsk | null): string[] => (asked === null ? ['0', '', '', '', ''] : ['1', ...consumeArgs(asked.id, asked.now, asked.limit, asked.windowMs)]);
       return batched(

@@ -178,8 +178,9 @@ export function decodesAsRemembered(x: Exchange): boolean {
   if (x.match.kind !== 'found') return false;
   const route = x.match.route;
   if (!route.rawBody && !route.body) return true;
-  if (refuseUnread(route, x.request) !== null) return false;
-  return route.rawBody || !route.body ? true : rememberedBody(route.body, x.request.body ?? '') !== undefined;
+  // The memo first: it answers at once for a body it cannot hold, which the size check would measure whole.
+  if (!route.rawBody && route.body && rememberedBody(route.body, x.request.body ?? '') === undefined) return false;
+  return refuseUnread(route, x.request) === null;
 }
 
 interface QueryField {

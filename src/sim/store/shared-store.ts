@@ -148,7 +148,7 @@ export interface SharedAdmissionAsk {
   readonly fingerprint: string;
   readonly cap: number;
   readonly window: WindowAsk | null;
-  readonly next?: WindowAsk | null;
+  readonly next: WindowAsk | null;
 }
 
 /** A slot asked of the store: taken or not, how many were held before, and the lease when taken. */

@@ -461,6 +461,9 @@ export function serviceUnavailable(failure?: unknown): SimError {
   });
 }
 
+/** What a failure with no code or class that can be read is called. */
+const UNNAMED_FAILURE = 'an unnamed failure';
+
 /** A failure by its code (`ECONNREFUSED`) or its class (`TypeError`), never by its message. */
 function failureLabel(failure: unknown): string | undefined {
   if (failure === undefined || failure === null) return undefined;
@@ -468,10 +471,10 @@ function failureLabel(failure: unknown): string | undefined {
     const code = (failure as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
     const name: unknown = failure instanceof Error ? failure.name : typeof failure;
-    return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? name : 'an unnamed failure';
+    return typeof name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? name : UNNAMED_FAILURE;
   } catch {
     // A failure whose own fields throw when read (a getter, a proxy).
-    return 'an unnamed failure';
+    return UNNAMED_FAILURE;
   }
 }
 
@@ -538,5 +541,5 @@ export function headersTooLarge(): SimError {
 export function internalError(failure?: unknown): SimError {
   const message = 'Something went wrong on our side. Try again in a moment.';
   if (failure === undefined) return simError('INTERNAL_SERVER_ERROR', message);
-  return simError('INTERNAL_SERVER_ERROR', message, { journalOnly: { cause: `a bug in the simulator (${failureLabel(failure) ?? 'an unnamed failure'})`, fix: 'report it with the request that met it' } });
+  return simError('INTERNAL_SERVER_ERROR', message, { journalOnly: { cause: `a bug in the simulator (${failureLabel(failure) ?? UNNAMED_FAILURE})`, fix: 'report it with the request that met it' } });
 }

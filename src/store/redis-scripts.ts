@@ -318,7 +318,10 @@ return run.journals(KEYS, {ARGV[2], ARGV[1], ARGV[3]})
  * Counts journal entries lost (their requests were answered, their entries never reached Redis
  * and could not be kept to append late): the journal is incomplete until its next reset or
  * clear. Not counted when the newest of them began before the last reset (that history is
- * gone, they with it). KEYS: journal info. ARGV: how many, the newest one's log position.
+ * gone, they with it). The process sends one count with the newest position only: lost entries
+ * on both sides of a reset are all charged to the new history (the journal says it is
+ * incomplete when it may not be, never the other way). KEYS: journal info. ARGV: how many, the
+ * newest one's log position.
  */
 const JOURNAL_LOST_BODY = `
 if tonumber(ARGV[2]) < tonumber(redis.call('HGET', KEYS[1], 'history') or '0') then return 0 end

@@ -62,9 +62,9 @@ export interface Exchange {
    */
   readonly quotaChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow | null } | null;
   /**
-   * The route's per-endpoint window checked ahead, with the slot and the quota, when a shared
-   * store took all three in the request's begin (`admissionAsk`); the endpoint stage judges it
-   * instead of checking again. Null otherwise.
+   * The route's per-endpoint window checked ahead, with the slot (and the quota, when one
+   * applies), when a shared store took them in the request's begin (`admissionAsk`); the
+   * endpoint stage judges it instead of checking again. Null otherwise.
    */
   readonly endpointChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow } | null;
   /**

@@ -5,7 +5,7 @@ import { journalEntryOf } from './journal/record-exchange.js';
 import { reasonOf } from './journal/refusal-reason.js';
 import type { HandleOptions, RefusalReason, SimRequest, SimResponse } from './messages.js';
 import { CONTROL_PIPELINE } from './pipeline/control-pipeline.js';
-import { admissionAsk } from './admission/admission-stages.js';
+import { admissionAskAtBegin } from './admission/admission-stages.js';
 import { checkedOf, windowAsk } from './admission/limiter.js';
 import { beginExchange, startExchange, type Admitted, type Answer, type Exchange, type Stage } from './pipeline/exchange.js';
 import { PUBLIC_PIPELINE, PUBLIC_SPLIT } from './pipeline/public-pipeline.js';
@@ -101,7 +101,7 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     const ran = runHead(x);
     const head = ran instanceof Promise ? await ran : ran;
     const answered = head.answer !== null;
-    const ask = answered ? null : admissionAsk(x, true);
+    const ask = answered ? null : admissionAskAtBegin(x);
     let begin: Begin;
     let admitted: Admitted | null = null;
     if (ask === null) {

@@ -64,29 +64,35 @@ function limited(x: Exchange): boolean {
  * What the in-flight gate asks where limits live, or null when it lets the request through
  * without asking (limits off, OPTIONS, no well-formed secret presented): the fingerprint's slot
  * under the cap (a scenario's `concurrency` step may lower it) and, when the limiter takes both
- * in one step (a shared store: one round trip), the per-key quota, the next stage. With a
- * shared store the run loop may send it with the request's begin (`handle-request.ts`, which
- * asks `withBegin`: then the route's per-endpoint window goes too when the request is sure to
- * reach it).
+ * in one step (a shared store: one round trip), the per-key quota, the next stage.
  */
-export function admissionAsk(x: Exchange, withBegin = false): AdmissionAsk | null {
+export function admissionAsk(x: Exchange): AdmissionAsk | null {
   if (!limited(x) || x.request.method === 'OPTIONS') return null;
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return null;
   const cap = x.faults.concurrencyCap?.cap ?? CONCURRENCY_CAP;
   if (!x.sim.limiter.acquireThenCheck) return { fingerprint, cap, quota: null, endpoint: null };
-  return { fingerprint, cap, quota: quotaRule(x), endpoint: withBegin ? endpointAhead(x) : null };
+  return { fingerprint, cap, quota: quotaRule(x), endpoint: null };
 }
 
 /**
- * The route's per-endpoint window when the request is sure to reach it once the gate and the
- * quota admit it: the stages between (404/405, the body) would let it on without new work
- * (`decodesAsRemembered`). Null otherwise: the window is then checked at its stage.
+ * What the gate asks when a shared store is sent it with the request's begin
+ * (`handle-request.ts`): {@link admissionAsk}, and the route's per-endpoint window when the
+ * request is sure to reach it once the gate and the quota admit it: the stages between
+ * (404/405, the body) would let it on without new work (`decodesAsRemembered`). Otherwise
+ * the window is checked at its stage.
  */
-function endpointAhead(x: Exchange): WindowRule | null {
+export function admissionAskAtBegin(x: Exchange): AdmissionAsk | null {
+  const ask = admissionAsk(x);
+  if (ask === null || !x.sim.limiter.acquireThenCheck) return ask;
+  const endpoint = endpointRuleOf(x);
+  return endpoint === null || !decodesAsRemembered(x) ? ask : { ...ask, endpoint };
+}
+
+/** The matched route's per-endpoint window for the request's identity (SPEC 8.1), or null when none applies. */
+function endpointRuleOf(x: Exchange): WindowRule | null {
   const name = x.match.kind === 'found' ? x.match.route.limit : undefined;
-  if (!name || !x.principal || !decodesAsRemembered(x)) return null;
-  return endpointRule(name, x.principal, identityOf(x.principal));
+  return name && x.principal ? endpointRule(name, x.principal, identityOf(x.principal)) : null;
 }
 
 /**
@@ -118,17 +124,15 @@ export function gateInFlight(x: Exchange): StageResult | Promise<StageResult> {
 /** The gate's answer the shared store gave with the request's begin, taken as the gate's own. */
 function judgeAdmitted(x: Exchange, admitted: Admitted): StageResult {
   if ('failure' in admitted) return degrade(admitted.failure);
-  const { fingerprint, cap, quota, endpoint } = admitted.ask;
-  const quotaChecked = quota === null || admitted.checked === undefined ? null : { rule: quota, checked: admitted.checked };
-  const endpointChecked = endpoint === null || admitted.endpointChecked === undefined ? null : { rule: endpoint, checked: admitted.endpointChecked };
-  return takeSlot(x, fingerprint, cap, admitted.slot, quotaChecked, endpointChecked);
+  const { fingerprint, cap, quota } = admitted.ask;
+  return takeSlot(x, fingerprint, cap, admitted.slot, quota === null || admitted.checked === undefined ? null : { rule: quota, checked: admitted.checked });
 }
 
-/** Holds the slot taken (and the windows' checks made with it), or refuses the request when the gate was full. */
-function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot, quotaChecked: Exchange['quotaChecked'], endpointChecked: Exchange['endpointChecked'] = null): StageResult {
+/** Holds the slot taken (and the quota's check made with it), or refuses the request when the gate was full. */
+function takeSlot(x: Exchange, fingerprint: string, cap: number, slot: InFlightSlot, quotaChecked: Exchange['quotaChecked']): StageResult {
   if (!slot.acquired) return refuseInFlight(x, cap, slot.held);
-  if (quotaChecked === null && endpointChecked === null) return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap });
-  return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap, quotaChecked, endpointChecked });
+  if (quotaChecked === null) return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap });
+  return next({ lease: fingerprint, leaseId: slot.lease, inFlight: slot.held, inFlightCap: cap, quotaChecked });
 }
 
 /**
@@ -202,11 +206,14 @@ function refuseQuota(x: Exchange, rule: WindowRule, decision: WindowDecision): S
 
 /** SPEC 8.1: the matched route's per-endpoint limit per identity, before access checks and validation. */
 export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageResult> {
-  const name = x.match.kind === 'found' ? x.match.route.limit : undefined;
-  if (!limited(x) || !name || !x.principal) return CONTINUE;
+  if (!limited(x)) return CONTINUE;
   // Checked ahead with the slot and the quota, in the request's begin (a shared store).
-  if (x.endpointChecked !== null) return judge(x, x.endpointChecked.rule, x.endpointChecked.checked, 'Rate limit exceeded');
-  return checkWindow(x, endpointRule(name, x.principal, identityOf(x.principal)), 'Rate limit exceeded');
+  const ahead = x.admitted;
+  if (ahead !== null && ahead.ask.endpoint !== null && !('failure' in ahead) && ahead.endpointChecked !== undefined) {
+    return judge(x, ahead.ask.endpoint, ahead.endpointChecked, 'Rate limit exceeded');
+  }
+  const rule = endpointRuleOf(x);
+  return rule === null ? CONTINUE : checkWindow(x, rule, 'Rate limit exceeded');
 }
 
 /**

@@ -62,14 +62,9 @@ export interface Exchange {
    */
   readonly quotaChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow | null } | null;
   /**
-   * The route's per-endpoint window checked ahead, with the slot (and the quota, when one
-   * applies), when a shared store took them in the request's begin (`admissionAsk`); the
-   * endpoint stage judges it instead of checking again. Null otherwise.
-   */
-  readonly endpointChecked: { readonly rule: WindowRule; readonly checked: CheckedWindow } | null;
-  /**
    * The in-flight gate's answer when a shared store gave it with the request's begin (one round
-   * trip for both, `handle-request.ts`): the gate judges it instead of asking. Null otherwise.
+   * trip for both, `handle-request.ts`): the gate judges it instead of asking, and the endpoint
+   * stage judges the per-endpoint window's check when it was made there too. Null otherwise.
    */
   readonly admitted: Admitted | null;
   /** The decoded, schema-checked body. */
@@ -110,7 +105,6 @@ export function startExchange(start: ExchangeStart): Exchange {
     inFlight: null,
     inFlightCap: null,
     quotaChecked: null,
-    endpointChecked: null,
     admitted: null,
     principal: start.principal,
     body: undefined,
@@ -157,7 +151,7 @@ export function beginExchange(x: Exchange, requestId: string, admitted: Admitted
 
 /** What a stage may add to the exchange. */
 export type ExchangeFacts = Partial<
-  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'quotaChecked' | 'endpointChecked' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
+  Pick<Exchange, 'principal' | 'faults' | 'lease' | 'leaseId' | 'inFlight' | 'inFlightCap' | 'quotaChecked' | 'body' | 'query' | 'queryProblems' | 'access' | 'input'>
 >;
 
 /** How a request ends: a reply, a refusal or a dropped connection. */

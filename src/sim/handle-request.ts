@@ -188,9 +188,14 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     journal.record(entry);
     exchanges.record(seq, request, response);
     core.metrics.record(entry);
-    // The journal lives where the limits do: a shared store's journal is every process's.
-    if (shared) await shared.store.journal.append(entry, position).catch(() => undefined);
-    return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
+    // The journal lives where the limits do: a shared store's journal is every process's. Its
+    // entry and the slot's release are asked in the same turn, so they go to the store in one
+    // call (the entry first); the answer waits for both.
+    if (!shared) return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
+    const appended = shared.store.journal.append(entry, position).catch(() => undefined);
+    const settled = settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
+    await appended;
+    return settled;
   };
 }
 

@@ -189,8 +189,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     exchanges.record(seq, request, response);
     core.metrics.record(entry);
     // The journal lives where the limits do: a shared store's journal is every process's. Its
-    // entry and the slot's release are asked in the same turn, so they go to the store in one
-    // call (the entry first); the answer waits for both.
+    // entry and the slot's release (without `holdSlot`: the adapters release after the last
+    // byte) are asked in the same turn, so they go to the store in one call, the entry first;
+    // the answer waits for both (`settled` cannot reject: `Limiter.release` never fails).
     if (!shared) return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
     const appended = shared.store.journal.append(entry, position).catch(() => undefined);
     const settled = settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);

@@ -27,7 +27,8 @@
  * {@link MAX_BATCH_CHARS} characters of arguments (an operation longer than that goes alone), so
  * a burst of thousands of requests in one turn, or of large logged bodies, becomes several calls
  * in a row rather than one that holds Redis and this process. Each request has at most one
- * operation queued (it waits for its step before the next).
+ * step queued (it waits for its step before the next): one operation, or its journal entry and
+ * its slot's release, asked together.
  *
  * Failure: a batch that is refused, times out or cannot be sent (even by a throw) rejects every
  * operation in it with the same error, and the next batch is sent: nothing waits for an answer

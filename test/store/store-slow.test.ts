@@ -73,6 +73,8 @@ describe('a Redis store that answers slowly', () => {
     expect(journal.entries.map((e: { requestId: string }) => e.requestId)).toContain(slow.json.requestId);
     expect(journal.info).toMatchObject({ complete: true, dropped: 0 });
     expect((await call(sim, 'GET', '/__sim/journal/oracle')).json).toMatchObject({ overAdmissions: 0, underAdmissions: 0, accuracy: 100 });
+    // Its release, refused with its entry in the same call, was given back too: no slot is left held.
+    expect(await store.leases.total()).toBe(0);
   }, 30_000);
 
   it('appends late the journal entries the open guard refused, drops those a reset or clear by another process erased, and counts as lost those past its bound', async () => {

@@ -181,12 +181,18 @@ export async function measureStoreTable(connections: number): Promise<BenchTable
 }
 
 /**
- * A ratio as the target line prints it: two decimals, or three where two would round it onto
- * the other side of {@link TARGET_RATIO} (0.498 is not "0.50x ... NOT met").
+ * A ratio as the target line prints it: two decimals, or as many more (up to four) as it takes
+ * not to round it onto the other side of {@link TARGET_RATIO} (0.498 is not "0.50x ... NOT
+ * met"); closer still, four decimals rounded down (rounding never lifts a ratio at or above
+ * the target below it).
  */
 export function shownRatio(ratio: number): string {
-  const two = ratio.toFixed(2);
-  return Number(two) >= TARGET_RATIO === ratio >= TARGET_RATIO ? two : ratio.toFixed(3);
+  const met = ratio >= TARGET_RATIO;
+  for (let digits = 2; digits <= 4; digits++) {
+    const shown = ratio.toFixed(digits);
+    if (Number(shown) >= TARGET_RATIO === met) return shown;
+  }
+  return (Math.floor(ratio * 10_000) / 10_000).toFixed(4);
 }
 
 /**

@@ -95,13 +95,15 @@ describe('the results of a bench run', () => {
 });
 
 describe("the store table's target line", () => {
-  it('prints the ratio with two decimals, and three where two would round it onto the other side of the target', () => {
+  it('prints the ratio with two decimals, and more where two would round it onto the other side of the target', () => {
     expect(shownRatio(0.4712)).toBe('0.47');
     expect(shownRatio(0.5312)).toBe('0.53');
     expect(shownRatio(0.498)).toBe('0.498');
     expect(shownRatio(0.5)).toBe('0.50');
     expect(shownRatio(0.4951)).toBe('0.495');
     expect(shownRatio(0.4949)).toBe('0.49');
+    expect(shownRatio(0.4996)).toBe('0.4996');
+    expect(shownRatio(0.49999)).toBe('0.4999');
   });
 });
 

@@ -192,10 +192,9 @@ export function createRequestHandler(parts: RequestHandlerParts): (request: SimR
     // entry and the slot's release (without `holdSlot`: the adapters release after the last
     // byte) are asked in the same turn, so they go to the store in one call, the entry first;
     // the answer waits for both (`settled` cannot reject: `Limiter.release` never fails).
-    if (!shared) return settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
-    const appended = shared.store.journal.append(entry, position).catch(() => undefined);
+    const appended = shared ? shared.store.journal.append(entry, position).catch(() => undefined) : null;
     const settled = settleLease(core.limiter, x.lease, x.leaseId, response, options.holdSlot === true);
-    await appended;
+    if (appended !== null) await appended;
     return settled;
   };
 }

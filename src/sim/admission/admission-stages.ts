@@ -66,7 +66,7 @@ function limited(x: Exchange): boolean {
  * under the cap (a scenario's `concurrency` step may lower it) and, when the limiter takes both
  * in one step (a shared store: one round trip), the per-key quota, the next stage.
  */
-export function admissionAsk(x: Exchange): AdmissionAsk | null {
+function admissionAsk(x: Exchange): AdmissionAsk | null {
   if (!limited(x) || x.request.method === 'OPTIONS') return null;
   const fingerprint = presentedFingerprint(x);
   if (fingerprint === undefined) return null;
@@ -207,13 +207,17 @@ function refuseQuota(x: Exchange, rule: WindowRule, decision: WindowDecision): S
 /** SPEC 8.1: the matched route's per-endpoint limit per identity, before access checks and validation. */
 export function enforceEndpointLimit(x: Exchange): StageResult | Promise<StageResult> {
   if (!limited(x)) return CONTINUE;
-  // Checked ahead with the slot and the quota, in the request's begin (a shared store).
-  const ahead = x.admitted;
-  if (ahead !== null && ahead.ask.endpoint !== null && !('failure' in ahead) && ahead.endpointChecked !== undefined) {
-    return judge(x, ahead.ask.endpoint, ahead.endpointChecked, 'Rate limit exceeded');
-  }
+  const ahead = endpointCheckedAhead(x);
+  if (ahead !== null) return judge(x, ahead.rule, ahead.checked, 'Rate limit exceeded');
   const rule = endpointRuleOf(x);
   return rule === null ? CONTINUE : checkWindow(x, rule, 'Rate limit exceeded');
+}
+
+/** The per-endpoint window checked ahead with the slot and the quota, in the request's begin (a shared store), or null. */
+function endpointCheckedAhead(x: Exchange): { readonly rule: WindowRule; readonly checked: CheckedWindow } | null {
+  const ahead = x.admitted;
+  if (ahead === null || 'failure' in ahead || ahead.endpointChecked === undefined || ahead.ask.endpoint === null) return null;
+  return { rule: ahead.ask.endpoint, checked: ahead.endpointChecked };
 }
 
 /**

@@ -50,6 +50,14 @@ export interface ReplicaParts {
   readonly origin: string;
 }
 
+/** A logged request whose stages dropped the connection as the log applied it (a bug: the replay runs no faults), answered 500 with this as its cause. */
+class DroppedOnReplay extends Error {
+  override readonly name = 'DroppedOnReplay';
+  constructor() {
+    super('a logged request dropped its connection as the log applied it');
+  }
+}
+
 /** Creates the replica of one process. */
 export function createReplica(parts: ReplicaParts): Replica {
   const { store, core } = parts;
@@ -102,7 +110,7 @@ export function createReplica(parts: ReplicaParts): Replica {
     const match = (command.control ? parts.matchControl : parts.matchPublic)(command.request.method, command.request.path);
     const x = startExchange({ request: command.request, requestId: command.requestId, now: command.now, sim: core, state: core.state(), match, principal: principal ?? undefined });
     const outcome = await runStages(command.control ? parts.controlStages : parts.publicStages, x);
-    const answer = outcome.answer === null ? internalError(new NoAnswer()) : 'drop' in outcome.answer ? internalError() : outcome.answer;
+    const answer = outcome.answer === null ? internalError(new NoAnswer()) : 'drop' in outcome.answer ? internalError(new DroppedOnReplay()) : outcome.answer;
     return { answer, warnings: x.warnings };
   };
 

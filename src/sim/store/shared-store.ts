@@ -40,7 +40,8 @@ export interface SharedStore {
    * `after` (the replica this process read the request against is the log's), the in-flight
    * gate's ask in the same atomic step: the slot, then the window when given (as
    * {@link SharedLeases.acquireThenConsume}), then the `next` window when given, only if the
-   * slot was taken and the first window admitted (`nextDecision`). `admission` is null when the log moved: nothing
+   * slot was taken and the first window, if any, admitted (`nextDecision`). `admission` is
+   * null when the log moved: nothing
    * was taken, the caller catches up and asks again. A failure of the ask alone leaves the
    * request begun (`failure`).
    */

@@ -1,14 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createSimulator } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { createSeededWorld } from '../../../src/fixtures/world.js';
-import { createRedisStore, type RedisStore } from '../../../src/store/redis-store.js';
-import { startRedis, type RedisServer } from '../../helpers/redis-server.js';
+import { sharedSimulatorsDuringSuite } from '../../helpers/shared-simulators.js';
 import { call, freshSimulator, secretOf } from '../../helpers/sim.js';
-
-const closers: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-});
 
 /**
  * A bug in the simulator (a stage or a handler that throws) is answered 500 with the SPEC body,
@@ -16,6 +9,7 @@ afterAll(async () => {
  * (a message may carry request data).
  */
 describe('a request a bug in the simulator breaks', () => {
+  const shared = sharedSimulatorsDuringSuite('bug-answers');
   /** Once `breaking`, the website `web_acme_store` throws when its name is read, as a bug in a handler would. */
   let breaking = false;
   /** What it throws: a RangeError, or a value whose own fields throw when read. */
@@ -52,16 +46,12 @@ describe('a request a bug in the simulator breaks', () => {
   });
 
   it('names the bug the same way with a shared store, where a request that changes state runs its handler as the log applies it', async () => {
-    const redis: RedisServer = await startRedis();
-    closers.push(() => redis.stop());
-    const store: RedisStore = createRedisStore({ url: redis.url, prefix: `bug-answers-${process.pid}` });
-    closers.push(() => store.close());
-    const sim = createSimulator({ seed: 42, createWorld: brokenWorld, store });
-    await sim.ready();
+    const [sim] = await shared(2, { createWorld: brokenWorld });
     const key = secretOf(sim, 'key_acme_all');
     breaking = true;
     const answer = await call(sim, 'PATCH', '/v1/websites/web_acme_store', { key, body: { isPublic: true } }).finally(() => (breaking = false));
     expect(answer.status).toBe(500);
+    expect(answer.json).toMatchObject({ success: false, code: 'INTERNAL_SERVER_ERROR' });
     expect(answer.text).not.toContain('secret-looking');
     const [entry] = (await call(sim, 'GET', '/__sim/journal', { query: { limit: '1' } })).json.entries;
     expect(entry).toMatchObject({ status: 500, requestId: answer.json.requestId });

@@ -308,7 +308,7 @@ local cleared = tonumber(h[2] or '-1')
 local at = tonumber(ARGV[3])
 if at < cleared then return 0 end
 if at == cleared then
-  redis.call('HINCRBY', KEYS[2], 'lost', 1)
+  redis.call('HINCRBY', KEYS[2], 'lost', '1')
   return 0
 end
 return run.journals(KEYS, {ARGV[2], ARGV[1], ARGV[3]})
@@ -417,7 +417,7 @@ return ARGV[1]
  * KEYS: the ordinal hash. ARGV: the name. Returns the new count, from 1.
  */
 const ORDINAL_BODY = `
-return redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+return redis.call('HINCRBY', KEYS[1], ARGV[1], '1')
 `;
 
 /**

@@ -559,9 +559,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    * failed whole (a call that timed out during a stall still runs once Redis resumes, and takes
    * its slots) or given back by a release that failed; not those of calls refused before they
    * were sent. Lease → fingerprint; past {@link MAX_UNHEARD_LEASES} newer ones are not kept (they
-   * expire unrenewed). They are given back as soon as
-   * Redis answers a batch again, so a stall costs a key its slots for a round trip, not for a
-   * lease's lifetime; giving back a lease Redis never took does nothing.
+   * expire unrenewed). They are given back as soon as Redis answers a batch again or a read is
+   * asked, once the slow-answer guard has closed (`settleOwed`), so a stall costs a key its
+   * slots for a round trip, not for a lease's lifetime; giving back a lease Redis never took does
+   * nothing.
    */
   const unheard = new Map<string, string>();
   /** The errors of batches refused before they were sent: their calls took nothing in Redis. */
@@ -585,7 +586,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
    * Journal entries whose call never reached Redis (refused while the slow-answer guard was open
    * or Redis unreachable), encoded, with their instants and the log positions their requests
    * began at: their requests were answered, so they are appended late once Redis answers a batch
-   * again (`journalLate`: listed in seq order like any other, and dropped by Redis when a reset
+   * again or a read is asked, once the slow-answer guard has closed (`journalLate`: listed in seq order like any other, and dropped by Redis when a reset
    * or clear, by any process, erased the history they belong to). Past
    * {@link MAX_UNWRITTEN_ENTRIES}, newer ones are counted as lost, in Redis once it answers
    * (`journalLost`), so every process's journal says it is incomplete. An entry whose call
@@ -769,7 +770,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const total = Number(appended);
         const dropped = Math.max(0, total - kept);
         const from = first === '' ? Number(since) : journalEntryAt(first);
-        // Entries still kept here (the guard was open) are missing until they are appended.
+        // Entries refused while this read was in flight (another call's slow answer opened the
+        // guard) are kept here, and missing until they are appended.
         const missing = Number(lost) + lostEntries + unwritten.length;
         return { complete: dropped === 0 && cleared !== '1' && missing === 0, since: from, capacity: journalCapacity, size: kept, dropped: dropped + missing };
       }),

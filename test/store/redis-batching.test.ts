@@ -226,10 +226,22 @@ describe('the Redis store batching the calls of one turn', () => {
     const sim = sims[0]!;
     const key = secretOf(sim, 'key_acme_read');
     expect((await sim.handle(websites(key))).status).toBe(200);
-    await rawClient().script('FLUSH');
+    const raw = rawClient();
+    /** What Redis counted so far: scripts sent by their text (EVAL), and calls it answered NOSCRIPT. */
+    const counts = async () => {
+      const info = (await raw.info('commandstats')) + (await raw.info('errorstats'));
+      const count = (pattern: RegExp): number => Number(pattern.exec(info)?.[1] ?? 0);
+      return { evals: count(/^cmdstat_eval:calls=(\d+)/m), noScripts: count(/^errorstat_NOSCRIPT:count=(\d+)/m) };
+    };
+    await raw.script('FLUSH');
+    const before = await counts();
     const tripsBefore = store!.roundTrips;
     const answers = await Promise.all(Array.from({ length: 4 }, () => sim.handle(websites(key))));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    // Redis answered NOSCRIPT and was sent the script's text again.
+    const after = await counts();
+    expect(after.noScripts).toBeGreaterThan(before.noScripts);
+    expect(after.evals).toBeGreaterThan(before.evals);
     const entries = (await call(sim, 'GET', '/__sim/journal')).json.entries as Entry[];
     // Each request once in the journal, numbered once: none ran twice, none was lost.
     expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
